@@ -1,0 +1,184 @@
+/**
+ * Emit the annotated manifest for a plan: the model-server Deployment and its InferencePool, as one
+ * multi-document YAML string built with the `yaml` Document API. Every drain value carries a comment with
+ * its arithmetic, taken from the plan's derivation; nothing here computes a number of its own.
+ * User strings reach the YAML only as scalar values (the library quotes them) and only after validation.
+ */
+import { Document, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
+import type { Plan, PlannedProbe } from './plan.ts';
+import type { ModelServerProfile, Profiles } from './profiles.ts';
+import { changedInputs, modelServerById, type DrainInputs } from './resolve.ts';
+
+/** The generator's version, named in every manifest header. */
+export const GENERATOR_VERSION = '0.1.0';
+
+/** The InferencePool API group and version the manifest uses. */
+export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
+
+/** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
+export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
+
+const TO_STRING = { lineWidth: 0, minContentWidth: 0 } as const;
+
+/** The derivation formula for a field, used verbatim as its comment. */
+function formulaOf(plan: Plan, field: string): string {
+  const step = plan.derivation.find((s) => s.field === field);
+  if (!step) throw new Error(`the plan has no derivation step for ${field}`);
+  return step.formula;
+}
+
+function probeObject(probe: PlannedProbe): Record<string, unknown> {
+  const check = probe.path ? { httpGet: { path: probe.path, port: 'http' } } : { tcpSocket: { port: 'http' } };
+  return {
+    ...check,
+    periodSeconds: probe.periodSeconds,
+    timeoutSeconds: probe.timeoutSeconds,
+    failureThreshold: probe.failureThreshold,
+  };
+}
+
+/** Expand `{model}` and `{port}` in a profile's arguments. */
+function expandArgs(server: ModelServerProfile, inputs: DrainInputs): string[] {
+  return server.args.map((arg) => arg.replaceAll('{model}', inputs.model).replaceAll('{port}', String(inputs.port)));
+}
+
+function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+  const args = expandArgs(server, inputs);
+  if (plan.drainFlag) args.push(`${plan.drainFlag.flag}=${plan.drainFlag.seconds}`);
+  const container: Record<string, unknown> = { name: server.id, image: inputs.image };
+  if (server.command) container.command = [...server.command];
+  container.args = args;
+  container.ports = [{ name: 'http', containerPort: inputs.port }];
+  container.resources = { limits: { 'nvidia.com/gpu': inputs.gpusPerReplica } };
+  if (plan.preStopAction === 'sleep') container.lifecycle = { preStop: { sleep: { seconds: plan.preStopSeconds } } };
+  if (plan.preStopAction === 'exec') container.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(plan.preStopSeconds)] } } };
+  container.startupProbe = probeObject(plan.probes.startup);
+  container.readinessProbe = probeObject(plan.probes.readiness);
+  container.livenessProbe = probeObject(plan.probes.liveness);
+  return container;
+}
+
+function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+  const labels = { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: inputs.name, namespace: inputs.namespace, labels: { app: inputs.name } },
+    spec: {
+      replicas: inputs.replicas,
+      progressDeadlineSeconds: plan.progressDeadlineSeconds,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
+      selector: { matchLabels: { app: inputs.name } },
+      template: {
+        metadata: { labels },
+        spec: {
+          terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds,
+          enableServiceLinks: false,
+          containers: [containerFor(plan, inputs, server)],
+        },
+      },
+    },
+  };
+}
+
+function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
+  return {
+    apiVersion: INFERENCE_POOL_API_VERSION,
+    kind: 'InferencePool',
+    metadata: { name: inputs.name, namespace: inputs.namespace },
+    spec: {
+      selector: { matchLabels: { app: inputs.name } },
+      targetPorts: [{ number: inputs.port }],
+      endpointPickerRef: { name: `${inputs.name}-epp`, port: { number: inputs.eppPort }, failureMode: inputs.failureMode },
+    },
+  };
+}
+
+/** The scalar node at a path, for attaching a comment. Throws if the path is not a scalar. */
+function scalarAt(doc: Document, path: (string | number)[]): Scalar {
+  const node = doc.getIn(path, true);
+  if (!isScalar(node)) throw new Error(`no scalar at ${path.join('.')}`);
+  return node;
+}
+
+/** The key node of a map entry, for a comment on the line(s) above it. */
+function keyAt(doc: Document, mapPath: (string | number)[], key: string): Scalar {
+  const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
+  if (!isMap(map)) throw new Error(`no mapping at ${mapPath.join('.')}`);
+  const pair = (map as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key);
+  if (!pair || !isScalar(pair.key)) throw new Error(`no key ${key} at ${mapPath.join('.')}`);
+  return pair.key;
+}
+
+/** Add the drain comments to the Deployment document. */
+function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfile): void {
+  const pod = ['spec', 'template', 'spec'];
+  const container = [...pod, 'containers', 0];
+  scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
+  scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
+  scalarAt(doc, [...pod, 'terminationGracePeriodSeconds']).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
+  keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
+    ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
+  scalarAt(doc, [...pod, 'enableServiceLinks']).comment = ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)';
+  if (plan.drainFlag) {
+    const args = doc.getIn([...container, 'args'], true);
+    if (!isSeq(args)) throw new Error('container args is not a sequence');
+    const last = args.items[args.items.length - 1] as Node;
+    last.comment = ` drain: ${formulaOf(plan, 'drainSeconds')}`;
+  } else {
+    keyAt(doc, container, 'args').commentBefore = ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
+  }
+  if (plan.preStopAction === 'sleep') {
+    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
+  }
+  if (plan.preStopAction === 'exec') {
+    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'exec', 'command', 1]).comment =
+      ` ${formulaOf(plan, 'preStopSeconds')} (exec: the sleep action is off by default before Kubernetes 1.30)`;
+  }
+  if (plan.preStopAction !== 'none') {
+    keyAt(doc, container, 'lifecycle').commentBefore = ' SIGTERM waits for this sleep, so gateways stop routing here first.';
+  }
+  scalarAt(doc, [...container, 'startupProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
+  keyAt(doc, container, 'readinessProbe').commentBefore =
+    ' Keep readiness passing while the server accepts requests; the Endpoint Picker drops a deleting pod on its own.';
+  scalarAt(doc, [...container, 'readinessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
+  scalarAt(doc, [...container, 'livenessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'livenessProbe.window')}`;
+}
+
+function drainNote(plan: Plan, server: ModelServerProfile): string {
+  switch (server.drain.kind) {
+    case 'unbounded': return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
+    case 'fixed': return `it gives requests a fixed ${server.drain.fixedSeconds}s after SIGTERM.`;
+    case 'none': return 'it does not drain; in-flight requests end at SIGTERM.';
+    default: return '';
+  }
+}
+
+/** The header: generator version, the pair profiled, and how to reproduce the output. */
+function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
+  const changed = changedInputs(inputs, profiles);
+  const flags = changed.map(([flag, value]) => (value === 'true' ? `--${flag}` : `--${flag} ${value}`)).join(' ');
+  return [
+    ` Generated by Hitless ${GENERATOR_VERSION} (drain model v${plan.modelVersion}) for ${plan.gateway} + ${plan.modelServer}.`,
+    changed.length > 0 ? ` Inputs changed from defaults: ${flags}` : ' All inputs at their defaults.',
+    ` Reproduce: npx hitless generate${flags ? ` ${flags}` : ''}`,
+    ` Drain: ${plan.preStopSeconds}s preStop, ${plan.drainSeconds}s drain, ${plan.teardownSeconds}s teardown = ${plan.terminationGracePeriodSeconds}s grace.`,
+  ];
+}
+
+/** The two documents of the manifest, annotated. */
+export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
+  const server = modelServerById(profiles, inputs.modelServer);
+  const deployment = new Document(deploymentFor(plan, inputs, server));
+  deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
+  annotateDeployment(deployment, plan, server);
+  const pool = new Document(inferencePoolFor(inputs));
+  keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
+    ' The Endpoint Picker Service this pool\u2019s gateway asks; deploy it with the GIE or llm-d chart.';
+  return [deployment, pool];
+}
+
+/** The manifest as YAML text: the Deployment and the InferencePool, separated by `---`. */
+export function emitManifest(plan: Plan, inputs: DrainInputs, profiles: Profiles): string {
+  return manifestDocuments(plan, inputs, profiles).map((doc) => doc.toString(TO_STRING)).join('---\n');
+}

@@ -1,0 +1,137 @@
+/**
+ * The inputs of the drain model, one entry per field.
+ *
+ * Every surface reads this table: the CLI's long flags, the generator's URL query keys and form,
+ * and the validation messages all use `flag`; JSON uses `key`. Ranges are the allowed values,
+ * inclusive. A `default` of `'profile'` means the value comes from the chosen gateway or model-server
+ * profile (see `resolve.ts`); `undefined` means the field is optional and has no default.
+ */
+
+/** How a field's text is read. */
+export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | 'version' | 'profile';
+
+/** The form group a field belongs to, in the order the generator shows them. */
+export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names';
+
+/** One input of the drain model. */
+export interface FieldSpec {
+  /** camelCase key used in JSON and in code. */
+  key: string;
+  /** kebab-case name: the CLI's long flag and the URL query key. */
+  flag: string;
+  kind: FieldKind;
+  group: FieldGroup;
+  label: string;
+  /** One sentence a reader sees under the field. */
+  help: string;
+  /** Unit shown beside the field (s, ms, %, tokens). */
+  unit?: string;
+  min?: number;
+  max?: number;
+  /** Allowed values of an `enum` field. */
+  choices?: readonly string[];
+  /** Pattern and length of a `name` or `text` field. */
+  pattern?: RegExp;
+  maxLength?: number;
+  /** What a valid value looks like, for messages about `name`/`text` fields. */
+  shape?: string;
+  default?: number | boolean | string | 'profile';
+}
+
+/** DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric. */
+export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export const FIELDS: readonly FieldSpec[] = [
+  // gateway
+  { key: 'gateway', flag: 'gateway', kind: 'profile', group: 'gateway', label: 'Gateway', default: 'gke',
+    help: 'The gateway implementation in front of the InferencePool; it sets how fast a terminating pod stops getting requests.' },
+  { key: 'removalSeconds', flag: 'removal-seconds', kind: 'number', group: 'gateway', label: 'Removal p99', unit: 's', min: 0, max: 600, default: 'profile',
+    help: 'p99 seconds from pod deletion until no new request reaches the pod, over every routing path.' },
+  { key: 'healthCheckIntervalSeconds', flag: 'health-check-interval-seconds', kind: 'number', group: 'gateway', label: 'Health-check interval', unit: 's', min: 1, max: 300,
+    help: 'For gateways that detect a gone pod by health checks: seconds between checks.' },
+  { key: 'healthCheckUnhealthyThreshold', flag: 'health-check-unhealthy-threshold', kind: 'int', group: 'gateway', label: 'Unhealthy threshold', min: 1, max: 20,
+    help: 'Failed checks in a row before the load balancer stops sending requests.' },
+  { key: 'healthCheckTimeoutSeconds', flag: 'health-check-timeout-seconds', kind: 'number', group: 'gateway', label: 'Health-check timeout', unit: 's', min: 0, max: 300,
+    help: 'Seconds one check waits for an answer.' },
+  { key: 'propagationSeconds', flag: 'propagation-seconds', kind: 'number', group: 'gateway', label: 'Propagation', unit: 's', min: 0, max: 600,
+    help: 'Seconds from the failed check until every proxy has stopped routing to the pod.' },
+  { key: 'removalMarginSeconds', flag: 'removal-margin-seconds', kind: 'number', group: 'gateway', label: 'Removal margin', unit: 's', min: 0, max: 300, default: 5,
+    help: 'Added to the removal p99 for requests already picked and still in transit.' },
+  { key: 'failureMode', flag: 'failure-mode', kind: 'enum', group: 'gateway', label: 'EPP failure mode', choices: ['FailClose', 'FailOpen'], default: 'FailClose',
+    help: 'What the gateway does when the Endpoint Picker is unreachable. FailOpen falls back to the gateway\u2019s own endpoint view.' },
+  // request
+  { key: 'maxRequestSeconds', flag: 'max-request-seconds', kind: 'number', group: 'request', label: 'Longest request', unit: 's', min: 1, max: 86400,
+    help: 'The longest request the drain must let finish. Leave empty to derive it from tokens and time per token.' },
+  { key: 'maxOutputTokens', flag: 'max-output-tokens', kind: 'int', group: 'request', label: 'Max output tokens', unit: 'tokens', min: 1, max: 1000000, default: 4096,
+    help: 'The largest max_tokens your clients send, or the server\u2019s cap.' },
+  { key: 'tpotMs', flag: 'tpot-ms', kind: 'number', group: 'request', label: 'Time per output token', unit: 'ms', min: 0.1, max: 10000, default: 10,
+    help: 'p99 milliseconds per output token at full batch, from your own benchmark.' },
+  { key: 'prefillOverheadPercent', flag: 'prefill-overhead-percent', kind: 'number', group: 'request', label: 'Prefill overhead', unit: '%', min: 0, max: 1000, default: 20,
+    help: 'Extra decode time from prefills of other requests sharing the batch.' },
+  { key: 'drainHeadroomPercent', flag: 'drain-headroom-percent', kind: 'number', group: 'request', label: 'Drain headroom', unit: '%', min: 0, max: 1000, default: 50,
+    help: 'Safety added to the longest request to get the drain budget.' },
+  { key: 'unboundedDrain', flag: 'unbounded-drain', kind: 'bool', group: 'request', label: 'Unbounded drain', default: false,
+    help: 'Drain until every request finishes. Kubernetes still needs a number: the cap below.' },
+  { key: 'drainCapSeconds', flag: 'drain-cap-seconds', kind: 'int', group: 'request', label: 'Drain cap', unit: 's', min: 1, max: 86400, default: 3600,
+    help: 'With unbounded drain: the most a drain may take before the kubelet kills the pod.' },
+  // model server
+  { key: 'modelServer', flag: 'model-server', kind: 'profile', group: 'model-server', label: 'Model server', default: 'vllm',
+    help: 'The model server in the pod; it decides how SIGTERM is handled and which flag bounds the drain.' },
+  { key: 'teardownSeconds', flag: 'teardown-seconds', kind: 'number', group: 'model-server', label: 'Teardown', unit: 's', min: 0, max: 600, default: 15,
+    help: 'Process and GPU teardown after the drain ends.' },
+  { key: 'image', flag: 'image', kind: 'text', group: 'model-server', label: 'Image', default: 'profile', maxLength: 255,
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/, shape: 'an image reference such as vllm/vllm-openai:v0.18.1',
+    help: 'The container image. Pin a version that has the drain flag.' },
+  { key: 'model', flag: 'model', kind: 'text', group: 'model-server', label: 'Model', default: 'Qwen/Qwen3-32B', maxLength: 200,
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:-]*$/, shape: 'a model id such as Qwen/Qwen3-32B',
+    help: 'The model the server loads.' },
+  // kubernetes
+  { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'version', group: 'kubernetes', label: 'Kubernetes version', min: 25, max: 40, default: '1.34',
+    help: 'Below 1.30 the native sleep action is off by default, so the preStop uses an exec sleep.' },
+  { key: 'name', flag: 'name', kind: 'name', group: 'names', label: 'Name', default: 'vllm-qwen3-32b', maxLength: 53, pattern: DNS_LABEL,
+    shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
+    help: 'Name of the Deployment and InferencePool, and the app label that ties them.' },
+  { key: 'namespace', flag: 'namespace', kind: 'name', group: 'names', label: 'Namespace', default: 'default', maxLength: 63, pattern: DNS_LABEL,
+    shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
+    help: 'Namespace of both objects; an InferencePool selects pods in its own namespace only.' },
+  { key: 'port', flag: 'port', kind: 'int', group: 'names', label: 'Model-server port', min: 1, max: 65535, default: 8000,
+    help: 'The container port named http, and the InferencePool target port.' },
+  { key: 'eppPort', flag: 'epp-port', kind: 'int', group: 'names', label: 'Endpoint Picker port', min: 1, max: 65535, default: 9002,
+    help: 'The ext-proc port of the Endpoint Picker Service (<name>-epp).' },
+  // rollout
+  { key: 'replicas', flag: 'replicas', kind: 'int', group: 'rollout', label: 'Replicas', min: 1, max: 1000, default: 3,
+    help: 'Model-server pods in the Deployment.' },
+  { key: 'gpusPerReplica', flag: 'gpus-per-replica', kind: 'int', group: 'rollout', label: 'GPUs per replica', min: 1, max: 64, default: 1,
+    help: 'nvidia.com/gpu each pod requests.' },
+  { key: 'spareGpus', flag: 'spare-gpus', kind: 'int', group: 'rollout', label: 'Spare GPUs', min: 0, max: 100000, default: 0,
+    help: 'Free GPUs a rollout can use for one extra pod. Fewer than one pod\u2019s worth means replace in place.' },
+  { key: 'startupSeconds', flag: 'startup-seconds', kind: 'int', group: 'rollout', label: 'Model load time', unit: 's', min: 1, max: 86400, default: 600,
+    help: 'Worst-case seconds from container start until the model serves: sizes the startup probe and the progress deadline.' },
+  // probes
+  { key: 'readinessPeriodSeconds', flag: 'readiness-period-seconds', kind: 'int', group: 'probes', label: 'Readiness period', unit: 's', min: 1, max: 300, default: 'profile',
+    help: 'Seconds between readiness checks.' },
+  { key: 'readinessFailureThreshold', flag: 'readiness-failure-threshold', kind: 'int', group: 'probes', label: 'Readiness failure threshold', min: 1, max: 100, default: 'profile',
+    help: 'Failed readiness checks before the pod is marked not ready.' },
+  { key: 'livenessPeriodSeconds', flag: 'liveness-period-seconds', kind: 'int', group: 'probes', label: 'Liveness period', unit: 's', min: 1, max: 300, default: 'profile',
+    help: 'Seconds between liveness checks.' },
+  { key: 'livenessFailureThreshold', flag: 'liveness-failure-threshold', kind: 'int', group: 'probes', label: 'Liveness failure threshold', min: 1, max: 100, default: 'profile',
+    help: 'Failed liveness checks before the container is restarted (and the model reloaded).' },
+  { key: 'startupPeriodSeconds', flag: 'startup-period-seconds', kind: 'int', group: 'probes', label: 'Startup period', unit: 's', min: 1, max: 300, default: 'profile',
+    help: 'Seconds between startup checks while the model loads.' },
+];
+
+/** Look up a field by its camelCase key or its kebab-case flag. */
+export function fieldFor(keyOrFlag: string): FieldSpec | undefined {
+  return FIELDS.find((f) => f.key === keyOrFlag || f.flag === keyOrFlag);
+}
+
+/** The field groups in display order, with their headings. */
+export const GROUPS: readonly { id: FieldGroup; label: string }[] = [
+  { id: 'gateway', label: 'Gateway' },
+  { id: 'request', label: 'Requests and drain' },
+  { id: 'model-server', label: 'Model server' },
+  { id: 'kubernetes', label: 'Kubernetes' },
+  { id: 'rollout', label: 'Rollout' },
+  { id: 'probes', label: 'Probe settings' },
+  { id: 'names', label: 'Names and ports' },
+];

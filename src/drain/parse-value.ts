@@ -1,0 +1,85 @@
+import type { FieldSpec } from './fields.ts';
+
+/** The result of reading one field: a value, or a message naming the field and its allowed values. */
+export type ParsedValue = { ok: true; value: number | boolean | string } | { ok: false; message: string };
+
+const NUMBER_TEXT = /^-?(\d+(\.\d*)?|\.\d+)$/;
+
+/** Quote a value for a message: JSON escaping shows newlines and quotes, and long values are cut. */
+export function quoteForMessage(raw: unknown): string {
+  const text = typeof raw === 'string' ? raw : String(raw);
+  const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return JSON.stringify(cut);
+}
+
+/** Format a number for a range message: 1000000 → "1,000,000". */
+function formatBound(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Describe the allowed values of a field, for messages and help text. */
+export function describeRange(spec: FieldSpec, profileIds: readonly string[] = []): string {
+  switch (spec.kind) {
+    case 'int':
+      return `a whole number from ${formatBound(spec.min!)} to ${formatBound(spec.max!)}`;
+    case 'number':
+      return `a number from ${formatBound(spec.min!)} to ${formatBound(spec.max!)}`;
+    case 'bool':
+      return 'true or false';
+    case 'enum':
+      return `one of ${spec.choices!.join(', ')}`;
+    case 'profile':
+      return `one of ${profileIds.join(', ')}`;
+    case 'version':
+      return `a Kubernetes version from 1.${spec.min} to 1.${spec.max}, such as 1.34`;
+    case 'name':
+    case 'text':
+      return `${spec.shape}, 1 to ${spec.maxLength} characters`;
+  }
+}
+
+function fail(spec: FieldSpec, raw: unknown, profileIds: readonly string[]): ParsedValue {
+  return { ok: false, message: `${spec.flag} must be ${describeRange(spec, profileIds)} (got ${quoteForMessage(raw)})` };
+}
+
+/**
+ * Read one field from text (CLI, URL, form) or from a JSON value.
+ * Numbers are rounded to the millisecond, so that 30 × 1.1 stays 33; whole-number fields reject fractions.
+ */
+export function parseValue(spec: FieldSpec, raw: unknown, profileIds: readonly string[] = []): ParsedValue {
+  switch (spec.kind) {
+    case 'int':
+    case 'number': {
+      let n: number;
+      if (typeof raw === 'number') n = raw;
+      else if (typeof raw === 'string' && NUMBER_TEXT.test(raw.trim())) n = Number(raw.trim());
+      else return fail(spec, raw, profileIds);
+      if (!Number.isFinite(n) || n < spec.min! || n > spec.max!) return fail(spec, raw, profileIds);
+      if (spec.kind === 'int' && !Number.isInteger(n)) return fail(spec, raw, profileIds);
+      return { ok: true, value: Math.round(n * 1000) / 1000 };
+    }
+    case 'bool': {
+      if (raw === true || raw === 'true' || raw === '1' || raw === '') return { ok: true, value: true };
+      if (raw === false || raw === 'false' || raw === '0') return { ok: true, value: false };
+      return fail(spec, raw, profileIds);
+    }
+    case 'enum':
+      return typeof raw === 'string' && spec.choices!.includes(raw) ? { ok: true, value: raw } : fail(spec, raw, profileIds);
+    case 'profile':
+      return typeof raw === 'string' && profileIds.includes(raw) ? { ok: true, value: raw } : fail(spec, raw, profileIds);
+    case 'version': {
+      const match = typeof raw === 'string' ? /^v?1\.(\d{1,2})(\.\d{1,3})?$/.exec(raw.trim()) : null;
+      if (!match) return fail(spec, raw, profileIds);
+      const minor = Number(match[1]);
+      if (minor < spec.min! || minor > spec.max!) return fail(spec, raw, profileIds);
+      return { ok: true, value: `1.${minor}` };
+    }
+    case 'name':
+    case 'text': {
+      if (typeof raw !== 'string' || raw.length === 0 || raw.length > spec.maxLength! || !spec.pattern!.test(raw)) {
+        return fail(spec, raw, profileIds);
+      }
+      return { ok: true, value: raw };
+    }
+  }
+}

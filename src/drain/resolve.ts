@@ -1,0 +1,188 @@
+/**
+ * Turn raw inputs (CLI flags, URL query, form fields, JSON) into validated drain inputs.
+ * Defaults that depend on the chosen gateway or model server come from their profiles.
+ */
+import { FIELDS, fieldFor, type FieldSpec } from './fields.ts';
+import { parseValue } from './parse-value.ts';
+import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
+
+/** Every input of the drain model, resolved. Optional fields are `undefined` when not given. */
+export interface DrainInputs {
+  gateway: string;
+  removalSeconds?: number;
+  healthCheckIntervalSeconds?: number;
+  healthCheckUnhealthyThreshold?: number;
+  healthCheckTimeoutSeconds?: number;
+  propagationSeconds?: number;
+  removalMarginSeconds: number;
+  failureMode: 'FailClose' | 'FailOpen';
+  maxRequestSeconds?: number;
+  maxOutputTokens: number;
+  tpotMs: number;
+  prefillOverheadPercent: number;
+  drainHeadroomPercent: number;
+  unboundedDrain: boolean;
+  drainCapSeconds: number;
+  modelServer: string;
+  teardownSeconds: number;
+  image: string;
+  model: string;
+  kubernetesVersion: string;
+  name: string;
+  namespace: string;
+  port: number;
+  eppPort: number;
+  replicas: number;
+  gpusPerReplica: number;
+  spareGpus: number;
+  startupSeconds: number;
+  readinessPeriodSeconds: number;
+  readinessFailureThreshold: number;
+  livenessPeriodSeconds: number;
+  livenessFailureThreshold: number;
+  startupPeriodSeconds: number;
+}
+
+/** A problem with one input, named by its flag. */
+export interface FieldError {
+  flag: string;
+  message: string;
+}
+
+/** Resolved inputs plus every problem found. Bad values are replaced by their defaults. */
+export interface Resolved {
+  inputs: DrainInputs;
+  errors: FieldError[];
+}
+
+export const DEFAULT_GATEWAY = 'gke';
+export const DEFAULT_MODEL_SERVER = 'vllm';
+
+/** The profile ids a `profile` field accepts. */
+export function profileIdsFor(spec: FieldSpec, profiles: Profiles): string[] {
+  return spec.key === 'gateway' ? profiles.gateways.map((g) => g.id) : profiles.modelServers.map((m) => m.id);
+}
+
+/** Find a gateway profile by id, or throw naming the allowed ids. */
+export function gatewayById(profiles: Profiles, id: string): GatewayProfile {
+  const found = profiles.gateways.find((g) => g.id === id);
+  if (!found) throw new Error(`gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(id)})`);
+  return found;
+}
+
+/** Find a model-server profile by id, or throw naming the allowed ids. */
+export function modelServerById(profiles: Profiles, id: string): ModelServerProfile {
+  const found = profiles.modelServers.find((m) => m.id === id);
+  if (!found) throw new Error(`model-server must be one of ${profiles.modelServers.map((m) => m.id).join(', ')} (got ${JSON.stringify(id)})`);
+  return found;
+}
+
+/**
+ * The default of every field for a gateway and model server. Fields without a default are `undefined`.
+ * A profile without a removal number (the custom gateway) supplies example health-check values instead.
+ */
+export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId: string): Record<string, unknown> {
+  const gateway = gatewayById(profiles, gatewayId);
+  const server = modelServerById(profiles, modelServerId);
+  const defaults: Record<string, unknown> = {};
+  for (const f of FIELDS) defaults[f.key] = f.default === 'profile' ? undefined : f.default;
+  defaults.gateway = gatewayId;
+  defaults.modelServer = modelServerId;
+  defaults.removalSeconds = gateway.removal.seconds;
+  if (gateway.removal.seconds === undefined && gateway.healthCheck) {
+    defaults.healthCheckIntervalSeconds = gateway.healthCheck.intervalSeconds;
+    defaults.healthCheckUnhealthyThreshold = gateway.healthCheck.unhealthyThreshold;
+    defaults.healthCheckTimeoutSeconds = gateway.healthCheck.timeoutSeconds;
+    defaults.propagationSeconds = gateway.healthCheck.propagationSeconds;
+  }
+  defaults.image = server.image;
+  defaults.readinessPeriodSeconds = server.probes.readiness.periodSeconds;
+  defaults.readinessFailureThreshold = server.probes.readiness.failureThreshold;
+  defaults.livenessPeriodSeconds = server.probes.liveness.periodSeconds;
+  defaults.livenessFailureThreshold = server.probes.liveness.failureThreshold;
+  defaults.startupPeriodSeconds = server.probes.startup.periodSeconds;
+  return defaults;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Validate raw inputs keyed by flag (`max-output-tokens`) or key (`maxOutputTokens`).
+ * Blank values count as not given. Unknown names, bad values and bad combinations become errors;
+ * the returned inputs then hold the defaults in their place, so callers can either stop (CLI)
+ * or go on with a visible notice (generator page).
+ */
+export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles): Resolved {
+  const errors: FieldError[] = [];
+  const given: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const spec = fieldFor(name);
+    if (!spec) {
+      errors.push({ flag: name, message: `${name} is not an input of the drain model` });
+      continue;
+    }
+    if (isBlank(value) && spec.kind !== 'bool') continue;
+    const parsed = parseValue(spec, value, profileIdsFor(spec, profiles));
+    if (parsed.ok) given[spec.key] = parsed.value;
+    else errors.push({ flag: spec.flag, message: parsed.message });
+  }
+  const gatewayId = (given.gateway as string | undefined) ?? DEFAULT_GATEWAY;
+  const modelServerId = (given.modelServer as string | undefined) ?? DEFAULT_MODEL_SERVER;
+  const inputs = { ...defaultsFor(profiles, gatewayId, modelServerId), ...given } as unknown as DrainInputs;
+  checkCombinations(inputs, given, profiles, errors);
+  return { inputs, errors };
+}
+
+const HEALTH_CHECK_KEYS = ['healthCheckIntervalSeconds', 'healthCheckUnhealthyThreshold', 'healthCheckTimeoutSeconds'] as const;
+
+/** Rules that involve more than one field. A failing rule reverts the fields it names. */
+function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, profiles: Profiles, errors: FieldError[]): void {
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const anyHealthCheckGiven = [...HEALTH_CHECK_KEYS, 'propagationSeconds'].some((k) => given[k] !== undefined);
+  // Health-check inputs replace the profile's removal number unless a removal is given as well.
+  if (anyHealthCheckGiven && given.removalSeconds === undefined) inputs.removalSeconds = undefined;
+  if (given.removalSeconds === undefined && anyHealthCheckGiven && !gateway.healthCheck) {
+    const missing = HEALTH_CHECK_KEYS.filter((k) => inputs[k] === undefined);
+    if (missing.length > 0) {
+      errors.push({
+        flag: fieldFor(missing[0])!.flag,
+        message: `${missing.map((k) => fieldFor(k)!.flag).join(' and ')} must be given with the other health-check inputs, `
+          + `since the ${gateway.id} gateway has no health-check defaults (or give removal-seconds instead)`,
+      });
+      for (const k of [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const) inputs[k] = undefined;
+      inputs.removalSeconds = gateway.removal.seconds;
+    }
+  }
+  if (inputs.maxRequestSeconds === undefined) {
+    const derived = inputs.maxOutputTokens * inputs.tpotMs / 1000 * (1 + inputs.prefillOverheadPercent / 100);
+    const limit = fieldFor('maxRequestSeconds')!.max!;
+    if (derived > limit) {
+      errors.push({
+        flag: 'max-output-tokens',
+        message: `max-output-tokens × tpot-ms × prefill overhead gives a ${Math.round(derived)} s request, above the `
+          + `${limit.toLocaleString('en-US')} s limit of max-request-seconds; lower them or give max-request-seconds`,
+      });
+      inputs.maxOutputTokens = fieldFor('maxOutputTokens')!.default as number;
+      inputs.tpotMs = fieldFor('tpotMs')!.default as number;
+      inputs.prefillOverheadPercent = fieldFor('prefillOverheadPercent')!.default as number;
+    }
+  }
+}
+
+/**
+ * The inputs whose values differ from the defaults for their gateway and model server,
+ * as [flag, text] pairs in field order. `gateway` and `model-server` are listed first when not default.
+ */
+export function changedInputs(inputs: DrainInputs, profiles: Profiles): [string, string][] {
+  const defaults = defaultsFor(profiles, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER);
+  const ownDefaults = defaultsFor(profiles, inputs.gateway, inputs.modelServer);
+  const changed: [string, string][] = [];
+  for (const f of FIELDS) {
+    const value = (inputs as unknown as Record<string, unknown>)[f.key];
+    const base = f.kind === 'profile' ? defaults[f.key] : ownDefaults[f.key];
+    if (value !== undefined && value !== base) changed.push([f.flag, String(value)]);
+  }
+  return changed;
+}

@@ -1,0 +1,105 @@
+/**
+ * Warnings about a plan: each has a stable `code` (tests, the checker and the CLI's JSON rely on it),
+ * a severity, and a message that says what will happen and what to change.
+ */
+import type { Plan } from './plan.ts';
+import type { Profiles } from './profiles.ts';
+import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
+import { formatSeconds } from './seconds.ts';
+
+export type WarningCode =
+  | 'removal-estimate'
+  | 'removal-example'
+  | 'health-check-only'
+  | 'fail-open-endpoint-view'
+  | 'no-prestop'
+  | 'exec-sleep'
+  | 'drain-flag-min-version'
+  | 'drain-fixed-shorter'
+  | 'drain-unbounded-server'
+  | 'no-drain'
+  | 'unbounded-drain-cost'
+  | 'liveness-faster-than-readiness'
+  | 'single-replica-outage';
+
+export interface Warning {
+  code: WarningCode;
+  severity: 'warning' | 'info';
+  message: string;
+}
+
+/** Every warning that applies to a plan, in a fixed order. */
+export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profiles): Warning[] {
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const server = modelServerById(profiles, inputs.modelServer);
+  const warnings: Warning[] = [];
+  const add = (code: WarningCode, severity: Warning['severity'], message: string) => warnings.push({ code, severity, message });
+
+  if (plan.removalSource === 'profile' && plan.removalBasis === 'estimate') {
+    add('removal-estimate', 'info',
+      `The ${formatSeconds(plan.removalSeconds)} removal p99 for ${gateway.name} is an estimate, not a measurement. `
+      + `Measure it (${gateway.removal.howToMeasure}) and set removal-seconds.`);
+  }
+  if (plan.removalSource === 'health-check' && plan.removalBasis === 'example') {
+    add('removal-example', 'warning',
+      `The health-check values are examples, not your load balancer's. Set health-check-interval-seconds, `
+      + `health-check-unhealthy-threshold, health-check-timeout-seconds and propagation-seconds from its configuration, or measure removal-seconds.`);
+  }
+  if (plan.removalSource === 'health-check' || gateway.mechanism === 'health-check') {
+    add('health-check-only', 'warning',
+      `A load balancer that only health-checks the pod stops routing to it only when checks fail. ${server.name} keeps `
+      + `passing them during the preStop sleep, so requests still arrive until about ${formatSeconds(plan.removalSeconds)} after SIGTERM `
+      + `and are refused while it drains. The sleep still covers the Endpoint Picker and EndpointSlice paths; to close this gap, `
+      + `have the load balancer follow endpoints (NEGs, EndpointSlices) rather than checks alone.`);
+  }
+  if (inputs.failureMode === 'FailOpen' && gateway.failOpenNote) {
+    add('fail-open-endpoint-view', 'info', gateway.failOpenNote);
+  }
+  if (plan.preStopAction === 'none') {
+    add('no-prestop', 'warning',
+      'The removal p99 and margin add up to 0 s, so there is no preStop sleep: the pod gets SIGTERM while gateways may still route to it. '
+      + 'Give removal-seconds a measured value.');
+  }
+  if (plan.preStopAction === 'exec') {
+    add('exec-sleep', 'info',
+      `Kubernetes ${inputs.kubernetesVersion} has the native sleep action off by default (beta and on from 1.30), so the preStop runs `
+      + '/bin/sleep in the container. The image must have a sleep binary; upgrade to 1.30 or later to drop that need.');
+  }
+  if (server.drain.kind === 'flag' && server.drain.minVersion) {
+    add('drain-flag-min-version', 'info',
+      `${server.drain.flag} needs ${server.name} ${server.drain.minVersion} or later; pin an image that has it.`
+      + (server.drain.zeroAborts ? ` Without it, or with ${server.drain.flag}=0, in-flight requests are aborted at SIGTERM.` : ''));
+  }
+  if (server.drain.kind === 'fixed' && server.drain.fixedSeconds! < plan.drainSeconds) {
+    add('drain-fixed-shorter', 'warning',
+      `${server.name} gives in-flight requests a fixed ${formatSeconds(server.drain.fixedSeconds!)} after SIGTERM, less than the `
+      + `${formatSeconds(plan.drainSeconds)} drain budget: requests longer than that are cut. Lower max-output-tokens or choose a server with a drain setting.`);
+  }
+  if (server.drain.kind === 'unbounded') {
+    add('drain-unbounded-server', 'info',
+      `${server.name} drains until no request remains; terminationGracePeriodSeconds (${formatSeconds(plan.terminationGracePeriodSeconds)}) is the only bound.`);
+  }
+  if (server.drain.kind === 'none') {
+    add('no-drain', 'warning',
+      `${server.name} does not drain on SIGTERM: requests still running when the preStop sleep ends are cut. `
+      + 'Send it long requests only through a route you can retry, or run a server that drains.');
+  }
+  if (inputs.unboundedDrain) {
+    add('unbounded-drain-cost', 'info',
+      `Each terminating pod can hold its GPUs for up to ${formatSeconds(plan.terminationGracePeriodSeconds)}; rollouts and node drains wait as long.`);
+  }
+  const readinessWindow = plan.derivation.find((s) => s.field === 'readinessProbe.window')!.value as number;
+  const livenessWindow = plan.derivation.find((s) => s.field === 'livenessProbe.window')!.value as number;
+  if (livenessWindow < readinessWindow) {
+    add('liveness-faster-than-readiness', 'warning',
+      `Liveness fails after ${formatSeconds(livenessWindow)} but readiness only after ${formatSeconds(readinessWindow)}: a slow pod is restarted `
+      + '(and its model reloaded) before it is taken out of rotation. Raise liveness-failure-threshold or liveness-period-seconds.');
+  }
+  if (inputs.replicas === 1 && plan.strategy.maxUnavailable === 1) {
+    add('single-replica-outage', 'warning',
+      `With one replica and no spare GPU, no pod takes new requests from the old pod's deletion (the Endpoint Picker drops it at once) `
+      + `until the new pod has its GPU and has loaded the model: up to ${formatSeconds(plan.terminationGracePeriodSeconds + inputs.startupSeconds)}. `
+      + 'Add a replica or a spare GPU.');
+  }
+  return warnings;
+}

@@ -1,0 +1,21 @@
+/** Read the profile data files from disk (Node only): the CLI, the lab and the tests use this. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { profilesFromFiles, type DataFile } from '../drain/profile-files.ts';
+import type { Profiles } from '../drain/profiles.ts';
+
+/** The repository's content folder. */
+export const CONTENT_DIR = fileURLToPath(new URL('../../content/', import.meta.url));
+
+function readDir(dir: string): DataFile[] {
+  return readdirSync(dir)
+    .filter((name) => /^[^_.].*\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => ({ path: join(dir, name), text: readFileSync(join(dir, name), 'utf8') }));
+}
+
+/** Load and validate every profile under `contentDir` (default: the repository's `content/`). */
+export function readProfiles(contentDir: string = CONTENT_DIR): Profiles {
+  return profilesFromFiles(readDir(join(contentDir, 'gateways')), readDir(join(contentDir, 'model-servers')));
+}

@@ -1,0 +1,12 @@
+/** The profiles as the site sees them: the same files, bundled by Vite at build time. */
+import { profilesFromFiles, type DataFile } from '../drain/profile-files.ts';
+import type { Profiles } from '../drain/profiles.ts';
+
+const gatewayTexts = import.meta.glob('/content/gateways/[!_]*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const modelServerTexts = import.meta.glob('/content/model-servers/[!_]*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
+const toFiles = (texts: Record<string, string>): DataFile[] =>
+  Object.entries(texts).sort(([a], [b]) => a.localeCompare(b)).map(([path, text]) => ({ path: path.slice(1), text }));
+
+/** Every profile, validated once per build. */
+export const profiles: Profiles = profilesFromFiles(toFiles(gatewayTexts), toFiles(modelServerTexts));
