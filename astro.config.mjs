@@ -1,0 +1,41 @@
+// @ts-check
+import { readdirSync, readFileSync } from 'node:fs';
+import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+import preact from '@astrojs/preact';
+import { parse } from 'yaml';
+
+/** Sidebar links for every profile data file in a content folder, in the files' own order. */
+function profileLinks(dir, base) {
+  return readdirSync(new URL(`./content/${dir}/`, import.meta.url))
+    .filter((name) => /^[^_.].*\.yaml$/.test(name))
+    .map((name) => parse(readFileSync(new URL(`./content/${dir}/${name}`, import.meta.url), 'utf8')))
+    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id))
+    .map((p) => ({ label: p.name, link: `/${base}/${p.id}/` }));
+}
+
+export default defineConfig({
+  site: 'https://hitless.invalid',
+  srcDir: '.',
+  outDir: './dist',
+  integrations: [
+    preact(),
+    starlight({
+      title: 'Hitless',
+      description: 'Roll out and drain LLM model servers behind an InferencePool without dropping a request.',
+      favicon: '/favicon.svg',
+      lastUpdated: false,
+      pagination: true,
+      customCss: ['./src/styles/site.css'],
+      sidebar: [
+        { label: 'Start here', items: [
+          { label: 'Overview', link: '/' },
+          { label: 'Manifest generator', link: '/generator/' },
+        ] },
+        { label: 'Guides', items: [{ autogenerate: { directory: 'guides' } }] },
+        { label: 'Gateways', items: [{ label: 'Compare gateways', link: '/gateways/' }, ...profileLinks('gateways', 'gateways')] },
+        { label: 'Model servers', items: [{ label: 'Compare model servers', link: '/model-servers/' }, ...profileLinks('model-servers', 'model-servers')] },
+      ],
+    }),
+  ],
+});

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * The hitless CLI: `generate` writes the annotated manifest, `check` reviews manifests you run,
+ * `lab` runs the drain lab. Exit codes: 0 ok, 1 findings at error severity (check) or a lab result
+ * that contradicts the model, 2 unusable input.
+ */
+import { UsageError } from './args.ts';
+
+const HELP = `hitless: roll out LLM model servers behind an InferencePool without dropping requests
+
+Usage:
+  hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--format yaml|json]
+  hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]   (- reads stdin)
+  hitless lab [--scenario NAME] [--runs N] [--publish]
+  hitless inputs      list every input with its range and default
+  hitless --help
+
+Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  generate: async () => (await import('./generate.ts')).runGenerate,
+  inputs: async () => (await import('./generate.ts')).runInputs,
+  check: async () => (await import('./check.ts')).runCheck,
+  lab: async () => (await import('./lab.ts')).runLab,
+};
+
+/** Run the CLI with the given arguments and return its exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`hitless: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return 2;
+  }
+  try {
+    return await (await load())(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`hitless ${name}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/cli/main.ts')) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}

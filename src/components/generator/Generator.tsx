@@ -1,0 +1,137 @@
+/**
+ * The manifest generator: a form over the drain model's inputs, the annotated manifest and the plan.
+ * The whole state is the set of values the reader changed, mirrored in the URL query.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import './generator.css';
+import { FIELDS, GROUPS, type FieldSpec } from '../../drain/fields.ts';
+import { defaultsFor, resolveInputs } from '../../drain/resolve.ts';
+import { plan as planFor } from '../../drain/plan.ts';
+import { emitManifest } from '../../drain/emit.ts';
+import { decodeQuery, encodeQuery } from '../../drain/url-state.ts';
+import type { Profiles } from '../../drain/profiles.ts';
+import { InputField } from './InputField.tsx';
+import { ManifestOutput } from './ManifestOutput.tsx';
+import { PlanSummary } from './PlanSummary.tsx';
+import { presetConflicts, type PendingPreset } from './presets.ts';
+
+interface Props {
+  profiles: Profiles;
+}
+
+/** The generator island. Server-rendered with the defaults; after hydration it reads the URL. */
+export default function Generator({ profiles }: Props) {
+  const [raw, setRaw] = useState<Record<string, string>>({});
+  const [notices, setNotices] = useState<string[]>([]);
+  const [pending, setPending] = useState<PendingPreset | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const urlRead = useRef(false);
+
+  useEffect(() => {
+    const state = decodeQuery(window.location.search, profiles);
+    setRaw(state.raw);
+    setNotices(state.notices);
+    urlRead.current = true;
+    setHydrated(true);
+  }, []);
+
+  const resolved = useMemo(() => resolveInputs(raw, profiles), [raw, profiles]);
+  const { inputs } = resolved;
+  const defaults = useMemo(() => defaultsFor(profiles, inputs.gateway, inputs.modelServer), [profiles, inputs.gateway, inputs.modelServer]);
+  const planned = useMemo(() => planFor(inputs, profiles), [inputs, profiles]);
+  const manifest = useMemo(() => emitManifest(planned, inputs, profiles), [planned, inputs, profiles]);
+  const errors = new Map(resolved.errors.map((e) => [e.flag, e.message]));
+
+  useEffect(() => {
+    if (!urlRead.current) return;
+    const query = encodeQuery(inputs, profiles);
+    const url = `${window.location.pathname}?${query}${window.location.hash}`;
+    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
+  }, [inputs, profiles]);
+
+  const setValue = (flag: string, value: string) => setRaw((prev) => ({ ...prev, [flag]: value }));
+
+  const onInput = (flag: string, value: string) => {
+    if (flag === 'gateway' || flag === 'model-server') {
+      const conflicts = presetConflicts(profiles, inputs, raw, flag, value);
+      if (conflicts.length > 0) {
+        setPending({ flag, value, conflicts });
+        return;
+      }
+    }
+    setPending(null);
+    setValue(flag, value);
+  };
+
+  const applyPending = (usePreset: boolean) => {
+    if (!pending) return;
+    setRaw((prev) => {
+      const next = { ...prev, [pending.flag]: pending.value };
+      if (usePreset) for (const c of pending.conflicts) delete next[c.flag];
+      return next;
+    });
+    setPending(null);
+  };
+
+  const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
+    if (spec.key === 'gateway') return profiles.gateways.map((g) => [g.id, g.name]);
+    if (spec.key === 'modelServer') return profiles.modelServers.map((m) => [m.id, m.name]);
+    return undefined;
+  };
+
+  const valueOf = (spec: FieldSpec): string => {
+    if (spec.flag in raw) return raw[spec.flag];
+    const d = defaults[spec.key];
+    return d === undefined ? '' : String(d);
+  };
+
+  const placeholderOf = (spec: FieldSpec): string | undefined => {
+    if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
+    if (spec.key === 'removalSeconds' && defaults.removalSeconds === undefined) return `from health checks: ${planned.removalSeconds}`;
+    if (spec.group === 'gateway' && defaults[spec.key] === undefined) return 'not used';
+    return undefined;
+  };
+
+  return (
+    <div class="gen" data-hydrated={hydrated ? 'true' : 'false'}>
+      {notices.length > 0 ? (
+        <div class="gen-notices" role="status" data-testid="notices">
+          <p><strong>Some settings in the link could not be used:</strong></p>
+          <ul>{notices.map((n, i) => <li key={i}>{n}</li>)}</ul>
+          <button type="button" onClick={() => setNotices([])}>Dismiss</button>
+        </div>
+      ) : null}
+      <div class="gen-layout">
+        <form class="gen-form" onSubmit={(e) => e.preventDefault()} aria-label="Drain settings">
+          {GROUPS.map((group) => (
+            <fieldset key={group.id} class="gen-group">
+              <legend>{group.label}</legend>
+              {FIELDS.filter((f) => f.group === group.id).map((spec) => (
+                <div key={spec.flag}>
+                  <InputField spec={spec} value={valueOf(spec)} placeholder={placeholderOf(spec)} error={errors.get(spec.flag)}
+                    changed={spec.flag in raw && raw[spec.flag] !== String(defaults[spec.key] ?? '')}
+                    options={optionsFor(spec)} onInput={onInput} />
+                  {pending && pending.flag === spec.flag ? (
+                    <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" data-testid="preset-confirm">
+                      <p id="gen-preset-q">
+                        The {pending.value} preset has its own values for {pending.conflicts.map((c) => `${c.flag} (${c.presetValue})`).join(', ')}.
+                        Replace your values with the preset&rsquo;s?
+                      </p>
+                      <button type="button" onClick={() => applyPending(true)}>Use the preset&rsquo;s values</button>
+                      <button type="button" onClick={() => applyPending(false)}>Keep my values</button>
+                    </div>
+                  ) : null}
+                </div>
+              ))}
+            </fieldset>
+          ))}
+          <p class="gen-reset"><button type="button" onClick={() => { setRaw({}); setPending(null); }}>Reset every input</button></p>
+        </form>
+        <div class="gen-result">
+          <PlanSummary plan={planned} />
+          <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * The generator's state in a URL query: `v=1` plus every input that differs from its default, keyed by
+ * its flag (`?v=1&gateway=istio&max-output-tokens=8192`). Reading a query never fails: bad, unknown or
+ * tampered values fall back to their defaults and each one yields a notice the page shows.
+ */
+import { fieldFor } from './fields.ts';
+import type { Profiles } from './profiles.ts';
+import { changedInputs, resolveInputs, type DrainInputs } from './resolve.ts';
+
+/** The version of the query format; a link carries it so later formats can read old links. */
+export const URL_STATE_VERSION = '1';
+
+/** The longest query the page reads; anything longer is ignored as tampered. */
+export const MAX_QUERY_LENGTH = 4000;
+
+/** Inputs read from a query, the raw values that were accepted, and notices about the rest. */
+export interface QueryState {
+  inputs: DrainInputs;
+  /** Accepted values by flag, as the form should show them. */
+  raw: Record<string, string>;
+  notices: string[];
+}
+
+/** The query string (without `?`) for a set of inputs: the version and the non-default values. */
+export function encodeQuery(inputs: DrainInputs, profiles: Profiles): string {
+  const params = new URLSearchParams();
+  params.set('v', URL_STATE_VERSION);
+  for (const [flag, value] of changedInputs(inputs, profiles)) params.set(flag, value);
+  return params.toString();
+}
+
+/** Read a query string (with or without `?`) into inputs, falling back to defaults with notices. */
+export function decodeQuery(search: string, profiles: Profiles): QueryState {
+  const notices: string[] = [];
+  const text = search.startsWith('?') ? search.slice(1) : search;
+  if (text.length > MAX_QUERY_LENGTH) {
+    notices.push(`The link's settings are longer than ${MAX_QUERY_LENGTH} characters and were ignored; showing the defaults.`);
+    return { ...resolveInputs({}, profiles), raw: {}, notices };
+  }
+  const params = new URLSearchParams(text);
+  const raw: Record<string, string> = {};
+  const version = params.get('v');
+  if (version !== null && version !== URL_STATE_VERSION) {
+    notices.push(`The link was made by settings format v${version.slice(0, 10)}; this page reads v${URL_STATE_VERSION}, so some values may not carry over.`);
+  }
+  for (const [key, value] of params) {
+    if (key === 'v') continue;
+    const spec = fieldFor(key);
+    if (!spec || spec.flag !== key) {
+      notices.push(`The link has an unknown setting ${JSON.stringify(key.slice(0, 40))}; it was ignored.`);
+    } else if (key in raw) {
+      notices.push(`The link sets ${key} more than once; the first value was used.`);
+    } else {
+      raw[key] = value;
+    }
+  }
+  const resolved = resolveInputs(raw, profiles);
+  for (const error of resolved.errors) {
+    notices.push(`${error.message}; the default was used instead.`);
+    delete raw[error.flag];
+  }
+  return { inputs: resolved.inputs, raw, notices };
+}
