@@ -17,7 +17,9 @@ function profileLinks(dir, base) {
 export default defineConfig({
   site: 'https://hitless.invalid',
   srcDir: '.',
-  outDir: './dist',
+  // Separate folders let several builds run side by side (parallel test runs, the benchmark).
+  outDir: process.env.HITLESS_OUT_DIR ?? './dist',
+  cacheDir: process.env.HITLESS_CACHE_DIR ?? './node_modules/.astro',
   integrations: [
     preact(),
     starlight({
@@ -31,6 +33,8 @@ export default defineConfig({
         { label: 'Start here', items: [
           { label: 'Overview', link: '/' },
           { label: 'Manifest generator', link: '/generator/' },
+          { label: 'Manifest checker', link: '/checker/' },
+          { label: 'The drain lab', link: '/lab/' },
         ] },
         { label: 'Guides', items: [{ autogenerate: { directory: 'guides' } }] },
         { label: 'Gateways', items: [{ label: 'Compare gateways', link: '/gateways/' }, ...profileLinks('gateways', 'gateways')] },
