@@ -19,7 +19,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run preview -- --port ${PORT}`,
+    command: `npm run preview -- --ignore-lock --port ${PORT}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,
