@@ -12,12 +12,15 @@ import { decodeQuery, encodeQuery } from '../../drain/url-state.ts';
 import type { Profiles } from '../../drain/profiles.ts';
 import { InputField } from './InputField.tsx';
 import { ManifestOutput } from './ManifestOutput.tsx';
-import { PlanSummary } from './PlanSummary.tsx';
+import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
 
 interface Props {
   profiles: Profiles;
 }
+
+/** Groups most readers leave alone; they start folded. */
+const FOLDED_GROUPS = ['probes', 'names'];
 
 /** The generator island. Server-rendered with the defaults; after hydration it reads the URL. */
 export default function Generator({ profiles }: Props) {
@@ -101,35 +104,46 @@ export default function Generator({ profiles }: Props) {
           <button type="button" onClick={() => setNotices([])}>Dismiss</button>
         </div>
       ) : null}
+      <p class="gen-skip"><a href="#gen-manifest-heading">Skip to the manifest</a></p>
       <div class="gen-layout">
         <form class="gen-form" onSubmit={(e) => e.preventDefault()} aria-label="Drain settings">
-          {GROUPS.map((group) => (
-            <fieldset key={group.id} class="gen-group">
-              <legend>{group.label}</legend>
-              {FIELDS.filter((f) => f.group === group.id).map((spec) => (
-                <div key={spec.flag}>
-                  <InputField spec={spec} value={valueOf(spec)} placeholder={placeholderOf(spec)} error={errors.get(spec.flag)}
-                    changed={spec.flag in raw && raw[spec.flag] !== String(defaults[spec.key] ?? '')}
-                    options={optionsFor(spec)} onInput={onInput} />
-                  {pending && pending.flag === spec.flag ? (
-                    <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" data-testid="preset-confirm">
-                      <p id="gen-preset-q">
-                        The {pending.value} preset has its own values for {pending.conflicts.map((c) => `${c.flag} (${c.presetValue})`).join(', ')}.
-                        Replace your values with the preset&rsquo;s?
-                      </p>
-                      <button type="button" onClick={() => applyPending(true)}>Use the preset&rsquo;s values</button>
-                      <button type="button" onClick={() => applyPending(false)}>Keep my values</button>
-                    </div>
-                  ) : null}
-                </div>
-              ))}
-            </fieldset>
-          ))}
+          {GROUPS.map((group) => {
+            const fields = FIELDS.filter((f) => f.group === group.id);
+            const rows = fields.map((spec) => (
+              <div key={spec.flag}>
+                <InputField spec={spec} value={valueOf(spec)} placeholder={placeholderOf(spec)} error={errors.get(spec.flag)}
+                  changed={spec.flag in raw && raw[spec.flag] !== String(defaults[spec.key] ?? '')}
+                  options={optionsFor(spec)} onInput={onInput} />
+                {pending && pending.flag === spec.flag ? (
+                  <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" data-testid="preset-confirm">
+                    <p id="gen-preset-q">
+                      The {pending.value} preset has its own values for {pending.conflicts.map((c) => `${c.flag} (${c.presetValue})`).join(', ')}.
+                      Replace your values with the preset&rsquo;s?
+                    </p>
+                    <button type="button" onClick={() => applyPending(true)}>Use the preset&rsquo;s values</button>
+                    <button type="button" onClick={() => applyPending(false)}>Keep my values</button>
+                  </div>
+                ) : null}
+              </div>
+            ));
+            if (!FOLDED_GROUPS.includes(group.id)) {
+              return <fieldset key={group.id} class="gen-group"><legend>{group.label}</legend>{rows}</fieldset>;
+            }
+            // Rarely changed groups start folded, and open when one of their fields is changed or wrong.
+            const touched = fields.some((f) => f.flag in raw || errors.has(f.flag));
+            return (
+              <details key={group.id} class="gen-group gen-folded" open={touched || undefined}>
+                <summary>{group.label}</summary>
+                <fieldset><legend class="sr-only">{group.label}</legend>{rows}</fieldset>
+              </details>
+            );
+          })}
           <p class="gen-reset"><button type="button" onClick={() => { setRaw({}); setPending(null); }}>Reset every input</button></p>
         </form>
         <div class="gen-result">
           <PlanSummary plan={planned} />
           <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} />
+          <Derivation plan={planned} />
         </div>
       </div>
     </div>

@@ -1,4 +1,4 @@
-/** The plan beside the manifest: the key numbers, the warnings and the derivation in words. */
+/** The plan beside the manifest: the key numbers and the warnings. */
 import type { Plan } from '../../drain/plan.ts';
 
 /** The plan's numbers; `data-plan` carries the whole plan as JSON for tests and tools. */
@@ -20,17 +20,23 @@ export function PlanSummary({ plan }: { plan: Plan }) {
           ))}
         </ul>
       ) : null}
-      <details class="gen-derivation" open>
-        <summary>How each value was derived</summary>
-        <dl>
-          {plan.derivation.map((step) => (
-            <div key={step.field}>
-              <dt><code>{step.field}</code> = {String(step.value)}</dt>
-              <dd>{step.formula}. {step.why}</dd>
-            </div>
-          ))}
-        </dl>
-      </details>
     </section>
+  );
+}
+
+/** The derivation in words: every value with its arithmetic and why. */
+export function Derivation({ plan }: { plan: Plan }) {
+  return (
+    <details class="gen-derivation">
+      <summary>How each value was derived</summary>
+      <dl>
+        {plan.derivation.map((step) => (
+          <div key={step.field}>
+            <dt><code>{step.field}</code> = {String(step.value)}</dt>
+            <dd>{step.formula}. {step.why}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }
