@@ -1,13 +1,16 @@
 /**
- * Emit the annotated manifest for a plan: the model-server Deployment and its InferencePool, as one
- * multi-document YAML string built with the `yaml` Document API. Every drain value carries a comment with
- * its arithmetic, taken from the plan's derivation; nothing here computes a number of its own.
+ * Emit the annotated manifest for a plan: the model-server Deployment and its InferencePool, plus any extra
+ * objects the gateway's profile lists (`emit-extra.ts`), as one multi-document YAML string built with the `yaml`
+ * Document API. Every drain value carries a comment with its arithmetic, taken from the plan's derivation;
+ * nothing here computes a number of its own.
  * User strings reach the YAML only as scalar values (the library quotes them) and only after validation.
  */
 import { Document, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
 import type { Plan, PlannedProbe } from './plan.ts';
 import type { ModelServerProfile, Profiles } from './profiles.ts';
 import { changedInputs, modelServerById, type DrainInputs } from './resolve.ts';
+import { extraManifestDocuments } from './emit-extra.ts';
+import { DOCUMENT_OPTIONS, TO_STRING } from './emit-options.ts';
 
 /** The generator's version, named in every manifest header. */
 export const GENERATOR_VERSION = '0.1.0';
@@ -17,8 +20,6 @@ export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
-
-const TO_STRING = { lineWidth: 0, minContentWidth: 0 } as const;
 
 /** The derivation formula for a field, used verbatim as its comment. */
 function formulaOf(plan: Plan, field: string): string {
@@ -166,19 +167,24 @@ function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): strin
   ];
 }
 
-/** The two documents of the manifest, annotated. */
+/** The documents of the manifest, annotated: the Deployment, the InferencePool, then the gateway's extra objects. */
 export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
   const server = modelServerById(profiles, inputs.modelServer);
-  const deployment = new Document(deploymentFor(plan, inputs, server));
+  const deployment = new Document(deploymentFor(plan, inputs, server), DOCUMENT_OPTIONS);
   deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
   annotateDeployment(deployment, plan, server);
-  const pool = new Document(inferencePoolFor(inputs));
+  const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
   keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
     ' The Endpoint Picker Service this pool\u2019s gateway asks; deploy it with the GIE or llm-d chart.';
-  return [deployment, pool];
+  return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document)];
 }
 
-/** The manifest as YAML text: the Deployment and the InferencePool, separated by `---`. */
+/** One document as YAML text, written as in the manifest. */
+export function documentText(doc: Document): string {
+  return doc.toString(TO_STRING);
+}
+
+/** The manifest as YAML text: every document of `manifestDocuments`, separated by `---`. */
 export function emitManifest(plan: Plan, inputs: DrainInputs, profiles: Profiles): string {
-  return manifestDocuments(plan, inputs, profiles).map((doc) => doc.toString(TO_STRING)).join('---\n');
+  return manifestDocuments(plan, inputs, profiles).map(documentText).join('---\n');
 }

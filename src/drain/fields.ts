@@ -77,7 +77,7 @@ export const FIELDS: readonly FieldSpec[] = [
   // model server
   { key: 'modelServer', flag: 'model-server', kind: 'profile', group: 'model-server', label: 'Model server', default: 'vllm',
     help: 'The model server in the pod; it decides how SIGTERM is handled and which flag bounds the drain.' },
-  { key: 'teardownSeconds', flag: 'teardown-seconds', kind: 'number', group: 'model-server', label: 'Teardown', unit: 's', min: 0, max: 600, default: 15,
+  { key: 'teardownSeconds', flag: 'teardown-seconds', kind: 'int', group: 'model-server', label: 'Teardown', unit: 's', min: 0, max: 600, default: 15,
     help: 'Process and GPU teardown after the drain ends.' },
   { key: 'image', flag: 'image', kind: 'text', group: 'model-server', label: 'Image', default: 'profile', maxLength: 255,
     pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/, shape: 'an image reference such as vllm/vllm-openai:v0.18.1',

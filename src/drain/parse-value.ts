@@ -9,7 +9,7 @@ const NUMBER_TEXT = /^-?(\d+(\.\d*)?|\.\d+)$/;
 export function quoteForMessage(raw: unknown): string {
   const text = typeof raw === 'string' ? raw : String(raw);
   const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-  return JSON.stringify(cut);
+  return JSON.stringify(cut).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`); // line/paragraph separators, NEL, bidi overrides: escaped, so a message stays one readable line
 }
 
 /** Format a number for a range message: 1000000 → "1,000,000". */

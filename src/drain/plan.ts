@@ -3,7 +3,7 @@
  * derivation in words. `../shared/DRAIN-MODEL.md` is the specification; the guide page
  * "The grace-period math" explains it to readers.
  */
-import type { Basis, Profiles } from './profiles.ts';
+import type { Basis, GatewaySecondsSetting, Profiles } from './profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { ceilSeconds, formatFactor, formatSeconds, roundMs } from './seconds.ts';
 import { collectWarnings, type Warning } from './warnings.ts';
@@ -47,6 +47,10 @@ export interface Plan {
   terminationGracePeriodSeconds: number;
   /** The model server's drain setting, or null when it has no flag. */
   drainFlag: { flag: string; seconds: number } | null;
+  /** The gateway's own request timeout the manifest sets, or null when its profile has none. */
+  gatewayRequestTimeoutSeconds: number | null;
+  /** The gateway's connection-draining timeout the manifest sets, or null when its profile has none. */
+  gatewayDrainingSeconds: number | null;
   strategy: { maxSurge: number; maxUnavailable: number };
   progressDeadlineSeconds: number;
   probes: { startup: PlannedProbe; readiness: PlannedProbe; liveness: PlannedProbe };
@@ -88,6 +92,17 @@ function planRemoval(inputs: DrainInputs, profiles: Profiles): PlannedRemoval {
     fact: { removalSeconds: seconds, removalSource: 'health-check', removalBasis: gateway.healthCheck?.basis ?? 'given' },
     formula: `${formatSeconds(i)} interval × ${n} + ${formatSeconds(t)} timeout + ${formatSeconds(p)} propagation = ${formatSeconds(seconds)}`,
   };
+}
+
+/** A gateway setting sized from a wanted value: never below the gateway's default, never above its maximum. */
+function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, wantedFormula: string): { seconds: number; formula: string } {
+  if (wanted > setting.maxSeconds) {
+    return { seconds: setting.maxSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, capped at the ${formatSeconds(setting.maxSeconds)} maximum` };
+  }
+  if (wanted <= setting.defaultSeconds) {
+    return { seconds: setting.defaultSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, within the ${formatSeconds(setting.defaultSeconds)} default, kept` };
+  }
+  return { seconds: wanted, formula: `${wantedFormula}, above the ${formatSeconds(setting.defaultSeconds)} default` };
 }
 
 /** Compute the drain plan for resolved inputs. The inputs must come from `resolveInputs` without errors. */
@@ -147,6 +162,31 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
       field: 'drainFlag', value: `${drainFlag.flag}=${drainFlag.seconds}`,
       formula: `drain ${formatSeconds(drainSeconds)}`,
       why: `${server.name} drains on SIGTERM for up to this long${server.drain.defaultSeconds !== undefined ? `; its default is ${server.drain.defaultSeconds}` : ''}.`,
+    });
+  }
+
+  const gateway = gatewayById(profiles, inputs.gateway);
+  let gatewayRequestTimeoutSeconds: number | null = null;
+  if (gateway.requestTimeout) {
+    const wanted = ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+    const sized = sizeGatewaySetting(wanted, gateway.requestTimeout,
+      `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`);
+    gatewayRequestTimeoutSeconds = sized.seconds;
+    derivation.push({
+      field: 'gatewayRequestTimeoutSeconds', value: sized.seconds, formula: sized.formula,
+      why: `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
+        + 'during a drain; it follows the steady-state longest request, not the drain p99, with the drain headroom.',
+    });
+  }
+  let gatewayDrainingSeconds: number | null = null;
+  if (gateway.connectionDraining) {
+    const sized = sizeGatewaySetting(preStopSeconds + drainSeconds, gateway.connectionDraining,
+      `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain`);
+    gatewayDrainingSeconds = sized.seconds;
+    derivation.push({
+      field: 'gatewayDrainingSeconds', value: sized.seconds, formula: sized.formula,
+      why: `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
+        + 'the endpoint may go as early as the deletion, and the pod serves until its drain ends.',
     });
   }
 
@@ -216,6 +256,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     teardownSeconds: inputs.teardownSeconds,
     terminationGracePeriodSeconds,
     drainFlag,
+    gatewayRequestTimeoutSeconds,
+    gatewayDrainingSeconds,
     strategy,
     progressDeadlineSeconds,
     probes,

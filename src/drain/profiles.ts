@@ -21,12 +21,67 @@ export interface Source {
 /** How a terminating pod stops getting new requests at a gateway. */
 export type Mechanism = 'epp-only' | 'endpoint-view' | 'health-check';
 
+/**
+ * What a gateway setting is about: how fast the gateway notices a gone pod (`detection`), how it treats
+ * requests to a backend that is leaving (`backend`), or how its own proxy pods drain on their rollout (`own-pods`).
+ */
+export type KnobRole = 'detection' | 'backend' | 'own-pods';
+
 /** A drain-relevant setting that the gateway itself has. */
 export interface GatewayKnob {
   name: string;
   default: string;
   effect: string;
+  role: KnobRole;
   sources: string[];
+}
+
+/** How the gateway notices a terminating pod at its default settings, in words, with sources. */
+export interface DetectionFact {
+  summary: string;
+  sources: string[];
+}
+
+/** Something the public sources do not say (`not-found`) or say two ways (`conflict`). */
+export interface SourceGap {
+  kind: 'not-found' | 'conflict';
+  topic: string;
+  detail: string;
+  sources: string[];
+}
+
+/** A gateway setting in seconds that the plan sizes (a request timeout, a connection-draining timeout). */
+export interface GatewaySecondsSetting {
+  /** Where it is set, e.g. `GCPBackendPolicy spec.default.timeoutSec`. */
+  setting: string;
+  defaultSeconds: number;
+  maxSeconds: number;
+  sources: string[];
+}
+
+/**
+ * The values a manifest template may name, as a whole string scalar `${value}`: the pool's name, namespace and
+ * port, the model server's readiness path, and the plan's gateway settings.
+ */
+export const TEMPLATE_VALUES = [
+  'name', 'namespace', 'port', 'readinessPath', 'gatewayRequestTimeoutSeconds', 'gatewayDrainingSeconds',
+] as const;
+
+/** One value a manifest template may name. */
+export type TemplateValue = (typeof TEMPLATE_VALUES)[number];
+
+/** A Kubernetes object a gateway needs beside the Deployment and InferencePool, as a template. */
+export interface ExtraManifest {
+  id: string;
+  /** The object's kind, for headings and tables (the template's `kind`). */
+  kind: string;
+  /** One sentence: why the gateway needs it; also the document's header comment. */
+  purpose: string;
+  sources: string[];
+  /** The object, with `${value}` strings where inputs or plan numbers go. */
+  manifest: Record<string, unknown>;
+  /** Comments by dotted path (`spec.default.checkIntervalSec`), for values whose reason is a fact. */
+  comments: Record<string, string>;
 }
 
 /** A value a number in a profile stands for, with how it is known. */
@@ -60,9 +115,16 @@ export interface GatewayProfile {
   mechanism: Mechanism;
   mechanismDetail: string;
   failOpenNote?: string;
+  detection: DetectionFact;
   removal: RemovalFact;
   healthCheck?: HealthCheckFact;
   knobs: GatewayKnob[];
+  /** The gateway's own per-request timeout, when the manifests set it. */
+  requestTimeout?: GatewaySecondsSetting;
+  /** The gateway's connection-draining timeout for a removed endpoint, when the manifests set it. */
+  connectionDraining?: GatewaySecondsSetting;
+  extraManifests: ExtraManifest[];
+  gaps: SourceGap[];
   status: string;
   sources: Source[];
   lastChecked: string;
@@ -98,6 +160,13 @@ export interface ProbeFact {
   timeoutSeconds: number;
 }
 
+/** How the probe periods, thresholds and timeouts are known, and how to check them. */
+export interface ProbeTiming {
+  basis: Basis;
+  explanation: string;
+  sources: string[];
+}
+
 /** One model server. */
 export interface ModelServerProfile {
   id: string;
@@ -116,6 +185,8 @@ export interface ModelServerProfile {
     liveness: ProbeFact;
     explanation: string;
     sources: string[];
+    /** Where the periods, thresholds and timeouts come from (the paths are covered by `sources`). */
+    timing: ProbeTiming;
   };
   shutdownLog: string[];
   versionNotes: string;
@@ -156,7 +227,7 @@ function checkSourceRefs(node: unknown, cursor: DataCursor, known: Set<string>):
         value.forEach((id, i) => {
           if (!known.has(id)) failAt(at(at(cursor, key), i), `names source "${id}", which the file's sources list does not declare`);
         });
-      } else if (key !== 'sources') {
+      } else if (key !== 'sources' && key !== 'manifest') {
         checkSourceRefs(value, at(cursor, key), known);
       }
     }
@@ -190,12 +261,103 @@ function readHealthCheck(value: unknown, cursor: DataCursor): HealthCheckFact {
 }
 
 function readKnob(value: unknown, cursor: DataCursor): GatewayKnob {
-  const o = readObject(value, cursor, ['name', 'default', 'effect', 'sources']);
+  const o = readObject(value, cursor, ['name', 'default', 'effect', 'role', 'sources']);
   return {
     name: readString(o.name, at(cursor, 'name')),
     default: readString(o.default, at(cursor, 'default')),
     effect: readString(o.effect, at(cursor, 'effect')),
+    role: readEnum(o.role, at(cursor, 'role'), ['detection', 'backend', 'own-pods'] as const),
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
+  };
+}
+
+function readDetection(value: unknown, cursor: DataCursor): DetectionFact {
+  const o = readObject(value, cursor, ['summary', 'sources']);
+  return { summary: readString(o.summary, at(cursor, 'summary')), sources: readSourceIds(o.sources, at(cursor, 'sources')) };
+}
+
+function readGap(value: unknown, cursor: DataCursor): SourceGap {
+  const o = readObject(value, cursor, ['kind', 'topic', 'detail', 'sources']);
+  return {
+    kind: readEnum(o.kind, at(cursor, 'kind'), ['not-found', 'conflict'] as const),
+    topic: readString(o.topic, at(cursor, 'topic')),
+    detail: readString(o.detail, at(cursor, 'detail')),
+    sources: readList(o.sources ?? [], at(cursor, 'sources'), (v, c) => readString(v, c, ID)),
+  };
+}
+
+function readSecondsSetting(value: unknown, cursor: DataCursor): GatewaySecondsSetting {
+  const o = readObject(value, cursor, ['setting', 'defaultSeconds', 'maxSeconds', 'sources']);
+  const setting: GatewaySecondsSetting = {
+    setting: readString(o.setting, at(cursor, 'setting')),
+    defaultSeconds: readNumber(o.defaultSeconds, at(cursor, 'defaultSeconds'), 0, 2147483647, true),
+    maxSeconds: readNumber(o.maxSeconds, at(cursor, 'maxSeconds'), 1, 2147483647, true),
+    sources: readSourceIds(o.sources, at(cursor, 'sources')),
+  };
+  if (setting.defaultSeconds > setting.maxSeconds) failAt(at(cursor, 'defaultSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
+  return setting;
+}
+
+const TEMPLATE_PLACEHOLDER = /^\$\{([A-Za-z]+)\}$/;
+
+/** Every `${value}` a template names, checked against the known values; other strings must not contain `${`. */
+function readTemplateNode(value: unknown, cursor: DataCursor, used: Set<TemplateValue>): void {
+  if (typeof value === 'string') {
+    const match = TEMPLATE_PLACEHOLDER.exec(value);
+    if (match) {
+      if (!(TEMPLATE_VALUES as readonly string[]).includes(match[1])) {
+        failAt(cursor, `names \${${match[1]}}, which is not a template value (known: ${TEMPLATE_VALUES.join(', ')})`);
+      }
+      used.add(match[1] as TemplateValue);
+    } else if (value.includes('${')) {
+      failAt(cursor, 'must be a whole ${value} placeholder or plain text without "${"');
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => readTemplateNode(item, at(cursor, i), used));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) readTemplateNode(item, at(cursor, key), used);
+  } else if (typeof value !== 'number' && typeof value !== 'boolean') {
+    failAt(cursor, `must be a string, number, boolean, list or mapping, found ${value === null ? 'null' : typeof value}`);
+  }
+}
+
+/** Whether a dotted path (`spec.targetRef.name`, `items.0`) leads to a value in an object. */
+function hasPath(root: unknown, path: string): boolean {
+  let node: unknown = root;
+  for (const part of path.split('.')) {
+    if (Array.isArray(node) && /^\d+$/.test(part)) node = node[Number(part)];
+    else if (typeof node === 'object' && node !== null && !Array.isArray(node)) node = (node as Record<string, unknown>)[part];
+    else return false;
+    if (node === undefined) return false;
+  }
+  return true;
+}
+
+function readExtraManifest(value: unknown, cursor: DataCursor): ExtraManifest & { uses: Set<TemplateValue> } {
+  const o = readObject(value, cursor, ['id', 'purpose', 'sources', 'manifest', 'comments']);
+  const manifestCursor = at(cursor, 'manifest');
+  const manifest = readObject(o.manifest, manifestCursor, ['apiVersion', 'kind', 'metadata', 'spec']);
+  readString(manifest.apiVersion, at(manifestCursor, 'apiVersion'), /^[a-z0-9.-]+\/[a-z0-9]+$/);
+  const kind = readString(manifest.kind, at(manifestCursor, 'kind'), /^[A-Z][A-Za-z0-9]*$/);
+  const metadata = readObject(manifest.metadata, at(manifestCursor, 'metadata'), ['name', 'namespace', 'labels', 'annotations']);
+  readString(metadata.name, at(at(manifestCursor, 'metadata'), 'name'));
+  const uses = new Set<TemplateValue>();
+  readTemplateNode(manifest, manifestCursor, uses);
+  const commentsCursor = at(cursor, 'comments');
+  const rawComments = o.comments === undefined ? {} : readObject(o.comments, commentsCursor, Object.keys(o.comments ?? {}));
+  const comments: Record<string, string> = {};
+  for (const [path, text] of Object.entries(rawComments)) {
+    if (!hasPath(manifest, path)) failAt(at(commentsCursor, path), 'names no value of the manifest');
+    comments[path] = readString(text, at(commentsCursor, path));
+  }
+  return {
+    id: readString(o.id, at(cursor, 'id'), ID),
+    kind,
+    purpose: readString(o.purpose, at(cursor, 'purpose')),
+    sources: readSourceIds(o.sources, at(cursor, 'sources')),
+    manifest,
+    comments,
+    uses,
   };
 }
 
@@ -204,9 +366,11 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
     'id', 'name', 'order', 'summary', 'gatewayClassNames', 'mechanism', 'mechanismDetail', 'failOpenNote',
-    'removal', 'healthCheck', 'knobs', 'status', 'sources', 'lastChecked',
+    'detection', 'removal', 'healthCheck', 'knobs', 'requestTimeout', 'connectionDraining', 'extraManifests', 'gaps',
+    'status', 'sources', 'lastChecked',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
+  const extras = readList(o.extraManifests ?? [], at(root, 'extraManifests'), readExtraManifest);
   const profile: GatewayProfile = {
     id: readString(o.id, at(root, 'id'), ID),
     name: readString(o.name, at(root, 'name')),
@@ -216,9 +380,14 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
     mechanism: readEnum(o.mechanism, at(root, 'mechanism'), ['epp-only', 'endpoint-view', 'health-check'] as const),
     mechanismDetail: readString(o.mechanismDetail, at(root, 'mechanismDetail')),
     failOpenNote: optional(o.failOpenNote, at(root, 'failOpenNote'), (v, c) => readString(v, c)),
+    detection: readDetection(o.detection, at(root, 'detection')),
     removal: readRemoval(o.removal, at(root, 'removal')),
     healthCheck: optional(o.healthCheck, at(root, 'healthCheck'), readHealthCheck),
     knobs: readList(o.knobs ?? [], at(root, 'knobs'), readKnob),
+    requestTimeout: optional(o.requestTimeout, at(root, 'requestTimeout'), readSecondsSetting),
+    connectionDraining: optional(o.connectionDraining, at(root, 'connectionDraining'), readSecondsSetting),
+    extraManifests: extras.map(({ uses: _uses, ...extra }) => extra),
+    gaps: readList(o.gaps ?? [], at(root, 'gaps'), readGap),
     status: readString(o.status, at(root, 'status')),
     sources,
     lastChecked: readString(o.lastChecked, at(root, 'lastChecked'), DATE),
@@ -226,8 +395,25 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
   if (profile.removal.seconds === undefined && !profile.healthCheck) {
     failAt(at(root, 'removal.seconds'), 'is missing, and there is no healthCheck to derive removal from');
   }
+  checkExtraManifests(extras, profile, root);
   checkSourceRefs(o, root, new Set(sources.map((s) => s.id)));
   return profile;
+}
+
+/** Extra manifests need unique ids, and a plan number they name needs the gateway setting it is sized for. */
+function checkExtraManifests(extras: (ExtraManifest & { uses: Set<TemplateValue> })[], profile: GatewayProfile, root: DataCursor): void {
+  const seen = new Set<string>();
+  extras.forEach((extra, i) => {
+    const cursor = at(at(root, 'extraManifests'), i);
+    if (seen.has(extra.id)) failAt(at(cursor, 'id'), `repeats the id "${extra.id}"`);
+    seen.add(extra.id);
+    if (extra.uses.has('gatewayRequestTimeoutSeconds') && !profile.requestTimeout) {
+      failAt(at(cursor, 'manifest'), 'names ${gatewayRequestTimeoutSeconds}, but the profile has no requestTimeout to size it');
+    }
+    if (extra.uses.has('gatewayDrainingSeconds') && !profile.connectionDraining) {
+      failAt(at(cursor, 'manifest'), 'names ${gatewayDrainingSeconds}, but the profile has no connectionDraining to size it');
+    }
+  });
 }
 
 function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean): ProbeFact {
@@ -271,7 +457,9 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const probesCursor = at(root, 'probes');
-  const probes = readObject(o.probes, probesCursor, ['startup', 'readiness', 'liveness', 'explanation', 'sources']);
+  const probes = readObject(o.probes, probesCursor, ['startup', 'readiness', 'liveness', 'explanation', 'sources', 'timing']);
+  const timingCursor = at(probesCursor, 'timing');
+  const timing = readObject(probes.timing, timingCursor, ['basis', 'explanation', 'sources']);
   const profile: ModelServerProfile = {
     id: readString(o.id, at(root, 'id'), ID),
     name: readString(o.name, at(root, 'name')),
@@ -288,6 +476,11 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
       liveness: readProbe(probes.liveness, at(probesCursor, 'liveness'), true),
       explanation: readString(probes.explanation, at(probesCursor, 'explanation')),
       sources: readSourceIds(probes.sources, at(probesCursor, 'sources')),
+      timing: {
+        basis: readEnum(timing.basis, at(timingCursor, 'basis'), ['documented', 'observed', 'estimate', 'example'] as const),
+        explanation: readString(timing.explanation, at(timingCursor, 'explanation')),
+        sources: readList(timing.sources ?? [], at(timingCursor, 'sources'), (v, c) => readString(v, c, ID)),
+      },
     },
     shutdownLog: readList(o.shutdownLog ?? [], at(root, 'shutdownLog'), (v, c) => readString(v, c)),
     versionNotes: readString(o.versionNotes, at(root, 'versionNotes')),

@@ -4,6 +4,7 @@
  * tampered values fall back to their defaults and each one yields a notice the page shows.
  */
 import { fieldFor } from './fields.ts';
+import { quoteForMessage } from './parse-value.ts';
 import type { Profiles } from './profiles.ts';
 import { changedInputs, resolveInputs, type DrainInputs } from './resolve.ts';
 
@@ -41,13 +42,13 @@ export function decodeQuery(search: string, profiles: Profiles): QueryState {
   const raw: Record<string, string> = {};
   const version = params.get('v');
   if (version !== null && version !== URL_STATE_VERSION) {
-    notices.push(`The link was made by settings format v${version.slice(0, 10)}; this page reads v${URL_STATE_VERSION}, so some values may not carry over.`);
+    notices.push(`The link was made by settings format v${quoteForMessage(version.slice(0, 10)).slice(1, -1)}; this page reads v${URL_STATE_VERSION}, so some values may not carry over.`);
   }
   for (const [key, value] of params) {
     if (key === 'v') continue;
     const spec = fieldFor(key);
     if (!spec || spec.flag !== key) {
-      notices.push(`The link has an unknown setting ${JSON.stringify(key.slice(0, 40))}; it was ignored.`);
+      notices.push(`The link has an unknown setting ${quoteForMessage(key)}; it was ignored.`);
     } else if (key in raw) {
       notices.push(`The link sets ${key} more than once; the first value was used.`);
     } else {

@@ -1,0 +1,122 @@
+// The gateway and model-server pages in Chromium: each page's generator link opens the generator with that
+// profile's preset, and the manifest there carries the page's values and the gateway's extra objects.
+// Expected values are worked out by hand from the data files (removal + the 5 s margin, and so on).
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { parseAllDocuments } from 'yaml';
+
+type Obj = Record<string, any>;
+
+/** preStop per gateway: removal p99 from content/gateways/*.yaml + 5 s margin. */
+const PRESTOP: Record<string, number> = {
+  gke: 35, // 30 (observed) + 5
+  istio: 15, agentgateway: 15, 'nginx-gateway-fabric': 15, 'envoy-ai-gateway': 15, kgateway: 15, // 10 (estimate) + 5
+  custom: 25, // example health checks: 5 s × 2 + 5 s timeout + 5 s propagation = 20, + 5
+};
+
+/** The generator query each gateway page links to: only values that differ from the defaults (gke is the default). */
+const QUERY: Record<string, string> = Object.fromEntries(Object.keys(PRESTOP).map((id) => [id, id === 'gke' ? '?v=1' : `?v=1&gateway=${id}`]));
+
+async function manifestDocs(page: Page): Promise<Obj[]> {
+  await expect(page.locator('[data-hydrated="true"]')).toBeVisible();
+  // The generator may load its emitter after hydration; until then the manifest is marked pending.
+  await expect(page.getByTestId('manifest')).not.toHaveAttribute('data-pending', 'true');
+  const text = (await page.getByTestId('manifest').textContent()) ?? '';
+  return parseAllDocuments(text).map((d) => {
+    expect(d.errors).toEqual([]);
+    return d.toJS() as Obj;
+  });
+}
+
+async function followGeneratorLink(page: Page, path: string): Promise<Obj[]> {
+  await page.goto(path);
+  await page.getByTestId('generator-link').first().click();
+  await expect(page).toHaveURL(/\/generator\/\?v=1/);
+  return manifestDocs(page);
+}
+
+for (const [gateway, preStop] of Object.entries(PRESTOP)) {
+  test(`the ${gateway} page links to a generator preset with its values`, async ({ page }) => {
+    await page.goto(`/gateways/${gateway}/`);
+    await expect(page.getByTestId('prestop-seconds')).toHaveText(`${preStop} s`);
+    const docs = await followGeneratorLink(page, `/gateways/${gateway}/`);
+    expect(new URL(page.url()).search).toBe(QUERY[gateway]);
+    const deployment = docs.find((d) => d.kind === 'Deployment')!;
+    expect(deployment.spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds).toBe(preStop);
+    // Grace: preStop + 75 s drain (50 s longest request × 1.5) + 15 s teardown.
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(preStop + 75 + 15);
+    if (gateway === 'gke') {
+      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy']);
+      const [, , health, backend] = docs;
+      const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
+      expect(health.spec.targetRef).toEqual(target);
+      expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/v1/models' } });
+      expect(backend.spec.targetRef).toEqual(target);
+      // timeoutSec: 50 s × 1.5 = 75 (above the 30 s default); draining: 35 s preStop + 75 s drain = 110.
+      expect(backend.spec.default).toEqual({ timeoutSec: 75, connectionDraining: { drainingTimeoutSec: 110 } });
+    } else {
+      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool']);
+    }
+  });
+}
+
+test('the GKE page shows the extra objects exactly as the generator emits them', async ({ page }) => {
+  await page.goto('/gateways/gke/');
+  const shown = page.getByTestId('extra-manifest');
+  await expect(shown).toHaveCount(2);
+  const fromPage: Obj[] = [];
+  for (const section of await shown.all()) {
+    const text = await section.locator('pre').innerText();
+    fromPage.push(parseAllDocuments(text)[0].toJS() as Obj);
+  }
+  const docs = await followGeneratorLink(page, '/gateways/gke/');
+  expect(fromPage).toEqual(docs.slice(2));
+});
+
+test('pages without extra objects say so, and every page says where the sources are silent', async ({ page }) => {
+  await page.goto('/gateways/istio/');
+  await expect(page.getByTestId('no-extra-manifests')).toBeVisible();
+  await expect(page.getByTestId('gaps').locator('li')).not.toHaveCount(0);
+  await expect(page.locator('[data-testid=removal] [data-basis=estimate]')).toBeVisible();
+  await expect(page.getByTestId('last-checked')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
+});
+
+test('the comparison page has one row per gateway, each linking to its page and preset', async ({ page }) => {
+  await page.goto('/gateways/');
+  const rows = page.locator('[data-testid=gateway-comparison] tbody tr');
+  await expect(rows).toHaveCount(Object.keys(PRESTOP).length);
+  for (const [gateway, preStop] of Object.entries(PRESTOP)) {
+    const row = page.locator(`tr[data-gateway="${gateway}"]`);
+    await expect(row.locator(`a[href="/gateways/${gateway}/"]`)).toBeVisible();
+    await expect(row.getByTestId('generator-link')).toHaveAttribute('href', `/generator/${QUERY[gateway]}`);
+    await expect(row.locator('td').nth(2)).toContainText(`${preStop} s`);
+  }
+  await expect(page.locator('tr[data-gateway="gke"]')).toContainText('GCPBackendPolicy');
+});
+
+test('each model-server page links to a generator preset with its drain setting', async ({ page }) => {
+  // Drain 75 s with the default request inputs; servers without a flag get none.
+  const flags: Record<string, string | null> = {
+    vllm: '--shutdown-timeout=75', triton: '--exit-timeout-secs=75', sglang: null, tgi: null, llamacpp: null,
+  };
+  for (const [server, flag] of Object.entries(flags)) {
+    const docs = await followGeneratorLink(page, `/model-servers/${server}/`);
+    expect(new URL(page.url()).search).toBe(server === 'vllm' ? '?v=1' : `?v=1&model-server=${server}`);
+    const args: string[] = docs[0].spec.template.spec.containers[0].args;
+    if (flag) expect(args).toContain(flag);
+    else expect(args.some((a) => /timeout/.test(a))).toBe(false);
+  }
+  await page.goto('/model-servers/');
+  await expect(page.locator('[data-testid=model-server-comparison] tbody tr')).toHaveCount(Object.keys(flags).length);
+});
+
+test('the profile pages pass axe\u2019s WCAG 2.2 AA checks', async ({ page }) => {
+  for (const path of ['/gateways/', '/gateways/gke/', '/gateways/custom/', '/model-servers/', '/model-servers/vllm/']) {
+    await page.goto(path);
+    // Expressive Code makes a code block that scrolls focusable from a script once its size is known.
+    await page.waitForFunction(() => [...document.querySelectorAll('.expressive-code pre')]
+      .every((pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex')));
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(results.violations.map((v) => `${path}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+});

@@ -1,0 +1,94 @@
+// The gateway profile schema: the fields the pages need (detection, knob roles, gateway settings, extra manifest
+// templates, gaps) are validated at load time, and a broken file names its field.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { readGatewayProfile } from '../../src/drain/profiles.ts';
+import { readProfiles } from '../../src/profiles/read-files.ts';
+
+const FIXTURE = new URL('../fixtures/gateways/example-gw.yaml', import.meta.url);
+const FILE = 'example-gw.yaml';
+
+/** The fixture profile as parsed data, changed by `edit` before validation. */
+function fixtureWith(edit: (data: any) => void = () => {}): unknown {
+  const data = parse(readFileSync(FIXTURE, 'utf8'));
+  edit(data);
+  return data;
+}
+
+test('the fixture profile reads with its new fields', () => {
+  const p = readGatewayProfile(fixtureWith(), FILE);
+  assert.equal(p.detection.summary, 'The example proxy keeps no endpoint list of its own.');
+  assert.deepEqual(p.knobs.map((k) => k.role), ['backend']);
+  assert.deepEqual(p.requestTimeout, {
+    setting: 'ExampleTimeoutPolicy spec.requestTimeoutSeconds', defaultSeconds: 60, maxSeconds: 3600, sources: ['example-docs'],
+  });
+  assert.equal(p.connectionDraining, undefined);
+  assert.equal(p.extraManifests.length, 1);
+  assert.equal(p.extraManifests[0].kind, 'ExampleTimeoutPolicy');
+  assert.deepEqual(p.extraManifests[0].comments, { 'spec.targetRef': 'the pool this policy applies to' });
+  assert.deepEqual(p.gaps, [{ kind: 'not-found', topic: 'Everything', detail: 'This gateway does not exist.', sources: [] }]);
+});
+
+test('every repository gateway has detection, knob roles and lists; only GKE has extra manifests', () => {
+  const { gateways } = readProfiles();
+  for (const g of gateways) {
+    assert.ok(g.detection.summary.length > 0 && g.detection.sources.length > 0, g.id);
+    assert.ok(Array.isArray(g.gaps) && Array.isArray(g.extraManifests), g.id);
+  }
+  assert.deepEqual(gateways.filter((g) => g.extraManifests.length > 0).map((g) => g.id), ['gke']);
+  const gke = gateways.find((g) => g.id === 'gke')!;
+  assert.deepEqual(gke.extraManifests.map((e) => e.kind), ['HealthCheckPolicy', 'GCPBackendPolicy']);
+  // From gke-gateway-api gcpbackendpolicy_types.go: timeoutSec defaults to 30 (1 to 2147483647),
+  // drainingTimeoutSec to 0 (0 to 3600).
+  assert.equal(gke.requestTimeout?.defaultSeconds, 30);
+  assert.equal(gke.requestTimeout?.maxSeconds, 2147483647);
+  assert.equal(gke.connectionDraining?.defaultSeconds, 0);
+  assert.equal(gke.connectionDraining?.maxSeconds, 3600);
+});
+
+test('a gateway without detection is refused', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { delete d.detection; }), FILE),
+    /example-gw\.yaml: detection must be a mapping, found missing/);
+});
+
+test('a knob needs a known role', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.knobs[0].role = 'other'; }), FILE),
+    /knobs\[0\]\.role must be one of detection, backend, own-pods/);
+});
+
+test('a template may only name known values, as whole strings', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.extraManifests[0].manifest.metadata.name = '${poolName}'; }), FILE),
+    /extraManifests\[0\]\.manifest\.metadata\.name names \$\{poolName\}, which is not a template value/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.extraManifests[0].manifest.metadata.name = '${name}-policy'; }), FILE),
+    /extraManifests\[0\]\.manifest\.metadata\.name must be a whole \$\{value\} placeholder/);
+});
+
+test('a template naming a gateway setting needs that setting in the profile', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { delete d.requestTimeout; }), FILE),
+    /extraManifests\[0\]\.manifest names \$\{gatewayRequestTimeoutSeconds\}, but the profile has no requestTimeout/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.extraManifests[0].manifest.spec.draining = '${gatewayDrainingSeconds}'; }), FILE),
+    /names \$\{gatewayDrainingSeconds\}, but the profile has no connectionDraining/);
+});
+
+test('template comments must point at a value of the manifest', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.extraManifests[0].comments = { 'spec.timeout': 'x' }; }), FILE),
+    /extraManifests\[0\]\.comments\.spec\.timeout names no value of the manifest/);
+});
+
+test('extra manifest ids are unique and sources are declared', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.extraManifests.push(d.extraManifests[0]); }), FILE),
+    /extraManifests\[1\]\.id repeats the id "timeout-policy"/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.extraManifests[0].sources = ['nowhere']; }), FILE),
+    /extraManifests\[0\]\.sources\[0\] names source "nowhere"/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.gaps[0].sources = ['nowhere']; }), FILE),
+    /gaps\[0\]\.sources\[0\] names source "nowhere"/);
+});
+
+test('a gateway setting default may not exceed its maximum, and gaps have a known kind', () => {
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.requestTimeout.defaultSeconds = 4000; }), FILE),
+    /requestTimeout\.defaultSeconds must not exceed maxSeconds \(3600\)/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.gaps[0].kind = 'maybe'; }), FILE),
+    /gaps\[0\]\.kind must be one of not-found, conflict/);
+});
