@@ -51,6 +51,8 @@ export interface Plan {
   gatewayRequestTimeoutSeconds: number | null;
   /** The gateway's connection-draining timeout the manifest sets, or null when its profile has none. */
   gatewayDrainingSeconds: number | null;
+  /** Gateway settings held at their maximum, below what the plan wanted. */
+  cappedGatewaySettings: CappedSetting[];
   strategy: { maxSurge: number; maxUnavailable: number };
   progressDeadlineSeconds: number;
   probes: { startup: PlannedProbe; readiness: PlannedProbe; liveness: PlannedProbe };
@@ -94,10 +96,21 @@ function planRemoval(inputs: DrainInputs, profiles: Profiles): PlannedRemoval {
   };
 }
 
+/** A gateway setting that could not be as large as the plan wanted. */
+export interface CappedSetting {
+  setting: string;
+  wantedSeconds: number;
+  maxSeconds: number;
+}
+
 /** A gateway setting sized from a wanted value: never below the gateway's default, never above its maximum. */
-function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, wantedFormula: string): { seconds: number; formula: string } {
+function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, wantedFormula: string): { seconds: number; formula: string; capped?: CappedSetting } {
   if (wanted > setting.maxSeconds) {
-    return { seconds: setting.maxSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, capped at the ${formatSeconds(setting.maxSeconds)} maximum` };
+    return {
+      seconds: setting.maxSeconds,
+      formula: `${wantedFormula} = ${formatSeconds(wanted)}, capped at the ${formatSeconds(setting.maxSeconds)} maximum`,
+      capped: { setting: setting.setting, wantedSeconds: wanted, maxSeconds: setting.maxSeconds },
+    };
   }
   if (wanted <= setting.defaultSeconds) {
     return { seconds: setting.defaultSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, within the ${formatSeconds(setting.defaultSeconds)} default, kept` };
@@ -166,12 +179,14 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   }
 
   const gateway = gatewayById(profiles, inputs.gateway);
+  const cappedGatewaySettings: CappedSetting[] = [];
   let gatewayRequestTimeoutSeconds: number | null = null;
   if (gateway.requestTimeout) {
     const wanted = ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
     const sized = sizeGatewaySetting(wanted, gateway.requestTimeout,
       `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`);
     gatewayRequestTimeoutSeconds = sized.seconds;
+    if (sized.capped) cappedGatewaySettings.push(sized.capped);
     derivation.push({
       field: 'gatewayRequestTimeoutSeconds', value: sized.seconds, formula: sized.formula,
       why: `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
@@ -183,6 +198,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     const sized = sizeGatewaySetting(preStopSeconds + drainSeconds, gateway.connectionDraining,
       `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain`);
     gatewayDrainingSeconds = sized.seconds;
+    if (sized.capped) cappedGatewaySettings.push(sized.capped);
     derivation.push({
       field: 'gatewayDrainingSeconds', value: sized.seconds, formula: sized.formula,
       why: `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
@@ -258,6 +274,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     drainFlag,
     gatewayRequestTimeoutSeconds,
     gatewayDrainingSeconds,
+    cappedGatewaySettings,
     strategy,
     progressDeadlineSeconds,
     probes,

@@ -20,7 +20,8 @@ export type WarningCode =
   | 'no-drain'
   | 'unbounded-drain-cost'
   | 'liveness-faster-than-readiness'
-  | 'single-replica-outage';
+  | 'single-replica-outage'
+  | 'gateway-setting-capped';
 
 export interface Warning {
   code: WarningCode;
@@ -100,6 +101,11 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       `With one replica and no spare GPU, no pod takes new requests from the old pod's deletion (the Endpoint Picker drops it at once) `
       + `until the new pod has its GPU and has loaded the model: up to ${formatSeconds(plan.terminationGracePeriodSeconds + inputs.startupSeconds)}. `
       + 'Add a replica or a spare GPU.');
+  }
+  for (const capped of plan.cappedGatewaySettings) {
+    add('gateway-setting-capped', 'warning',
+      `${gateway.name}'s ${capped.setting} goes up to ${formatSeconds(capped.maxSeconds)}, less than the ${formatSeconds(capped.wantedSeconds)} `
+      + 'this plan wants: requests or drains longer than that are cut at the gateway. Shorten the longest request or the drain.');
   }
   return warnings;
 }

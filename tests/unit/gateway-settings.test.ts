@@ -57,3 +57,13 @@ test('gateways whose profiles have no such settings get none, and no derivation 
     assert.equal(stepOf(p, 'gatewayRequestTimeoutSeconds'), undefined, gateway);
   }
 });
+
+test('a gateway setting held at its maximum is a warning', () => {
+  // gke, unbounded drain: timeout wants ⌈50 × 1.5⌉ = 75 s (fine); draining wants 35 + 3600 = 3635 s > the 3600 s maximum
+  const p = planOf({ 'unbounded-drain': true });
+  assert.deepEqual(p.cappedGatewaySettings.map((c) => [c.wantedSeconds, c.maxSeconds]), [[3635, 3600]]);
+  const w = p.warnings.find((x) => x.code === 'gateway-setting-capped');
+  assert.ok(w, 'warns');
+  assert.match(w!.message, /goes up to 3600s, less than the 3635s this plan wants/);
+  assert.equal(planOf({}).warnings.some((x) => x.code === 'gateway-setting-capped'), false);
+});
