@@ -3,7 +3,9 @@
  * site (Vite's import.meta.glob) pass file names and contents here, so every surface validates alike.
  */
 import { parse } from 'yaml';
-import { collectProfiles, readGatewayProfile, readModelServerProfile, type Profiles } from './profiles.ts';
+import { collectProfiles, type Profiles } from './profiles.ts';
+import { readGatewayProfile } from './read-gateway.ts';
+import { readModelServerProfile } from './read-model-server.ts';
 
 /** One data file: its path (for messages) and its text. */
 export interface DataFile {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readGatewayProfile } from '../../src/drain/profiles.ts';
+import { readGatewayProfile } from '../../src/drain/read-gateway.ts';
 import { readProfiles } from '../../src/profiles/read-files.ts';
 
 const FIXTURE = new URL('../fixtures/gateways/example-gw.yaml', import.meta.url);

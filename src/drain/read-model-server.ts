@@ -1,0 +1,82 @@
+/** Validate a parsed model-server data file (content/model-servers/*.yaml) into a ModelServerProfile. */
+import {
+  at, readBoolean, failAt, optional, readEnum, readList, readNumber, readObject, readString,
+  type DataCursor,
+} from './check-data.ts';
+import { type DrainFact, type ProbeFact, type ModelServerProfile } from './profiles.ts';
+import { ID, DATE, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
+
+function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean): ProbeFact {
+  const o = readObject(value, cursor, ['path', 'periodSeconds', 'failureThreshold', 'timeoutSeconds']);
+  return {
+    path: optional(o.path, at(cursor, 'path'), (v, c) => readString(v, c, /^\/[A-Za-z0-9._\/-]*$/)),
+    periodSeconds: readNumber(o.periodSeconds, at(cursor, 'periodSeconds'), 1, 300, true),
+    failureThreshold: needsThreshold
+      ? readNumber(o.failureThreshold, at(cursor, 'failureThreshold'), 1, 100, true)
+      : optional(o.failureThreshold, at(cursor, 'failureThreshold'), (v, c) => readNumber(v, c, 1, 100, true)),
+    timeoutSeconds: readNumber(o.timeoutSeconds, at(cursor, 'timeoutSeconds'), 1, 300, true),
+  };
+}
+
+function readDrain(value: unknown, cursor: DataCursor): DrainFact {
+  const o = readObject(value, cursor, [
+    'kind', 'flag', 'defaultSeconds', 'zeroAborts', 'fixedSeconds', 'minVersion', 'summary', 'whileDraining', 'sources',
+  ]);
+  const drain: DrainFact = {
+    kind: readEnum(o.kind, at(cursor, 'kind'), ['flag', 'unbounded', 'fixed', 'none'] as const),
+    flag: optional(o.flag, at(cursor, 'flag'), (v, c) => readString(v, c, /^--[a-z][a-z0-9-]*$/)),
+    defaultSeconds: optional(o.defaultSeconds, at(cursor, 'defaultSeconds'), (v, c) => readNumber(v, c, 0, 86400, true)),
+    zeroAborts: optional(o.zeroAborts, at(cursor, 'zeroAborts'), readBoolean),
+    fixedSeconds: optional(o.fixedSeconds, at(cursor, 'fixedSeconds'), (v, c) => readNumber(v, c, 1, 86400, true)),
+    minVersion: optional(o.minVersion, at(cursor, 'minVersion'), (v, c) => readString(v, c)),
+    summary: readString(o.summary, at(cursor, 'summary')),
+    whileDraining: readString(o.whileDraining, at(cursor, 'whileDraining')),
+    sources: readSourceIds(o.sources, at(cursor, 'sources')),
+  };
+  if (drain.kind === 'flag' && !drain.flag) failAt(at(cursor, 'flag'), 'is required when kind is flag');
+  if (drain.kind === 'fixed' && drain.fixedSeconds === undefined) failAt(at(cursor, 'fixedSeconds'), 'is required when kind is fixed');
+  return drain;
+}
+
+/** Validate one parsed model-server data file. `file` names it in error messages. */
+export function readModelServerProfile(data: unknown, file: string): ModelServerProfile {
+  const root: DataCursor = { file, path: '' };
+  const o = readObject(data, root, [
+    'id', 'name', 'order', 'summary', 'engineType', 'image', 'command', 'args', 'drain', 'probes',
+    'shutdownLog', 'versionNotes', 'sources', 'lastChecked',
+  ]);
+  const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
+  const probesCursor = at(root, 'probes');
+  const probes = readObject(o.probes, probesCursor, ['startup', 'readiness', 'liveness', 'explanation', 'sources', 'timing']);
+  const timingCursor = at(probesCursor, 'timing');
+  const timing = readObject(probes.timing, timingCursor, ['basis', 'explanation', 'sources']);
+  const profile: ModelServerProfile = {
+    id: readString(o.id, at(root, 'id'), ID),
+    name: readString(o.name, at(root, 'name')),
+    order: readNumber(o.order, at(root, 'order'), 0, 1000, true),
+    summary: readString(o.summary, at(root, 'summary')),
+    engineType: readString(o.engineType, at(root, 'engineType'), ID),
+    image: readString(o.image, at(root, 'image'), /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/),
+    command: optional(o.command, at(root, 'command'), (v, c) => readList(v, c, (item, ic) => readString(item, ic), 1)),
+    args: readList(o.args, at(root, 'args'), (v, c) => readString(v, c)),
+    drain: readDrain(o.drain, at(root, 'drain')),
+    probes: {
+      startup: readProbe(probes.startup, at(probesCursor, 'startup'), false),
+      readiness: readProbe(probes.readiness, at(probesCursor, 'readiness'), true),
+      liveness: readProbe(probes.liveness, at(probesCursor, 'liveness'), true),
+      explanation: readString(probes.explanation, at(probesCursor, 'explanation')),
+      sources: readSourceIds(probes.sources, at(probesCursor, 'sources')),
+      timing: {
+        basis: readEnum(timing.basis, at(timingCursor, 'basis'), ['documented', 'observed', 'estimate', 'example'] as const),
+        explanation: readString(timing.explanation, at(timingCursor, 'explanation')),
+        sources: readList(timing.sources ?? [], at(timingCursor, 'sources'), (v, c) => readString(v, c, ID)),
+      },
+    },
+    shutdownLog: readList(o.shutdownLog ?? [], at(root, 'shutdownLog'), (v, c) => readString(v, c)),
+    versionNotes: readString(o.versionNotes, at(root, 'versionNotes')),
+    sources,
+    lastChecked: readString(o.lastChecked, at(root, 'lastChecked'), DATE),
+  };
+  checkSourceRefs(o, root, new Set(sources.map((s) => s.id)));
+  return profile;
+}
