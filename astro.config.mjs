@@ -5,7 +5,11 @@ import starlight from '@astrojs/starlight';
 import preact from '@astrojs/preact';
 import { parse } from 'yaml';
 
-/** Sidebar links for every profile data file in a content folder, in the files' own order. */
+/**
+ * Sidebar links for every profile data file in a content folder, in the files' own order.
+ * @param {string} dir folder under content/
+ * @param {string} base URL path segment of the pages
+ */
 function profileLinks(dir, base) {
   return readdirSync(new URL(`./content/${dir}/`, import.meta.url))
     .filter((name) => /^[^_.].*\.yaml$/.test(name))
