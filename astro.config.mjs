@@ -33,6 +33,9 @@ export default defineConfig({
       lastUpdated: false,
       pagination: true,
       customCss: ['./src/styles/site.css'],
+      // Wrap long YAML lines (drain comments) instead of scrolling them: readable on phones, and no scroll region
+      // that needs a tab stop.
+      expressiveCode: { defaultProps: { wrap: true } },
       sidebar: [
         { label: 'Start here', items: [
           { label: 'Overview', link: '/' },

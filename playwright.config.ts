@@ -5,6 +5,8 @@ const PORT = Number(process.env.PW_PORT ?? 48231);
 
 export default defineConfig({
   testDir: './tests/e2e',
+  // Parallel runs each keep their own artifacts.
+  outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

@@ -9,6 +9,8 @@ const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
   await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
+  // The emitter loads lazily for shared links; the text is final once the manifest is no longer pending.
+  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
 }
 
 async function manifestText(page: Page): Promise<string> {
@@ -51,6 +53,7 @@ test('changing inputs updates the manifest and the link', async ({ page }) => {
 test('an invalid value shows an error at the field and keeps a valid manifest', async ({ page }) => {
   await open(page);
   await page.locator('#in-replicas').fill('0');
+  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
   await expect(page.locator('#in-replicas-error')).toHaveText('replicas must be a whole number from 1 to 1,000 (got "0")');
   await expect(page.locator('#in-replicas')).toHaveAttribute('aria-invalid', 'true');
   expect(podOf(await manifestText(page)).deployment.spec.replicas).toBe(3);

@@ -2,38 +2,53 @@
  * The manifest generator: a form over the drain model's inputs, the annotated manifest and the plan.
  * The whole state is the set of values the reader changed, mirrored in the URL query.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import './generator.css';
 import { FIELDS, GROUPS, type FieldSpec } from '../../drain/fields.ts';
 import { defaultsFor, resolveInputs } from '../../drain/resolve.ts';
 import { plan as planFor } from '../../drain/plan.ts';
-import { emitManifest } from '../../drain/emit.ts';
 import { decodeQuery, encodeQuery } from '../../drain/url-state.ts';
 import type { Profiles } from '../../drain/profiles.ts';
 import { InputField } from './InputField.tsx';
 import { ManifestOutput } from './ManifestOutput.tsx';
 import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
+import { Timeline } from '../timeline/Timeline.tsx';
 
 interface Props {
   profiles: Profiles;
+  /** The manifest for all-default inputs, rendered at build time. */
+  initialManifest: string;
+}
+
+type Emit = (typeof import('./emitter.ts'))['emitManifest'];
+let emitterLoad: Promise<Emit> | undefined;
+
+/** Load the emitter (and the yaml library) once; the default manifest needs neither. */
+function loadEmitter(): Promise<Emit> {
+  emitterLoad ??= import('./emitter.ts').then((m) => m.emitManifest);
+  return emitterLoad;
 }
 
 /** Groups most readers leave alone; they start folded. */
 const FOLDED_GROUPS = ['probes', 'names'];
 
 /** The generator island. Server-rendered with the defaults; after hydration it reads the URL. */
-export default function Generator({ profiles }: Props) {
+export default function Generator({ profiles, initialManifest }: Props) {
   const [raw, setRaw] = useState<Record<string, string>>({});
   const [notices, setNotices] = useState<string[]>([]);
   const [pending, setPending] = useState<PendingPreset | null>(null);
   const [hydrated, setHydrated] = useState(false);
+  const [emit, setEmit] = useState<Emit | null>(null);
+  const lastManifest = useRef(initialManifest);
+  const wantEmitter = () => { loadEmitter().then((fn) => setEmit(() => fn)); };
   const urlRead = useRef(false);
 
   useEffect(() => {
     const state = decodeQuery(window.location.search, profiles);
     setRaw(state.raw);
     setNotices(state.notices);
+    if (Object.keys(state.raw).length > 0) wantEmitter();
     urlRead.current = true;
     setHydrated(true);
   }, []);
@@ -42,7 +57,19 @@ export default function Generator({ profiles }: Props) {
   const { inputs } = resolved;
   const defaults = useMemo(() => defaultsFor(profiles, inputs.gateway, inputs.modelServer), [profiles, inputs.gateway, inputs.modelServer]);
   const planned = useMemo(() => planFor(inputs, profiles), [inputs, profiles]);
-  const manifest = useMemo(() => emitManifest(planned, inputs, profiles), [planned, inputs, profiles]);
+  const isDefault = Object.values(raw).every((v) => v.trim() === '') && resolved.errors.length === 0;
+  const manifest = useMemo(() => {
+    if (emit) return emit(planned, inputs, profiles);
+    return isDefault ? initialManifest : lastManifest.current;
+  }, [emit, planned, inputs, profiles, isDefault]);
+  lastManifest.current = manifest;
+  // Benchmark marks (scripts/bench.ts): input event → new manifest text in the DOM, before paint.
+  useLayoutEffect(() => {
+    if (performance.getEntriesByName('hitless:input', 'mark').length === 0) return;
+    performance.measure('hitless:input-to-manifest', 'hitless:input');
+    performance.clearMarks('hitless:input');
+  }, [manifest]);
+  const manifestPending = !emit && !isDefault;
   const errors = new Map(resolved.errors.map((e) => [e.flag, e.message]));
 
   useEffect(() => {
@@ -52,7 +79,11 @@ export default function Generator({ profiles }: Props) {
     if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
   }, [inputs, profiles]);
 
-  const setValue = (flag: string, value: string) => setRaw((prev) => ({ ...prev, [flag]: value }));
+  const setValue = (flag: string, value: string) => {
+    performance.mark('hitless:input');
+    wantEmitter();
+    setRaw((prev) => ({ ...prev, [flag]: value }));
+  };
 
   const onInput = (flag: string, value: string) => {
     if (flag === 'gateway' || flag === 'model-server') {
@@ -106,7 +137,8 @@ export default function Generator({ profiles }: Props) {
       ) : null}
       <p class="gen-skip"><a href="#gen-manifest-heading">Skip to the manifest</a></p>
       <div class="gen-layout">
-        <form class="gen-form" onSubmit={(e) => e.preventDefault()} aria-label="Drain settings">
+        <form class="gen-form" onSubmit={(e) => e.preventDefault()} aria-label="Drain settings"
+          onFocusIn={wantEmitter} onPointerDown={wantEmitter}>
           {GROUPS.map((group) => {
             const fields = FIELDS.filter((f) => f.group === group.id);
             const rows = fields.map((spec) => (
@@ -142,7 +174,8 @@ export default function Generator({ profiles }: Props) {
         </form>
         <div class="gen-result">
           <PlanSummary plan={planned} />
-          <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} />
+          <Timeline plan={planned} profiles={profiles} />
+          <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} pending={manifestPending} />
           <Derivation plan={planned} />
         </div>
       </div>

@@ -5,6 +5,8 @@ import type { HighlightToken } from './highlight.ts';
 interface Props {
   manifest: string;
   fileName: string;
+  /** True while the emitter is still loading after a change: the text shown is the previous manifest. */
+  pending?: boolean;
 }
 
 type CopyState = 'idle' | 'copied' | 'failed';
@@ -19,7 +21,7 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /** The manifest view. The `<pre data-testid="manifest">` text is exactly what Copy puts on the clipboard. */
-export function ManifestOutput({ manifest, fileName }: Props) {
+export function ManifestOutput({ manifest, fileName, pending = false }: Props) {
   const [tokens, setTokens] = useState<{ code: string; lines: HighlightToken[][] } | null>(null);
   const [copyState, setCopyState] = useState<CopyState>('idle');
 
@@ -63,7 +65,7 @@ export function ManifestOutput({ manifest, fileName }: Props) {
         </div>
       </div>
       <pre class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`} data-testid="manifest" tabIndex={0}
-        aria-labelledby="gen-manifest-heading">
+        aria-labelledby="gen-manifest-heading" aria-busy={pending ? 'true' : undefined} data-pending={pending ? 'true' : 'false'}>
         <code>
           {highlighted
             ? highlighted.map((line, i) => (

@@ -1,0 +1,43 @@
+/** The timeline in words: problems, the events in order, and each example request's fate. */
+import type { Timeline } from '../../drain/timeline.ts';
+import { formatSeconds as fmt } from '../../drain/seconds.ts';
+import { requestLetter } from './TimelineChart.tsx';
+
+const FATE_WORD = { ok: 'Finishes', refused: 'Refused', cut: 'Cut' } as const;
+
+/** The text alternative of the chart; `id` lets the chart point at it. */
+export function TimelineText({ timeline, id }: { timeline: Timeline; id: string }) {
+  const t = timeline;
+  return (
+    <div class="tl-text" id={id}>
+      {t.problems.length > 0 ? (
+        <ul class="tl-problems" data-testid="timeline-problems">
+          {t.problems.map((p) => <li key={p.code} data-code={p.code}><strong>Problem:</strong> {p.message}</li>)}
+        </ul>
+      ) : (
+        <p class="tl-fine">No example request is refused or cut with these values.</p>
+      )}
+      <div class="tl-tables">
+        <table class="tl-table">
+          <caption>Events, in seconds after deletion</caption>
+          <thead><tr><th scope="col">Time</th><th scope="col">Event</th></tr></thead>
+          <tbody>
+            {t.events.map((e, i) => <tr key={`${e.id}-${e.pathId ?? i}`}><td class="tl-time">{fmt(e.atSeconds)}</td><td>{e.label}</td></tr>)}
+          </tbody>
+        </table>
+        <table class="tl-table">
+          <caption>Example requests</caption>
+          <thead><tr><th scope="col">Request</th><th scope="col">Fate</th></tr></thead>
+          <tbody>
+            {t.requests.map((r, i) => (
+              <tr key={r.request.id} class={`is-${r.fate}`}>
+                <td>{requestLetter(i)}. {r.request.label}: arrives at {fmt(r.request.arrivalSeconds)}</td>
+                <td><strong>{FATE_WORD[r.fate]}</strong>: {r.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

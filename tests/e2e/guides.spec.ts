@@ -1,0 +1,137 @@
+// The guide pages: each renders and sits in the sidebar, the drain timeline answers its controls
+// (a preStop shorter than removal refuses a request; a grace shorter than preStop + drain cuts one),
+// it fits a phone, and every page passes an axe scan.
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+const GUIDES: [slug: string, title: string][] = [
+  ['why-requests-drop', 'Why requests drop during rollouts'],
+  ['prestop-sleep', 'The preStop sleep'],
+  ['draining-on-sigterm', 'Draining on SIGTERM, per model server'],
+  ['probes', 'Readiness, liveness and startup probes'],
+  ['grace-period-math', 'The grace-period math'],
+  ['rolling-out-on-scarce-gpus', 'Rolling out on scarce GPUs'],
+  ['unbounded-drain', 'Unbounded drain'],
+  ['verify-a-rollout', 'Log lines to expect, and how to verify a rollout is hitless'],
+];
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** The first timeline island on the page, hydrated. */
+async function demo(page: Page) {
+  const island = page.getByTestId('timeline-demo').first();
+  await island.scrollIntoViewIfNeeded();
+  await expect(island).toHaveAttribute('data-hydrated', 'true');
+  return island;
+}
+
+const fates = (scope: ReturnType<Page['locator']>, fate: string) => scope.locator(`[data-testid="timeline-request"][data-fate="${fate}"]`);
+
+/** axe violations, leaving out Starlight's search button and its known label-content-name mismatch. */
+async function violations(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(WCAG).exclude('button[data-open-modal]').analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const [slug, title] of GUIDES) {
+  test(`${slug}: renders with its title and is the current page in the sidebar`, async ({ page }) => {
+    await page.goto(`/guides/${slug}/`);
+    await expect(page.locator('h1')).toHaveText(title);
+    await expect(page.locator('nav[aria-label="Main"] a[aria-current="page"]')).toHaveAttribute('href', `/guides/${slug}/`);
+    await expect(page.getByRole('heading', { name: 'Sources', exact: true })).toBeVisible();
+    // Every number comes from an MDX expression; one left unevaluated (inside backticks) would show as {d.x}.
+    expect(await page.locator('main').innerText()).not.toMatch(/\{[a-z]\w*(\.\w+|\()[^}]*\}/);
+    const sourceLinks = await page.locator('main a[href^="https://"]').evaluateAll((links) => {
+      const heading = document.getElementById('sources')!;
+      return links.filter((a) => heading.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING).length;
+    });
+    expect(sourceLinks).toBeGreaterThan(0);
+  });
+
+  test(`${slug}: no axe violations of our own`, async ({ page }) => {
+    await page.goto(`/guides/${slug}/`);
+    if (await page.getByTestId('timeline-demo').count() > 0) await demo(page);
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+test('every guide is listed in the sidebar, in order', async ({ page }) => {
+  await page.goto('/guides/why-requests-drop/');
+  const hrefs = await page.locator('nav[aria-label="Main"] a[href^="/guides/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  expect(hrefs).toEqual(GUIDES.map(([slug]) => `/guides/${slug}/`));
+});
+
+test('a preStop sleep shorter than removal shows a refused request', async ({ page }) => {
+  await page.goto('/guides/why-requests-drop/');
+  const island = await demo(page);
+  const timeline = island.getByTestId('timeline');
+  await expect(fates(timeline, 'ok')).toHaveCount(3);
+  await island.getByLabel('preStop sleep (s)').fill('20');            // removal p99 stays 30
+  await expect(fates(timeline, 'refused')).toHaveCount(1);
+  await expect(timeline.locator('[data-request="short-routed-late"]')).toHaveAttribute('data-fate', 'refused');
+  await expect(timeline.locator('[data-code="front-window"]')).toContainText('between 20s (SIGTERM) and 30s');
+  await expect(timeline.getByRole('cell', { name: /^Refused: reaches the pod at 25s/ })).toBeVisible();
+});
+
+test('a grace period shorter than preStop + drain shows a cut request', async ({ page }) => {
+  await page.goto('/guides/why-requests-drop/');
+  const island = await demo(page);
+  const timeline = island.getByTestId('timeline');
+  await island.getByLabel('Grace period (s)').fill('60');             // preStop 35 + drain 75 = 110 > 60
+  await expect(fates(timeline, 'cut')).toHaveCount(1);
+  await expect(timeline.locator('[data-request="longest-last-accepted"]')).toHaveAttribute('data-fate', 'cut');
+  await expect(timeline.locator('[data-code="drain-past-sigkill"]')).toContainText('SIGKILL comes at 60s');
+  await island.getByRole('button', { name: 'Reset' }).click();
+  await expect(fates(timeline, 'cut')).toHaveCount(0);
+});
+
+test('the model inputs move the plan: a longer removal lengthens the sleep and the grace period', async ({ page }) => {
+  await page.goto('/guides/grace-period-math/');
+  const island = await demo(page);
+  const timeline = island.getByTestId('timeline');
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 125s');
+  await island.getByLabel('Removal p99 (s)').fill('50');               // 50 + 5 = 55 sleep; 55 + 75 + 15 = 145
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 145s: SIGTERM at 55s');
+  await expect(fates(timeline, 'ok')).toHaveCount(3);
+  // vLLM's default, 0, aborts at SIGTERM (55 s): A (0 → 50 s) has finished; B and C (from 49 s) are cut.
+  await island.getByLabel(/^Drain/).fill('0');
+  await expect(fates(timeline, 'cut')).toHaveCount(2);
+  await expect(timeline.locator('[data-request="longest-at-deletion"]')).toHaveAttribute('data-fate', 'ok');
+  await expect(timeline.locator('[data-code="server-aborts"]')).toBeVisible();
+});
+
+test('a bad override is named and the plan value is kept', async ({ page }) => {
+  await page.goto('/guides/why-requests-drop/');
+  const island = await demo(page);
+  const input = island.getByLabel('Grace period (s)');
+  await input.fill('ten');
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await expect(island.getByText(/Enter whole seconds from 1 to 86400/)).toBeVisible();
+  await expect(island.getByTestId('timeline').locator('.tl-summary')).toContainText('SIGKILL at 125s');
+});
+
+test('the timeline fits a 375 px phone, refused and cut states included', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/guides/why-requests-drop/');
+  const island = await demo(page);
+  await island.getByLabel('preStop sleep (s)').fill('20');
+  await island.getByLabel('Grace period (s)').fill('60');
+  const timeline = island.getByTestId('timeline');
+  await expect(fates(timeline, 'refused')).toHaveCount(1);
+  const { figure, svg, page: pageWidth } = await timeline.evaluate((el) => ({
+    figure: el.getBoundingClientRect().right,
+    svg: el.querySelector('svg')!.getBoundingClientRect().right,
+    page: document.documentElement.clientWidth,
+  }));
+  expect(svg).toBeLessThanOrEqual(figure);
+  expect(figure).toBeLessThanOrEqual(pageWidth);
+  expect(await violations(page)).toEqual([]);
+});
+
+test('the generator shows the timeline for its plan', async ({ page }) => {
+  await page.goto('/generator/');
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toBeVisible();
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 125s');
+  await expect(fates(timeline, 'ok')).toHaveCount(3);
+});
