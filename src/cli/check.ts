@@ -1,0 +1,158 @@
+/**
+ * `hitless check FILE...`: check the manifests you run against the drain model. The files are read as one
+ * manifest (so a pool in one file is matched with the Deployment in another); `-` reads stdin.
+ * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
+import { describeCounts } from '../drain/check/findings.ts';
+import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
+import { settingErrors } from '../drain/check/settings.ts';
+import { readProfiles } from '../profiles/read-files.ts';
+import { parseArgs, UsageError } from './args.ts';
+
+const FORMATS = ['text', 'json'];
+
+/** One input file's text, or why it cannot be read. */
+type Input = { name: string; text: string } | { name: string; problem: string };
+
+/** Decode UTF-8; `partial` when reading stopped at the limit, so the true size is unknown. */
+function decode(name: string, bytes: Uint8Array, partial = false): Input {
+  if (bytes.length > MAX_INPUT_BYTES) {
+    return { name, problem: `is ${partial ? `over ${formatKiB(MAX_INPUT_BYTES)}` : formatKiB(bytes.length)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}` };
+  }
+  try {
+    return { name, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
+  } catch {
+    return { name, problem: 'is not UTF-8 text; it looks like binary data, not a YAML manifest' };
+  }
+}
+
+async function readStdin(): Promise<Input> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size > MAX_INPUT_BYTES) break; // enough to say it is too large; the rest is not read
+  }
+  return decode('-', new Uint8Array(Buffer.concat(chunks)), true);
+}
+
+function readInput(name: string): Input {
+  let size: number;
+  try {
+    const stat = statSync(name);
+    if (!stat.isFile()) return { name, problem: 'is not a file' };
+    size = stat.size;
+  } catch (error) {
+    return { name, problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})` };
+  }
+  if (size > MAX_INPUT_BYTES) return { name, problem: `is ${formatKiB(size)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}` };
+  return decode(name, new Uint8Array(readFileSync(name)));
+}
+
+/** Where each file starts in the joined text, to turn a joined line back into file and line. */
+interface Joined {
+  text: string;
+  starts: { name: string; line: number }[];
+}
+
+function join(inputs: { name: string; text: string }[]): Joined {
+  let text = '';
+  let line = 1;
+  const starts: Joined['starts'] = [];
+  inputs.forEach((input, i) => {
+    if (i > 0) {
+      text += '---\n';
+      line += 1;
+    }
+    starts.push({ name: input.name, line });
+    const body = input.text.endsWith('\n') || input.text === '' ? input.text : `${input.text}\n`;
+    text += body;
+    line += body.split('\n').length - 1;
+  });
+  return { text, starts };
+}
+
+function locate(joined: Joined, line: number | undefined): string {
+  if (line === undefined) return joined.starts.length === 1 ? joined.starts[0].name : '';
+  const file = [...joined.starts].reverse().find((s) => s.line <= line) ?? joined.starts[0];
+  return `${file.name}:${line - file.line + 1}`;
+}
+
+function problemText(joined: Joined, problem: InputProblem): string {
+  if (problem.line === undefined) return problem.message;
+  const place = locate(joined, problem.line);
+  const local = place.slice(place.lastIndexOf(':') + 1);
+  const message = problem.message.replace(/at line \d+, column (\d+)/, `at line ${local}, column $1`);
+  return `${place}${problem.column ? `:${problem.column}` : ''}: ${message}`;
+}
+
+function indent(text: string, by: string): string {
+  return text.split('\n').map((l, i) => (i === 0 ? l : `${by}${l}`)).join('\n');
+}
+
+function findingText(joined: Joined, f: Finding): string {
+  const where = [locate(joined, f.line), f.object, f.path].filter(Boolean).join('  ');
+  const lines = [`  ${f.severity.padEnd(7)} ${f.code}${where ? `  ${where}` : ''}`, `          ${f.message}`];
+  if (f.fix) lines.push(`          fix: ${indent(f.fix.text, '               ')}`);
+  return lines.join('\n');
+}
+
+const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]
+
+Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
+settings. The manifest supplies the model server, replicas, GPUs, probes and names. Exit 0 without error
+findings, 1 with any, 2 when the input or the settings cannot be used.`;
+
+/** Run `hitless check` with its arguments; returns the exit code. */
+export async function runCheck(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const args = parseArgs(argv, ['format']);
+  const format = args.options.format ?? 'text';
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
+  if (args.positional.filter((p) => p === '-').length > 1) throw new UsageError('- (stdin) can be given once');
+  const profiles = readProfiles();
+  const errors = settingErrors(args.inputs, profiles);
+  if (errors.length > 0) throw new UsageError(errors.map((e) => `--${e.message}`).join('\n  '));
+
+  const inputs: Input[] = [];
+  for (const name of args.positional) inputs.push(name === '-' ? await readStdin() : readInput(name));
+  const unreadable = inputs.filter((i): i is { name: string; problem: string } => 'problem' in i);
+  if (unreadable.length > 0) {
+    for (const u of unreadable) process.stderr.write(`hitless check: ${u.name} ${u.problem}\n`);
+    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, problems: unreadable.map((u) => ({ file: u.name, message: u.problem })) }, null, 2)}\n`);
+    return 2;
+  }
+  const joined = join(inputs as { name: string; text: string }[]);
+  const result = checkManifest(joined.text, args.inputs, profiles);
+  if (!result.ok) {
+    const text = problemText(joined, result.problem);
+    process.stderr.write(`hitless check: ${text}\n`);
+    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, problems: [{ file: locate(joined, result.problem.line), ...result.problem, message: text }] }, null, 2)}\n`);
+    return 2;
+  }
+  const { report } = result;
+  const code = report.counts.error > 0 ? 1 : 0;
+  if (format === 'json') {
+    const findings = report.findings.map(({ fix, ...f }) => {
+      const place = locate(joined, f.line);
+      const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
+      return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
+    });
+    const fixed = inputs.length === 1 ? fixManifest(result.manifest, report.findings).text : undefined;
+    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
+    return code;
+  }
+  const names = inputs.map((i) => i.name).join(', ');
+  const out = [`${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`];
+  for (const f of report.findings) out.push(findingText(joined, f));
+  out.push(`  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  return code;
+}

@@ -1,0 +1,123 @@
+/**
+ * The manifest checker: paste a manifest, see what will drop requests during a rollout, copy the fixed
+ * manifest. The checker core loads after first paint; the text never leaves the page.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import '../generator/generator.css';
+import './checker.css';
+import type { CheckReport, FixedManifest as Fixed, InputProblem } from '../../drain/check/index.ts';
+import { describeCounts } from '../../drain/check/findings.ts';
+import type { Profiles } from '../../drain/profiles.ts';
+import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../../drain/resolve.ts';
+import { CheckSettings } from './CheckSettings.tsx';
+import { EXAMPLE_MANIFEST } from './example.ts';
+import { FindingsList } from './FindingsList.tsx';
+import { FixedManifest } from './FixedManifest.tsx';
+import { ManifestInput, selectLineIn } from './ManifestInput.tsx';
+
+interface Props {
+  profiles: Profiles;
+}
+
+type CheckerCore = typeof import('../../drain/check/index.ts');
+
+/** What the page shows for the current text and settings. */
+type Outcome =
+  | { state: 'empty' }
+  | { state: 'problem'; problem: InputProblem }
+  | { state: 'checked'; report: CheckReport; fixed: Fixed };
+
+let corePromise: Promise<CheckerCore> | undefined;
+const loadCore = () => (corePromise ??= import('../../drain/check/index.ts'));
+
+/** The checker island. */
+export default function Checker({ profiles }: Props) {
+  const [text, setText] = useState('');
+  const [raw, setRaw] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<Outcome>({ state: 'empty' });
+  const [errors, setErrors] = useState<Map<string, string>>(new Map());
+  const [busy, setBusy] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+
+  useEffect(() => { setHydrated(true); }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    setBusy(true);
+    const handle = setTimeout(async () => {
+      const core = await loadCore();
+      if (cancelled) return;
+      setErrors(new Map(core.settingErrors(raw, profiles).map((e) => [e.flag, e.message])));
+      if (text.trim() === '') {
+        setOutcome({ state: 'empty' });
+      } else {
+        const result = core.checkManifest(text, raw, profiles);
+        setOutcome(result.ok
+          ? { state: 'checked', report: result.report, fixed: core.fixManifest(result.manifest, result.report.findings) }
+          : { state: 'problem', problem: result.problem });
+      }
+      setBusy(false);
+    }, 200);
+    return () => { cancelled = true; clearTimeout(handle); };
+  }, [text, raw, profiles]);
+
+  const report = outcome.state === 'checked' ? outcome.report : undefined;
+  const gateway = raw.gateway || report?.inputs.gateway || DEFAULT_GATEWAY;
+  const modelServer = raw['model-server'] || report?.inputs.modelServer || DEFAULT_MODEL_SERVER;
+  const defaults = useMemo(() => defaultsFor(profiles, gateway, modelServer), [profiles, gateway, modelServer]);
+  const showLine = (line: number) => { if (textarea.current) selectLineIn(textarea.current, line); };
+  const summary = outcome.state === 'checked' ? describeCounts(outcome.report.counts)
+    : outcome.state === 'problem' ? 'The input cannot be checked' : 'Nothing checked yet';
+
+  return (
+    <div class="chk" data-hydrated={hydrated ? 'true' : 'false'} data-busy={busy ? 'true' : 'false'}>
+      <div class="chk-layout">
+        <div class="chk-left">
+          <ManifestInput text={text} onText={setText} textareaRef={textarea} />
+          <p class="chk-example">
+            <button type="button" onClick={() => setText(EXAMPLE_MANIFEST)} data-testid="load-example">Load an example</button>
+            {' '}<span class="chk-hint">GIE v1.5.0&rsquo;s reference vLLM Deployment and an InferencePool.</span>
+          </p>
+        </div>
+        <div class="chk-right">
+          <section aria-labelledby="chk-findings-heading">
+            <h2 id="chk-findings-heading">Findings</h2>
+            <p class="chk-count" role="status" aria-live="polite" data-testid="findings-count"
+              data-errors={report?.counts.error ?? ''} data-warnings={report?.counts.warning ?? ''}>
+              {summary}{report ? ` in ${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'}.` : '.'}
+            </p>
+            {outcome.state === 'empty' ? <p class="chk-hint">Paste a manifest, or load the example, to see what a rollout would drop.</p> : null}
+            {outcome.state === 'problem' ? (
+              <p class="chk-problem" role="alert" data-testid="input-problem">
+                {outcome.problem.message}
+                {outcome.problem.line !== undefined && !/line \d+/.test(outcome.problem.message) ? ` (line ${outcome.problem.line}${outcome.problem.column ? `, column ${outcome.problem.column}` : ''})` : ''}
+                {outcome.problem.line !== undefined ? (
+                  <> <button type="button" class="chk-line" onClick={() => showLine(outcome.problem.line!)}>Show line {outcome.problem.line}</button></>
+                ) : null}
+              </p>
+            ) : null}
+            <FindingsList findings={report?.findings ?? []} onShowLine={showLine} />
+          </section>
+          {report ? (
+            <p class="chk-generator">
+              <a href={`/generator/?${report.generator.query}`} data-testid="generator-link">Open the generator with these settings</a>
+              {' '}<span class="chk-hint">(what the manifest states plus your settings: {report.generator.flags ? <code>{report.generator.flags}</code> : 'all defaults'})</span>
+            </p>
+          ) : null}
+          {outcome.state === 'checked' && outcome.fixed.edits > 0 ? (
+            <FixedManifest text={outcome.fixed.text} edits={outcome.fixed.edits} skipped={outcome.fixed.skipped} onCheckAgain={() => {
+              setText(outcome.fixed.text);
+              textarea.current?.focus();
+            }} />
+          ) : outcome.state === 'checked' ? <p class="chk-hint" data-testid="nothing-to-fix">Nothing to fix.</p> : null}
+        </div>
+        <details class="chk-settings-box" open>
+          <summary>Settings: gateway, requests, cluster</summary>
+          <CheckSettings profiles={profiles} raw={raw} defaults={defaults} errors={errors}
+            onInput={(flag, value) => setRaw((prev) => ({ ...prev, [flag]: value }))} onReset={() => setRaw({})} />
+        </details>
+      </div>
+    </div>
+  );
+}

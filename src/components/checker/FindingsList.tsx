@@ -1,0 +1,64 @@
+/** The findings, grouped by severity, each with its object, path, line, consequence and fix. */
+import type { Finding, Severity } from '../../drain/check/findings.ts';
+
+interface Props {
+  findings: Finding[];
+  /** Select a line of the manifest in the text area. */
+  onShowLine: (line: number) => void;
+}
+
+const GROUPS: { severity: Severity; heading: string }[] = [
+  { severity: 'error', heading: 'Errors: requests are dropped or the rollout breaks' },
+  { severity: 'warning', heading: 'Warnings: a safety margin is missing' },
+  { severity: 'info', heading: 'Notes' },
+];
+
+const LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
+
+function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Props['onShowLine'] }) {
+  return (
+    <li class={`chk-finding is-${finding.severity}`} data-code={finding.code} data-severity={finding.severity}>
+      <p class="chk-finding-head">
+        <span class="chk-badge">{LABEL[finding.severity]}</span>
+        <code class="chk-code">{finding.code}</code>
+        {finding.object ? <span class="chk-object">{finding.object}</span> : null}
+      </p>
+      {finding.path ? (
+        <p class="chk-path">
+          <code data-testid="finding-path">{finding.path}</code>
+          {finding.line !== undefined ? (
+            <button type="button" class="chk-line" onClick={() => onShowLine(finding.line!)}
+              aria-label={`Show line ${finding.line} in the manifest`}>line {finding.line}</button>
+          ) : null}
+        </p>
+      ) : null}
+      <p class="chk-message">{finding.message}</p>
+      {finding.fix ? (
+        <div class="chk-fix">
+          <span class="chk-fix-label">Fix:</span>
+          {finding.fix.text.includes('\n') ? <pre><code>{finding.fix.text}</code></pre> : <code>{finding.fix.text}</code>}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+/** The findings by severity. The list itself carries `data-testid="findings"`. */
+export function FindingsList({ findings, onShowLine }: Props) {
+  return (
+    <div data-testid="findings" class="chk-findings">
+      {GROUPS.map(({ severity, heading }) => {
+        const items = findings.filter((f) => f.severity === severity);
+        if (items.length === 0) return null;
+        return (
+          <section key={severity} aria-label={heading}>
+            <h3>{heading} ({items.length})</h3>
+            <ol class="chk-list">
+              {items.map((f, i) => <FindingItem key={`${f.code}-${i}`} finding={f} onShowLine={onShowLine} />)}
+            </ol>
+          </section>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * Check a manifest against the drain model: read it, find the model-server workloads, plan each one
+ * with the reader's settings and what the manifest says, and run every rule. Pure: no DOM, no files.
+ */
+import { ENGINE_TYPE_LABEL } from '../emit.ts';
+import { plan as planFor, type Plan } from '../plan.ts';
+import type { Profiles } from '../profiles.ts';
+import { modelServerById, type DrainInputs } from '../resolve.ts';
+import { report, type CheckContext, type WorkloadContext } from './context.ts';
+import { countFindings, sortFindings, type Finding, type Severity } from './findings.ts';
+import type { InputProblem } from './guard-input.ts';
+import { identifyServer } from './identify-server.ts';
+import { locate, sameNamespace, selects, type Located } from './locate.ts';
+import { containersOf } from './pod.ts';
+import { readManifest, type Manifest } from './read-manifest.ts';
+import { checkDrainFlag } from './rules/drain-flag.ts';
+import { checkGatewayTimeouts } from './rules/gateway.ts';
+import { policyKinds } from './gateway-policies.ts';
+import { checkGrace } from './rules/grace.ts';
+import { objectNotes, planNotes } from './rules/notes.ts';
+import { checkPools } from './rules/pool.ts';
+import { checkPreStop } from './rules/prestop.ts';
+import { checkProbes } from './rules/probes.ts';
+import { checkRollout } from './rules/rollout.ts';
+import { findSettings, generatorSettings, resolveSettings, usableSettings, type FoundSetting } from './settings.ts';
+import { computeTargets } from './targets.ts';
+
+/** The outcome of checking a usable manifest. */
+export interface CheckReport {
+  findings: Finding[];
+  counts: Record<Severity, number>;
+  /** Model-server workloads checked. */
+  workloads: number;
+  /** What the manifest said about the drain inputs (for the first model-server workload). */
+  found: FoundSetting[];
+  /** The inputs the first workload was checked with (the reader's settings over what was found). */
+  inputs: DrainInputs;
+  /** The same inputs as a generator query and as `hitless generate` flags. */
+  generator: { query: string; flags: string };
+}
+
+export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } | { ok: false; problem: InputProblem };
+
+/** The gateway the manifest's own objects name: a GKE policy, or a Gateway of a profiled class. */
+function gatewayHint(located: Located, profiles: Profiles): FoundSetting | undefined {
+  const kinds = policyKinds(profiles);
+  for (const policy of located.policies) {
+    const known = kinds.find((p) => p.kind === policy.kind);
+    if (known) return { flag: 'gateway', value: known.gateway.id, from: `${policy.kind}/${policy.name}` };
+  }
+  for (const gateway of located.gateways) {
+    if (gateway.kind !== 'Gateway') continue;
+    const className = (gateway.value.spec as Record<string, unknown> | undefined)?.gatewayClassName;
+    const profile = profiles.gateways.find((g) => typeof className === 'string' && g.gatewayClassNames.includes(className));
+    if (profile) return { flag: 'gateway', value: profile.id, from: `Gateway/${gateway.name} gatewayClassName ${className}` };
+  }
+  return undefined;
+}
+
+/** Build the context of each model-server workload; note the workloads that run none. */
+function workloadContexts(check: CheckContext, user: Record<string, string>, hint: FoundSetting | undefined): WorkloadContext[] {
+  const { located, profiles } = check;
+  const contexts: WorkloadContext[] = [];
+  const givenServer = user['model-server'];
+  for (const workload of located.workloads) {
+    const object = workload.object;
+    const containers = containersOf(workload.serving);
+    const identified = identifyServer(workload.serving, containers, profiles);
+    const pool = located.pools.find((p) => sameNamespace(p.object, object) && selects(p.selector, workload.serving.labels));
+    const hasGpus = containers.some((c) => c.gpus > 0);
+    if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
+      report(check, object, 'workload-skipped', 'info', [...workload.serving.path, 'spec', 'containers'],
+        `${object.kind}/${object.name} runs no model server the checker knows (no known image, command or ${ENGINE_TYPE_LABEL} label, no GPUs, no pool selecting it), so it was not checked.`);
+      continue;
+    }
+    const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
+    const found = findSettings(workload, container, identified, pool);
+    if (hint) found.unshift(hint);
+    const { inputs } = resolveSettings(user, found, profiles);
+    const serverKnown = Boolean(identified || givenServer);
+    const server = modelServerById(profiles, inputs.modelServer);
+    const plan = planFor(inputs, profiles);
+    const targets = computeTargets(container, workload.serving.spec, server, serverKnown, plan, inputs);
+    const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, found, inputs, plan, targets };
+    if (!serverKnown) {
+      report(check, object, 'model-server-unknown', 'info', [...container.path, 'image'],
+        `The checker cannot tell which model server the ${container.name} container runs (no known image, command or ${ENGINE_TYPE_LABEL} label), `
+        + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`);
+    }
+    contexts.push(ctx);
+  }
+  return contexts;
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}\n${f.object}\n${f.path}\n${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Check manifest text. `settings` are drain inputs by flag (`gateway`, `max-output-tokens`, …); bad or
+ * manifest-only ones are left out (see `settingErrors` to report them). Unusable text gives a problem.
+ */
+export function checkManifest(text: string, settings: Record<string, string>, profiles: Profiles): CheckResult {
+  const read = readManifest(text);
+  if (!read.ok) return read;
+  const manifest = read.manifest;
+  const located = locate(manifest, profiles);
+  const check: CheckContext = { manifest, located, profiles, findings: [] };
+  const user = usableSettings(settings, profiles);
+  const hint = user.gateway ? undefined : gatewayHint(located, profiles);
+  const contexts = workloadContexts(check, user, hint);
+
+  const seen = new Set<string>();
+  for (const ctx of contexts) {
+    checkPreStop(ctx);
+    checkGrace(ctx);
+    checkDrainFlag(ctx);
+    checkProbes(ctx);
+    checkRollout(ctx);
+    planNotes(ctx, seen);
+  }
+  checkPools(check, contexts);
+
+  const base = resolveSettings(user, hint ? [hint] : [], profiles).inputs;
+  let basePlan: Plan | undefined;
+  const fallbackPlan = () => (basePlan ??= planFor(base, profiles));
+  checkGatewayTimeouts(check, (poolName, namespace) => {
+    const pool = located.pools.find((p) => p.object.name === poolName && (namespace === undefined || p.object.namespace === undefined || p.object.namespace === namespace));
+    const ctx = pool ? contexts.find((c) => selects(pool.selector, c.workload.serving.labels)) : contexts[0];
+    return ctx?.plan ?? fallbackPlan();
+  });
+  if (contexts.length > 0 && located.pools.length === 0) {
+    report(check, undefined, 'no-pool', 'info', [],
+      'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.');
+  }
+  objectNotes(check);
+  if (located.workloads.length === 0 && located.pools.length === 0 && located.policies.length === 0 && located.routes.length === 0) {
+    report(check, undefined, 'workload-skipped', 'info', [], 'The input has no Deployment, StatefulSet, LeaderWorkerSet or InferencePool, so there was nothing to check.');
+  }
+
+  const findings = sortFindings(dedupe(check.findings));
+  const first = contexts[0];
+  const inputs = first?.inputs ?? base;
+  return {
+    ok: true,
+    manifest,
+    report: {
+      findings,
+      counts: countFindings(findings),
+      workloads: contexts.length,
+      found: first?.found ?? (hint ? [hint] : []),
+      inputs,
+      generator: generatorSettings(inputs, profiles),
+    },
+  };
+}

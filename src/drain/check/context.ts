@@ -1,0 +1,91 @@
+/**
+ * What the rules see: the parsed manifest, the located objects, and for each model-server workload its
+ * container, its plan and the target values the fixes write. Also the helpers that turn a rule's
+ * verdict into a `Finding` with its line and edits.
+ */
+import { Document } from 'yaml';
+import type { Plan } from '../plan.ts';
+import type { ModelServerProfile, Profiles } from '../profiles.ts';
+import type { DrainInputs } from '../resolve.ts';
+import type { Edit } from './edit.ts';
+import type { Finding, FindingCode, Fix, Severity } from './findings.ts';
+import type { Located, Workload } from './locate.ts';
+import { formatPath, type Segment } from './path.ts';
+import type { Container } from './pod.ts';
+import { lineAt, type Manifest, type ManifestObject } from './read-manifest.ts';
+import type { FoundSetting } from './settings.ts';
+import type { Targets } from './targets.ts';
+
+/** The whole check: manifest, objects, profiles and the findings so far. */
+export interface CheckContext {
+  manifest: Manifest;
+  located: Located;
+  profiles: Profiles;
+  findings: Finding[];
+}
+
+/** One model-server workload and what the drain model says about it. */
+export interface WorkloadContext {
+  check: CheckContext;
+  workload: Workload;
+  object: ManifestObject;
+  containers: Container[];
+  /** The container that runs the model server. */
+  container: Container;
+  server: ModelServerProfile;
+  /** False when the server was neither recognised nor given, so server-specific rules are skipped. */
+  serverKnown: boolean;
+  /** What the manifest states about the drain inputs. */
+  found: FoundSetting[];
+  inputs: DrainInputs;
+  plan: Plan;
+  targets: Targets;
+}
+
+/** `Kind/name` of an object. */
+export function objectName(object: ManifestObject): string {
+  return `${object.kind}/${object.name}`;
+}
+
+/** Add a finding about a path inside an object (the path is relative to the object). */
+export function report(
+  check: CheckContext, object: ManifestObject | undefined, code: FindingCode, severity: Severity,
+  path: Segment[], message: string, fix?: Fix,
+): void {
+  const full = object ? [...object.base, ...path] : [];
+  check.findings.push({
+    code,
+    severity,
+    object: object ? objectName(object) : '',
+    document: object ? object.document + 1 : undefined,
+    path: object ? formatPath(full) : '',
+    line: object ? lineAt(check.manifest, object.document, full) : undefined,
+    message,
+    fix,
+  });
+}
+
+/** An edit that sets a value at a path inside an object. */
+export function setEdit(object: ManifestObject, path: Segment[], value: unknown, comment?: string): Edit {
+  return { op: 'set', document: object.document, path: [...object.base, ...path], value, comment };
+}
+
+/** An edit expressed relative to an object, moved to its document's root. */
+export function rebase(object: ManifestObject, edit: Edit): Edit {
+  return { ...edit, path: [...object.base, ...edit.path] };
+}
+
+/** A YAML snippet `key: value` for a fix, with optional comments at paths inside the value. */
+export function snippet(key: string, value: unknown, comments: [Segment[], string][] = []): string {
+  const doc = new Document({ [key]: value });
+  for (const [path, comment] of comments) {
+    const node = doc.getIn([key, ...path], true) as { comment?: string } | undefined;
+    if (node) node.comment = ` ${comment}`;
+  }
+  return doc.toString({ lineWidth: 0 }).trimEnd();
+}
+
+/** The derivation formula the plan gives a field (the generator's comment for it). */
+export function formulaOf(plan: Plan, field: string): string {
+  return plan.derivation.find((s) => s.field === field)?.formula ?? '';
+}

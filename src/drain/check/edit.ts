@@ -1,0 +1,14 @@
+/** A change to one YAML document, as a fix carries it and `fix.ts` applies it. */
+import type { Segment } from './path.ts';
+
+/**
+ * `set` writes a value at a path, creating missing mappings; `append` adds an item to the sequence at a
+ * path, creating it when missing. `comment` goes beside a written scalar when the reader has none there.
+ */
+export interface Edit {
+  op: 'set' | 'append';
+  document: number;
+  path: Segment[];
+  value: unknown;
+  comment?: string;
+}

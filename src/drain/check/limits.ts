@@ -1,0 +1,21 @@
+/**
+ * Bounds on the work one check may do. Pasted text is untrusted: every limit here turns an input that
+ * could exhaust memory or time into a message that says which limit it passed.
+ */
+
+/** The largest input read, in bytes of UTF-8. Real manifests are a few KiB. */
+export const MAX_INPUT_BYTES = 256 * 1024;
+
+/** The deepest nesting of mappings and sequences accepted. Kubernetes objects stay far below it. */
+export const MAX_NESTING_DEPTH = 100;
+
+/** Alias expansions allowed per document (the `yaml` library's `maxAliasCount`); stops alias bombs. */
+export const MAX_ALIAS_COUNT = 100;
+
+/** The most YAML documents read from one input. */
+export const MAX_DOCUMENTS = 500;
+
+/** Write a byte count for messages: 262144 → "256 KiB". */
+export function formatKiB(bytes: number): string {
+  return `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KiB`;
+}

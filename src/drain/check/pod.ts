@@ -1,0 +1,146 @@
+/**
+ * Read the drain-relevant parts of a pod template: containers, grace period, preStop hook, probes,
+ * ports and GPUs. Absent fields read as Kubernetes' defaults; present but malformed ones are reported.
+ */
+import { commandLineOf, type CommandLine } from './command-line.ts';
+import type { PodTemplate } from './locate.ts';
+import { isRecord, type Segment } from './path.ts';
+
+/** A whole-number field: unset, set, or set to something that is not a whole number. */
+export type IntField = { state: 'unset' } | { state: 'set'; value: number } | { state: 'bad'; raw: unknown };
+
+/** Read a whole-number field of a mapping. */
+export function intField(object: unknown, key: string): IntField {
+  if (!isRecord(object) || object[key] === undefined || object[key] === null) return { state: 'unset' };
+  const raw = object[key];
+  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? { state: 'set', value: raw } : { state: 'bad', raw };
+}
+
+/** A field's value, or a default when it is unset or malformed. */
+export function intOr(field: IntField, fallback: number): number {
+  return field.state === 'set' ? field.value : fallback;
+}
+
+/** One container of a pod template. */
+export interface Container {
+  index: number;
+  /** Path from the object to the container. */
+  path: Segment[];
+  value: Record<string, unknown>;
+  name: string;
+  image: string;
+  line: CommandLine;
+  ports: { name?: string; containerPort: number }[];
+  gpus: number;
+}
+
+/** Extended resources that stand for accelerators. */
+const ACCELERATORS = ['nvidia.com/gpu', 'amd.com/gpu', 'google.com/tpu'];
+
+function acceleratorCount(container: Record<string, unknown>): number {
+  const resources = isRecord(container.resources) ? container.resources : {};
+  for (const kind of ['limits', 'requests']) {
+    const map = resources[kind];
+    if (!isRecord(map)) continue;
+    for (const name of ACCELERATORS) {
+      const n = Number(map[name]);
+      if (map[name] !== undefined && Number.isInteger(n) && n > 0) return n;
+    }
+  }
+  return 0;
+}
+
+/** The containers of a pod template (not init containers). */
+export function containersOf(template: PodTemplate): Container[] {
+  const list = template.spec.containers;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((value, index) => {
+    if (!isRecord(value)) return [];
+    const ports = Array.isArray(value.ports) ? value.ports : [];
+    return [{
+      index,
+      path: [...template.path, 'spec', 'containers', index],
+      value,
+      name: typeof value.name === 'string' ? value.name : `#${index}`,
+      image: typeof value.image === 'string' ? value.image : '',
+      line: commandLineOf(value),
+      ports: ports.flatMap((p) => (isRecord(p) && typeof p.containerPort === 'number'
+        ? [{ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort }] : [])),
+      gpus: acceleratorCount(value),
+    }];
+  });
+}
+
+/** The Kubernetes default terminationGracePeriodSeconds. */
+export const DEFAULT_GRACE_SECONDS = 30;
+
+/** How a container's preStop hook delays SIGTERM. */
+export type PreStop =
+  | { kind: 'none' }
+  | { kind: 'sleep'; seconds: IntField; path: Segment[] }
+  | { kind: 'exec-sleep'; seconds: number; path: Segment[]; item: string; start: number; end: number }
+  | { kind: 'other'; how: string; path: Segment[] };
+
+const SLEEP_BINARY = /^(\/usr)?(\/bin\/)?sleep$/;
+const SLEEP_IN_SCRIPT = /(^|[\s;&|(])(?:\/usr)?(?:\/bin\/)?sleep\s+["']?(\d+)s?["']?(?=$|[\s;&|)])/;
+
+/** Read the preStop hook: a sleep action, an exec that sleeps, or something the checker cannot time. */
+export function readPreStop(container: Container): PreStop {
+  const hookPath = [...container.path, 'lifecycle', 'preStop'];
+  const lifecycle = container.value.lifecycle;
+  const hook = isRecord(lifecycle) ? lifecycle.preStop : undefined;
+  if (!isRecord(hook)) return { kind: 'none' };
+  if (isRecord(hook.sleep)) return { kind: 'sleep', seconds: intField(hook.sleep, 'seconds'), path: [...hookPath, 'sleep', 'seconds'] };
+  const exec = isRecord(hook.exec) ? hook.exec : undefined;
+  const command = exec && Array.isArray(exec.command) ? exec.command.map(String) : undefined;
+  if (command) {
+    for (let i = 0; i < command.length; i++) {
+      const next = command[i + 1];
+      if (SLEEP_BINARY.test(command[i]) && next !== undefined && /^\d+s?$/.test(next)) {
+        return { kind: 'exec-sleep', seconds: parseInt(next, 10), path: [...hookPath, 'exec', 'command', i + 1], item: next, start: 0, end: next.replace(/s$/, '').length };
+      }
+      const m = SLEEP_IN_SCRIPT.exec(command[i]);
+      if (m) {
+        const start = command[i].indexOf(m[2], m.index + m[1].length);
+        return { kind: 'exec-sleep', seconds: parseInt(m[2], 10), path: [...hookPath, 'exec', 'command', i], item: command[i], start, end: start + m[2].length };
+      }
+    }
+    return { kind: 'other', how: 'an exec command that is not a plain sleep', path: [...hookPath, 'exec'] };
+  }
+  const how = isRecord(hook.httpGet) ? 'an httpGet call' : isRecord(hook.tcpSocket) ? 'a tcpSocket action' : 'an action the checker does not know';
+  return { kind: 'other', how, path: hookPath };
+}
+
+/** A probe as the kubelet will run it, with Kubernetes' defaults filled in. */
+export interface Probe {
+  path: Segment[];
+  value: Record<string, unknown>;
+  periodSeconds: number;
+  failureThreshold: number;
+  initialDelaySeconds: number;
+  timeoutSeconds: number;
+}
+
+/** Read one of a container's probes, or `undefined` when it has none. */
+export function readProbe(container: Container, key: 'startupProbe' | 'readinessProbe' | 'livenessProbe'): Probe | undefined {
+  const value = container.value[key];
+  if (!isRecord(value)) return undefined;
+  return {
+    path: [...container.path, key],
+    value,
+    periodSeconds: intOr(intField(value, 'periodSeconds'), 10) || 10,
+    failureThreshold: intOr(intField(value, 'failureThreshold'), 3) || 3,
+    initialDelaySeconds: intOr(intField(value, 'initialDelaySeconds'), 0),
+    timeoutSeconds: intOr(intField(value, 'timeoutSeconds'), 1) || 1,
+  };
+}
+
+/** The seconds a probe lets pass before it gives up: initial delay + period × failure threshold. */
+export function probeWindowSeconds(probe: Probe): number {
+  return probe.initialDelaySeconds + probe.periodSeconds * probe.failureThreshold;
+}
+
+/** The container port the server answers on: the one named `http`, else the first. */
+export function servingPort(container: Container): { name?: string; containerPort: number } | undefined {
+  return container.ports.find((p) => p.name === 'http') ?? container.ports[0];
+}

@@ -1,0 +1,95 @@
+/**
+ * Rules on the gateway side: a policy's request timeout or connection-draining timeout (where the gateway
+ * profiles place them, e.g. GKE's GCPBackendPolicy) and an HTTPRoute timeout that cuts long requests.
+ */
+import type { Plan } from '../../plan.ts';
+import { formatSeconds as s } from '../../seconds.ts';
+import { formulaOf, report, setEdit, type CheckContext } from '../context.ts';
+import { parseDuration } from '../duration.ts';
+import { policySettings, type PolicySetting } from '../gateway-policies.ts';
+import { isRecord, quote, valueAt } from '../path.ts';
+import { intField } from '../pod.ts';
+import type { ManifestObject } from '../read-manifest.ts';
+
+/** The plan for whatever a policy or route points at: the pool's workload when the manifest has it. */
+export type PlanFor = (poolName: string | undefined, namespace: string | undefined) => Plan;
+
+/** The value the plan sets for a gateway setting, when the plan is for that gateway. */
+function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; why: string } {
+  const field = setting.role === 'requestTimeout' ? 'gatewayRequestTimeoutSeconds' : 'gatewayDrainingSeconds';
+  const planned = plan.gateway === setting.gateway.id ? plan[field] : null;
+  if (planned !== null && planned !== undefined) return { seconds: planned, why: formulaOf(plan, field) };
+  return setting.role === 'requestTimeout'
+    ? { seconds: plan.maxRequestSeconds, why: `longest request: ${formulaOf(plan, 'maxRequestSeconds')}` }
+    : { seconds: Math.min(setting.maxSeconds, plan.preStopSeconds + plan.drainSeconds), why: `${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain` };
+}
+
+function checkSetting(check: CheckContext, policy: ManifestObject, setting: PolicySetting, plan: Plan): void {
+  const path = setting.path;
+  const field = intField(valueAt(policy.value, path.slice(0, -1)), path.at(-1)!);
+  if (field.state === 'bad') {
+    report(check, policy, 'value-unreadable', 'info', path, `${path.at(-1)} is ${quote(field.raw)}, not a whole number of seconds.`);
+    return;
+  }
+  const now = field.state === 'set' ? field.value : setting.defaultSeconds;
+  const target = plannedSeconds(plan, setting);
+  if (now >= target.seconds || now >= setting.maxSeconds) return;
+  const unset = field.state === 'set' ? '' : ` (${path.at(-1)} unset: the ${s(setting.defaultSeconds)} default)`;
+  const fix = { text: `${path.at(-1)}: ${target.seconds} # ${target.why}`, edits: [setEdit(policy, path, target.seconds, ` ${target.why}`)] };
+  const where = field.state === 'set' ? path : ['spec'];
+  if (setting.role === 'requestTimeout') {
+    report(check, policy, 'gateway-timeout-too-short', now < plan.maxRequestSeconds ? 'error' : 'warning', where,
+      now < plan.maxRequestSeconds
+        ? `The load balancer cuts any response after ${s(now)}${unset}, less than the ${s(plan.maxRequestSeconds)} longest request: `
+          + 'long generations are cut mid-stream, during rollouts and in steady state.'
+        : `The load balancer cuts any response after ${s(now)}${unset}: that covers the ${s(plan.maxRequestSeconds)} longest request but not `
+          + `the headroom the plan gives it (${target.why}), so a request slower than the estimate is cut.`,
+      fix);
+  } else {
+    report(check, policy, 'gateway-draining-too-short', 'warning', where,
+      `Once the pod\u2019s endpoint leaves the load balancer, which can be soon after deletion, requests still in flight get ${s(now)}${unset} `
+      + `to finish, while the pod keeps serving them for up to ${s(target.seconds)} (${target.why}): long requests can be cut before the pod\u2019s own drain ends.`,
+      fix);
+  }
+}
+
+function checkRoute(check: CheckContext, route: ManifestObject, planFor: PlanFor): void {
+  const rules = valueAt(route.value, ['spec', 'rules']);
+  if (!Array.isArray(rules)) return;
+  rules.forEach((rule, i) => {
+    if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return;
+    const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
+    if (!isRecord(pool)) return;
+    const plan = planFor(typeof pool.name === 'string' ? pool.name : undefined, typeof pool.namespace === 'string' ? pool.namespace : route.namespace);
+    for (const key of ['request', 'backendRequest'] as const) {
+      const raw = valueAt(rule, ['timeouts', key]);
+      if (raw === undefined) continue;
+      const path = ['spec', 'rules', i, 'timeouts', key];
+      const seconds = typeof raw === 'string' ? parseDuration(raw) : undefined;
+      if (seconds === undefined) {
+        report(check, route, 'value-unreadable', 'info', path, `timeouts.${key} is ${quote(raw)}, not a Gateway API duration such as 300s.`);
+      } else if (seconds > 0 && seconds < plan.maxRequestSeconds) {
+        // The same value a gateway policy of the plan's gateway gets, when there is one.
+        const planned = plan.gatewayRequestTimeoutSeconds;
+        const target = planned ? planned : plan.maxRequestSeconds;
+        const why = planned ? formulaOf(plan, 'gatewayRequestTimeoutSeconds') : `longest request: ${formulaOf(plan, 'maxRequestSeconds')}`;
+        report(check, route, 'gateway-timeout-too-short', 'error', path,
+          `The route times out ${key === 'request' ? 'a request' : 'each backend request'} after ${raw}, less than the ${s(plan.maxRequestSeconds)} longest request: `
+          + 'long generations are cut mid-stream, during rollouts and in steady state.',
+          { text: `${key}: ${target}s # ${why}`, edits: [setEdit(route, path, `${target}s`, ` ${why}`)] });
+      }
+    }
+  });
+}
+
+/** Check every gateway policy and route in the manifest. */
+export function checkGatewayTimeouts(check: CheckContext, planFor: PlanFor): void {
+  const settings = policySettings(check.profiles);
+  for (const policy of check.located.policies) {
+    const ref = valueAt(policy.value, ['spec', 'targetRef']);
+    const poolName = isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
+    const plan = planFor(poolName, policy.namespace);
+    for (const setting of settings.filter((x) => x.kind === policy.kind)) checkSetting(check, policy, setting, plan);
+  }
+  for (const route of check.located.routes) checkRoute(check, route, planFor);
+}

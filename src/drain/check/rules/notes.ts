@@ -1,0 +1,83 @@
+/** Notes that are not rules about drain values: ignored objects, skipped workloads, and the plan's own warnings. */
+import type { WarningCode } from '../../warnings.ts';
+import { objectName, report, type CheckContext, type WorkloadContext } from '../context.ts';
+import { imageTag } from '../identify-server.ts';
+import { readKinds } from '../locate.ts';
+import type { Segment } from '../path.ts';
+
+/** Where a plan warning points in the workload; warnings not listed are about the settings as a whole. */
+const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segment[]>> = {
+  'single-replica-outage': () => ['spec', 'replicas'],
+  'drain-fixed-shorter': (ctx) => ctx.container.path,
+  'no-drain': (ctx) => ctx.container.path,
+  'drain-unbounded-server': (ctx) => ctx.container.path,
+  'drain-flag-min-version': (ctx) => [...ctx.container.path, 'image'],
+  'exec-sleep': (ctx) => [...ctx.container.path, 'lifecycle'],
+};
+
+/** Plan warnings the checker states as rules of its own, with a path and a fix. */
+const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readiness']);
+
+function versionParts(text: string): number[] | undefined {
+  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+}
+
+function olderThan(a: number[], b: number[]): boolean {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/** Pass on the plan's warnings for a workload: about the workload where they have a place, else once for the settings. */
+export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
+  for (const warning of ctx.plan.warnings) {
+    if (RESTATED.has(warning.code)) continue;
+    if (warning.code === 'drain-flag-min-version') {
+      if (!ctx.serverKnown) continue;
+      const tag = imageTag(ctx.container.image);
+      const version = tag ? versionParts(tag) : undefined;
+      const min = versionParts(ctx.server.drain.minVersion ?? '');
+      if (version && min && !olderThan(version, min)) continue;
+      if (version && min) {
+        report(ctx.check, ctx.object, warning.code, 'warning', WARNING_PATHS[warning.code]!(ctx),
+          `The image is ${ctx.server.name} ${tag}, older than ${ctx.server.drain.minVersion}: ${warning.message}`);
+        continue;
+      }
+    }
+    const where = WARNING_PATHS[warning.code];
+    if (warning.code === 'drain-unbounded-server') {
+      // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
+      report(ctx.check, ctx.object, warning.code, warning.severity, where!(ctx),
+        `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`);
+    } else if (where) {
+      report(ctx.check, ctx.object, warning.code, warning.severity, where(ctx), warning.message);
+    } else if (!seen.has(`${warning.code}\n${warning.message}`)) {
+      seen.add(`${warning.code}\n${warning.message}`);
+      report(ctx.check, undefined, warning.code, warning.severity, [], warning.message);
+    }
+  }
+}
+
+/** Notes about objects the checker ignores and documents that hold no object. */
+export function objectNotes(check: CheckContext): void {
+  const byKind = new Map<string, typeof check.located.ignored>();
+  for (const object of check.located.ignored) {
+    const key = `${object.apiVersion} ${object.kind}`;
+    byKind.set(key, [...(byKind.get(key) ?? []), object]);
+  }
+  for (const objects of byKind.values()) {
+    const first = objects[0];
+    const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
+    const kinds = readKinds(check.profiles);
+    const known = kinds.includes(first.kind);
+    report(check, first, 'unknown-kind', 'info', ['kind'],
+      known
+        ? `Ignored ${names}: the checker reads ${first.kind} only in its usual API group, not ${first.apiVersion || 'an empty apiVersion'}, or it has no pod template.`
+        : `Ignored ${names}: the checker reads ${kinds.join(', ')}.`);
+  }
+  for (const [document, what] of check.manifest.strays) {
+    const start = check.manifest.documents[document]?.range[0];
+    const line = start === undefined ? undefined : check.manifest.lineCounter.linePos(start).line;
+    check.findings.push({ code: 'unknown-kind', severity: 'info', object: '', document: document + 1, path: '', line, message: `Document ${document + 1} is ${what}; it was ignored.` });
+  }
+}

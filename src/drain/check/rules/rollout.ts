@@ -1,0 +1,105 @@
+/** Rules on how a rollout replaces pods: strategy, surge without spare GPUs, progress deadline, LWS workers. */
+import { formatSeconds as s } from '../../seconds.ts';
+import { formulaOf, report, setEdit, type WorkloadContext } from '../context.ts';
+import type { Edit } from '../edit.ts';
+import type { Fix } from '../findings.ts';
+import { isRecord, quote, valueAt, type Segment } from '../path.ts';
+import { DEFAULT_GRACE_SECONDS, intField, intOr } from '../pod.ts';
+
+/** A rolling-update bound as Kubernetes resolves it: a count, or a percentage of replicas rounded up (surge) or down (unavailable). */
+function resolveBound(value: unknown, replicas: number, fallback: number | string, roundUp: boolean): number | undefined {
+  const v = value === undefined || value === null ? fallback : value;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  const m = typeof v === 'string' ? /^(\d+)%$/.exec(v.trim()) : null;
+  if (!m) return undefined;
+  const exact = (Number(m[1]) * replicas) / 100;
+  return roundUp ? Math.ceil(exact) : Math.floor(exact);
+}
+
+/** Where a workload kind keeps its rolling-update bounds, and their Kubernetes defaults. */
+function strategyShape(kind: string): { base: Segment[]; bounds: Segment[]; surgeDefault: number | string; unavailableDefault: number | string } | undefined {
+  if (kind === 'Deployment') return { base: ['spec', 'strategy'], bounds: ['spec', 'strategy', 'rollingUpdate'], surgeDefault: '25%', unavailableDefault: '25%' };
+  if (kind === 'LeaderWorkerSet') return { base: ['spec', 'rolloutStrategy'], bounds: ['spec', 'rolloutStrategy', 'rollingUpdateConfiguration'], surgeDefault: 0, unavailableDefault: 1 };
+  return undefined;
+}
+
+function strategyFix(ctx: WorkloadContext, bounds: Segment[], base: Segment[], setType: boolean): Fix {
+  const { object, plan } = ctx;
+  const edits: Edit[] = [];
+  if (setType) edits.push(setEdit(object, [...base, 'type'], 'RollingUpdate'));
+  edits.push(setEdit(object, [...bounds, 'maxSurge'], plan.strategy.maxSurge, ` ${formulaOf(plan, 'strategy')}`));
+  edits.push(setEdit(object, [...bounds, 'maxUnavailable'], plan.strategy.maxUnavailable));
+  const key = bounds.at(-1) as string;
+  return { text: `${setType ? 'type: RollingUpdate, ' : ''}${key}: { maxSurge: ${plan.strategy.maxSurge}, maxUnavailable: ${plan.strategy.maxUnavailable} } (${formulaOf(plan, 'strategy')})`, edits };
+}
+
+/** Check the rollout strategy of a Deployment or LeaderWorkerSet. */
+function checkStrategy(ctx: WorkloadContext): void {
+  const { check, object, workload, plan, inputs } = ctx;
+  const shape = strategyShape(workload.kind);
+  if (!shape) return;
+  const type = valueAt(object.value, [...shape.base, 'type']);
+  if (type === 'Recreate') {
+    report(check, object, 'strategy-recreate', 'error', [...shape.base, 'type'],
+      `The Recreate strategy deletes all ${inputs.replicas} pods before it starts new ones: the pool has no pod to serve from the first deletion `
+      + `until a new pod has loaded its model (up to ${s(inputs.startupSeconds)}), and every request in between fails.`,
+      strategyFix(ctx, shape.bounds, shape.base, true));
+    return;
+  }
+  const bounds = valueAt(object.value, shape.bounds);
+  const surgeRaw = isRecord(bounds) ? bounds.maxSurge : undefined;
+  const unavailableRaw = isRecord(bounds) ? bounds.maxUnavailable : undefined;
+  const surge = resolveBound(surgeRaw, workload.replicas, shape.surgeDefault, true);
+  let unavailable = resolveBound(unavailableRaw, workload.replicas, shape.unavailableDefault, false);
+  if (surge === undefined || unavailable === undefined) {
+    report(check, object, 'value-unreadable', 'info', shape.bounds,
+      `maxSurge ${quote(surgeRaw ?? shape.surgeDefault)} or maxUnavailable ${quote(unavailableRaw ?? shape.unavailableDefault)} is neither a count nor a percentage.`);
+    return;
+  }
+  if (surge === 0 && unavailable === 0) unavailable = 1; // Kubernetes' own rule when both resolve to 0.
+  if (surge > 0 && plan.strategy.maxSurge === 0) {
+    const defaulted = surgeRaw === undefined ? ` (unset: Kubernetes\u2019 default ${shape.surgeDefault} of ${workload.replicas} replica${workload.replicas === 1 ? '' : 's'})` : '';
+    const needs = `starts an extra pod that needs ${inputs.gpusPerReplica} GPU${inputs.gpusPerReplica === 1 ? '' : 's'} while ${inputs.spareGpus} ${inputs.spareGpus === 1 ? 'is' : 'are'} spare`;
+    report(check, object, 'surge-without-spare-gpus', unavailable === 0 ? 'error' : 'warning', surgeRaw === undefined ? shape.base : [...shape.bounds, 'maxSurge'],
+      unavailable === 0
+        ? `maxSurge ${surge}${defaulted} ${needs}, and maxUnavailable 0 removes no old pod to free one: the new pod stays Pending and the rollout stalls.`
+        : `maxSurge ${surge}${defaulted} ${needs}: the extra pod waits Pending (or makes a cluster autoscaler add a GPU node) until an old pod has drained and freed its GPUs.`,
+      strategyFix(ctx, shape.bounds, shape.base, false));
+  }
+}
+
+/** Check a Deployment's progressDeadlineSeconds against a rollout step: grace + model load. */
+function checkProgressDeadline(ctx: WorkloadContext): void {
+  const { check, object, workload, targets: t, inputs } = ctx;
+  if (workload.kind !== 'Deployment') return;
+  const field = intField(object.value.spec, 'progressDeadlineSeconds');
+  const now = intOr(field, 600);
+  if (now >= t.progressDeadlineTarget) return;
+  const step = t.graceTarget + inputs.startupSeconds;
+  const why = step >= t.progressDeadlineTarget ? `${s(t.graceTarget)} grace + ${s(inputs.startupSeconds)} model load` : `${s(step)} step, raised to the 600s floor`;
+  report(check, object, 'progress-deadline-too-short', 'warning', ['spec', 'progressDeadlineSeconds'],
+    `A rollout step can take ${s(t.progressDeadlineTarget)} (${why}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
+    + 'the Deployment reports ProgressDeadlineExceeded and kubectl rollout status fails while the rollout is still going fine.',
+    { text: `progressDeadlineSeconds: ${t.progressDeadlineTarget} # ${why}`, edits: [setEdit(object, ['spec', 'progressDeadlineSeconds'], t.progressDeadlineTarget, ` ${why}`)] });
+}
+
+/** Check that a LeaderWorkerSet's workers outlive the leader's drain. */
+function checkWorkers(ctx: WorkloadContext): void {
+  const { check, object, workload, targets: t } = ctx;
+  if (!workload.workers) return;
+  const field = intField(workload.workers.spec, 'terminationGracePeriodSeconds');
+  const grace = intOr(field, DEFAULT_GRACE_SECONDS);
+  if (grace >= t.graceTarget) return;
+  const path = [...workload.workers.path, 'spec', 'terminationGracePeriodSeconds'];
+  report(check, object, 'lws-worker-grace-shorter', 'warning', path,
+    `The worker pods get SIGKILL ${s(grace)} after deletion${field.state === 'set' ? '' : ' (the default)'}, before the leader\u2019s drain ends at ${s(t.graceTarget)}: `
+    + 'the leader loses its workers and the requests it is still serving fail.',
+    { text: `terminationGracePeriodSeconds: ${t.graceTarget} # the leader's grace period`, edits: [setEdit(object, path, t.graceTarget, ' the leader\u2019s grace period')] });
+}
+
+/** Check how the workload rolls out. */
+export function checkRollout(ctx: WorkloadContext): void {
+  checkStrategy(ctx);
+  checkProgressDeadline(ctx);
+  checkWorkers(ctx);
+}

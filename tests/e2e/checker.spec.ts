@@ -1,0 +1,202 @@
+// The checker page in Chromium: paste a manifest, see its findings with their paths, take the fixed manifest,
+// paste it back and see no error. Expected values are worked out by hand from the drain model's defaults for
+// GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 10 ms × 1.2 = 49.152 → 50 s;
+// drain 50 × 1.5 = 75; grace 35 + 75 + 15 teardown = 125.
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+/** A vLLM Deployment with the usual gaps, a comment to keep, and a pool whose selector has a typo. */
+const MANIFEST = `# our production model server
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: chat
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: chat}
+  template:
+    metadata:
+      labels: {app: chat}
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.18.1 # pinned on purpose
+        args: ["--model", "Qwen/Qwen3-8B", "--port", "8000"]
+        ports:
+        - containerPort: 8000
+          name: http
+        resources:
+          limits: {nvidia.com/gpu: 1}
+---
+apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata:
+  name: chat
+spec:
+  selector:
+    matchLabels: {app: chat-server}
+  targetPorts:
+  - number: 8000
+  endpointPickerRef: {name: chat-epp, port: {number: 9002}}
+`;
+
+async function open(page: Page): Promise<void> {
+  await page.goto('/checker/');
+  await expect(page.locator('.chk[data-hydrated="true"]')).toBeVisible();
+}
+
+async function paste(page: Page, text: string): Promise<void> {
+  await page.getByTestId('checker-input').fill(text);
+}
+
+const finding = (page: Page, code: string) => page.locator(`[data-testid="findings"] [data-code="${code}"]`);
+
+test('a pasted manifest shows its findings by severity, with paths and fixes', async ({ page }) => {
+  await open(page);
+  await paste(page, MANIFEST);
+  await expect(finding(page, 'drain-aborts-in-flight')).toHaveAttribute('data-severity', 'error');
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('spec.template.spec.containers[0].args');
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=75');
+  await expect(finding(page, 'prestop-missing')).toHaveAttribute('data-severity', 'error');
+  await expect(finding(page, 'prestop-missing')).toContainText('seconds: 35');
+  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 125');
+  await expect(finding(page, 'pool-selector-mismatch')).toContainText('spec.selector.matchLabels');
+  await expect(finding(page, 'readiness-missing')).toHaveAttribute('data-severity', 'error');
+  // Errors are listed before warnings and notes.
+  const severities = await page.locator('[data-testid="findings"] [data-severity]').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
+  expect(severities.indexOf('warning') === -1 || severities.lastIndexOf('error') < severities.indexOf('warning')).toBe(true);
+  // The count is announced.
+  await expect(page.getByTestId('findings-count')).toHaveAttribute('aria-live', 'polite');
+  await expect(page.getByTestId('findings-count')).toContainText('errors');
+});
+
+test('the fixed manifest keeps comments and checks clean when pasted back', async ({ page }) => {
+  await open(page);
+  await paste(page, MANIFEST);
+  const fixed = page.getByTestId('fixed-manifest');
+  await expect(fixed).toContainText('--shutdown-timeout=75');
+  const text = (await fixed.textContent()) ?? '';
+  expect(text).toContain('# our production model server');
+  expect(text).toContain('# pinned on purpose');
+  expect(text).toMatch(/seconds: 35 # 30s removal p99 \+ 5s margin/);
+  expect(text).toMatch(/terminationGracePeriodSeconds: 125 # 35s preStop \+ 75s drain \+ 15s teardown/);
+  expect(text).toContain('app: chat\n');
+  // Paste it back by hand: no error remains.
+  await paste(page, text);
+  await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
+  await expect(page.locator('[data-testid="findings"] [data-severity="error"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(0);
+});
+
+test('"Check the fixed manifest" puts it in the text area and rechecks', async ({ page }) => {
+  await open(page);
+  await page.getByTestId('load-example').click();
+  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
+  await page.getByTestId('check-fixed').click();
+  await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
+  await expect(page.getByTestId('checker-input')).toHaveValue(/--shutdown-timeout=75/);
+});
+
+test('settings change the numbers: 16384 tokens need a 296 s drain', async ({ page }) => {
+  await open(page);
+  await paste(page, MANIFEST);
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=75');
+  // 16384 × 10 ms × 1.2 = 196.608 → 197 s; × 1.5 = 295.5 → 296 s; grace 35 + 296 + 15 = 346 s.
+  await page.getByLabel('Max output tokens').fill('16384');
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=296');
+  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 346');
+});
+
+test('the generator link carries what the manifest says and the settings', async ({ page }) => {
+  await open(page);
+  await paste(page, MANIFEST);
+  const link = page.getByTestId('generator-link');
+  await expect(link).toHaveAttribute('href', /\/generator\/\?v=1&/);
+  const href = (await link.getAttribute('href')) ?? '';
+  const query = new URLSearchParams(href.split('?')[1]);
+  expect(query.get('model')).toBe('Qwen/Qwen3-8B');
+  expect(query.get('name')).toBe('chat');
+  expect(query.get('replicas')).toBe('2');
+  await link.click();
+  await expect(page).toHaveURL(/\/generator\/\?v=1&/);
+  await expect(page.getByTestId('manifest')).toContainText('name: chat');
+});
+
+test('nothing pasted leaves the page: no request carries the manifest', async ({ page }) => {
+  const requests: { url: string; method: string; body: string }[] = [];
+  page.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() ?? '' }));
+  await open(page);
+  const before = requests.length;
+  await paste(page, MANIFEST);
+  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
+  await expect(page.getByTestId('fixed-manifest')).toBeVisible();
+  const after = requests.slice(before);
+  const origin = new URL(page.url()).origin;
+  for (const r of after) {
+    expect(r.method, r.url).toBe('GET');
+    expect(new URL(r.url).origin, r.url).toBe(origin);
+    expect(r.url).not.toContain('chat');
+    expect(r.body).toBe('');
+  }
+});
+
+test('invalid YAML gets a message with its line and column, and no findings', async ({ page }) => {
+  await open(page);
+  await paste(page, 'apiVersion: apps/v1\nkind: Deployment\nspec: [1, 2\nmetadata: {}\n');
+  await expect(page.getByTestId('input-problem')).toContainText(/line 4, column 1/);
+  await expect(page.locator('[data-testid="findings"] [data-code]')).toHaveCount(0);
+});
+
+test('binary data and oversized input are refused with a reason', async ({ page }) => {
+  await open(page);
+  await paste(page, 'kind: Deployment\n\u0000\u0001');
+  await expect(page.getByTestId('input-problem')).toContainText('binary data');
+  await page.getByTestId('checker-input').evaluate((el, text) => {
+    (el as HTMLTextAreaElement).value = text;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, `# ${'x'.repeat(300 * 1024)}\n`);
+  await expect(page.getByTestId('input-problem')).toContainText('at most 256 KiB');
+});
+
+test('a finding\u2019s line button selects that line in the manifest, from the keyboard', async ({ page }) => {
+  await open(page);
+  await paste(page, MANIFEST);
+  const button = finding(page, 'drain-aborts-in-flight').getByRole('button', { name: /Show line 17/ });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const selected = await page.getByTestId('checker-input').evaluate((el) => {
+    const t = el as HTMLTextAreaElement;
+    return t.value.slice(t.selectionStart, t.selectionEnd);
+  });
+  expect(selected).toContain('args: ["--model"');
+  await expect(page.getByTestId('checker-input')).toBeFocused();
+});
+
+test('a file chosen with the file input is checked', async ({ page }) => {
+  await open(page);
+  await page.getByLabel('Or open a file').setInputFiles({ name: 'deploy.yaml', mimeType: 'text/yaml', buffer: Buffer.from(MANIFEST) });
+  await expect(page.getByTestId('checker-input')).toHaveValue(/name: chat/);
+  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the page with findings and a fixed manifest passes axe (WCAG 2.2 AA), ${scheme} theme`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await open(page);
+    await paste(page, MANIFEST);
+    await expect(page.getByTestId('fixed-manifest')).toBeVisible();
+    await page.locator('[data-testid=fixed-manifest].is-highlighted').waitFor({ timeout: 10_000 }).catch(() => { /* optional */ });
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .exclude('button[data-open-modal]').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+}
+
+test('at phone width the checker does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await open(page);
+  await paste(page, MANIFEST);
+  await expect(page.getByTestId('fixed-manifest')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});

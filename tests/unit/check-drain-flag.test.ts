@@ -1,0 +1,82 @@
+// The model server's drain flag. GKE + vLLM defaults: longest request 50 s, drain 75 s (50 × 1.5), preStop 35 s,
+// teardown 15 s, grace 125 s. The GIE v1.5.0 reference settings (preStop 30, grace 130, no --shutdown-timeout)
+// are written out in tests/fixtures/gie-v1.5.0-gpu-deployment.yaml.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { check, codes, fixed, only, problems, vllm } from '../support/check.ts';
+
+const GIE = readFileSync(new URL('../fixtures/gie-v1.5.0-gpu-deployment.yaml', import.meta.url), 'utf8');
+const args = (list: string) => ({ args: `args: [${list}]` });
+
+test('the GIE v1.5.0 reference settings yield the vLLM finding: no --shutdown-timeout aborts in-flight requests', () => {
+  const report = check(GIE);
+  const f = only(report, 'drain-aborts-in-flight');
+  assert.equal(f.severity, 'error');
+  assert.equal(f.object, 'Deployment/vllm-qwen3-32b');
+  assert.equal(f.path, 'spec.template.spec.containers[0].args');
+  assert.match(f.message, /^vLLM runs without --shutdown-timeout, so at SIGTERM it aborts every in-flight request/);
+  assert.match(f.fix!.text, /^--shutdown-timeout=75 /);
+  // The rest, by hand: no strategy on 3 replicas is 25% → maxSurge 1, maxUnavailable 0 with no spare GPU (error);
+  // the 30 s sleep lacks the 5 s margin (warning); 130 s grace + 600 s load > the 600 s default deadline (warning).
+  // The 130 s grace covers 35 + 75 + 15 = 125; the 1 s probes fail readiness (1 s) before liveness (5 s).
+  // Notes: no pool in the file, and readiness on /health where the vLLM profile uses /v1/models.
+  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'surge-without-spare-gpus']);
+  assert.equal(only(report, 'prestop-too-short').severity, 'warning');
+});
+
+test('drain-aborts-in-flight: --shutdown-timeout=0 and --shutdown-timeout 0 abort as well', () => {
+  assert.equal(only(check(vllm(args('"--model", "x/y", "--shutdown-timeout=0"'))), 'drain-aborts-in-flight').path, 'spec.template.spec.containers[0].args[2]');
+  const text = vllm(args('"--shutdown-timeout", "0", "--model", "x/y"'));
+  assert.equal(only(check(text), 'drain-aborts-in-flight').severity, 'error');
+  assert.match(fixed(text), /args: \["--shutdown-timeout", "75", "--model", "x\/y"\]/);
+});
+
+test('drain-aborts-in-flight: not with --shutdown-timeout=75, or written --shutdown_timeout 75', () => {
+  assert.ok(!codes(check(vllm())).includes('drain-aborts-in-flight'));
+  assert.deepEqual(problems(check(vllm(args('"--model", "x/y", "--shutdown_timeout", "75"')))), []);
+});
+
+test('drain-flag-too-short: 40 s is below the 50 s longest request (error); 60 s only lacks the headroom (warning)', () => {
+  const short = only(check(vllm(args('"--shutdown-timeout=40"'))), 'drain-flag-too-short');
+  assert.equal(short.severity, 'error');
+  assert.match(short.message, /drains for at most 40s/);
+  assert.match(short.fix!.text, /^--shutdown-timeout=75/);
+  assert.equal(only(check(vllm(args('"--shutdown-timeout=60"'))), 'drain-flag-too-short').severity, 'warning');
+});
+
+test('drain-flag-too-short: Triton without --exit-timeout-secs drains its default 30 s, less than 50 s', () => {
+  const text = vllm({
+    image: 'image: nvcr.io/nvidia/tritonserver:25.05-trtllm-python-py3',
+    command: 'command: ["tritonserver", "--model-repository=/models"]',
+    args: '',
+    readiness: 'readinessProbe:\n            httpGet: {path: /v2/health/ready, port: http}\n            periodSeconds: 5\n            failureThreshold: 3',
+  });
+  const f = only(check(text), 'drain-flag-too-short');
+  assert.equal(f.severity, 'error');
+  assert.match(f.message, /NVIDIA Triton runs without --exit-timeout-secs, so it drains for only its default 30s/);
+  assert.match(fixed(text), /command: \["tritonserver", "--model-repository=\/models", --exit-timeout-secs=75\]/);
+});
+
+test('drain-flag-exceeds-grace: --shutdown-timeout=300 runs past SIGKILL at 125 s; fixed to 125 - 35 - 15 = 75', () => {
+  const f = only(check(vllm(args('"--shutdown-timeout=300"'))), 'drain-flag-exceeds-grace');
+  assert.equal(f.severity, 'warning');
+  assert.match(f.fix!.text, /^--shutdown-timeout=75 /);
+  // With a 400 s grace period the same flag fits: 35 + 300 + 15 = 350.
+  assert.ok(!codes(check(vllm({ ...args('"--shutdown-timeout=300"'), grace: 'terminationGracePeriodSeconds: 400', progressDeadline: 'progressDeadlineSeconds: 1000' }))).includes('drain-flag-exceeds-grace'));
+});
+
+test('the flag is added inside a sh -c script, right after the server command', () => {
+  const text = vllm({ image: 'image: example.com/llm:1', command: 'command: ["/bin/sh", "-c", "vllm serve Qwen/Qwen3-8B --port 8000 && echo done"]', args: '' });
+  assert.equal(only(check(text), 'drain-aborts-in-flight').path, 'spec.template.spec.containers[0].command');
+  assert.match(fixed(text), /"vllm serve Qwen\/Qwen3-8B --port 8000 --shutdown-timeout=75 && echo done"/);
+  assert.deepEqual(problems(check(fixed(text))), []);
+});
+
+test('a server the checker cannot tell gets no drain-flag finding, only a note', () => {
+  const report = check(vllm({ image: 'image: example.com/llm:1', command: '', args: '' }));
+  assert.ok(!codes(report).some((c) => c.startsWith('drain-')));
+  assert.equal(only(report, 'model-server-unknown').severity, 'info');
+  // Given the server, it is checked.
+  assert.ok(codes(check(vllm({ image: 'image: example.com/llm:1', command: '', args: '' }), { 'model-server': 'vllm' })).includes('drain-aborts-in-flight'));
+});
