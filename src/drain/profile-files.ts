@@ -2,7 +2,7 @@
  * Parse and validate profile data files from their text. Both the Node reader (CLI, tests) and the
  * site (Vite's import.meta.glob) pass file names and contents here, so every surface validates alike.
  */
-import { parse } from 'yaml';
+import { isScalar, parseDocument, visit } from 'yaml';
 import { collectProfiles, type Profiles } from './profiles.ts';
 import { readGatewayProfile } from './read-gateway.ts';
 import { readModelServerProfile } from './read-model-server.ts';
@@ -13,9 +13,24 @@ export interface DataFile {
   text: string;
 }
 
+/**
+ * Parse one data file. A comment after a value on its line is refused: in a plain scalar, " #" starts a
+ * comment, so an unquoted "see #1838" would silently lose its end. Quote such values instead.
+ */
 function parseFile(file: DataFile): unknown {
+  const doc = parseDocument(file.text, { prettyErrors: true });
+  if (doc.errors.length > 0) throw new Error(`${file.path}: not valid YAML: ${doc.errors[0].message}`);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && node.comment && node.range) {
+        const line = file.text.slice(0, node.range[0]).split('\n').length;
+        throw new Error(`${file.path}: line ${line}: a comment follows the value ${JSON.stringify(String(node.value).slice(0, 40))}; `
+          + 'if the "#" belongs to the text, quote the whole value');
+      }
+    },
+  });
   try {
-    return parse(file.text, { prettyErrors: true, maxAliasCount: 0 });
+    return doc.toJS({ maxAliasCount: 0 });
   } catch (error) {
     throw new Error(`${file.path}: not valid YAML: ${(error as Error).message}`);
   }

@@ -92,3 +92,15 @@ test('a gateway setting default may not exceed its maximum, and gaps have a know
   assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.gaps[0].kind = 'maybe'; }), FILE),
     /gaps\[0\]\.kind must be one of not-found, conflict/);
 });
+
+test('a value cut short by an unquoted " #" is refused, naming the file and line', async () => {
+  const { profilesFromFiles } = await import('../../src/drain/profile-files.ts');
+  const { readFileSync } = await import('node:fs');
+  const read = (p: string) => ({ path: p, text: readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8') });
+  const vllm = read('content/model-servers/vllm.yaml');
+  // versionNotes is a folded block scalar there; turn the id line into a plain value with a trailing comment
+  const broken = { ...vllm, text: vllm.text.replace(/^id: vllm$/m, 'id: vllm # see #1838') };
+  assert.throws(() => profilesFromFiles([read('content/gateways/gke.yaml')], [broken]),
+    /content\/model-servers\/vllm\.yaml: line 1: a comment follows the value "vllm"; if the "#" belongs to the text, quote the whole value/);
+  assert.doesNotThrow(() => profilesFromFiles([read('content/gateways/gke.yaml')], [vllm]));
+});
