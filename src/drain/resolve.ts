@@ -3,7 +3,7 @@
  * Defaults that depend on the chosen gateway or model server come from their profiles.
  */
 import { FIELDS, fieldFor, type FieldSpec } from './fields.ts';
-import { parseValue } from './parse-value.ts';
+import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
 
 /** Every input of the drain model, resolved. Optional fields are `undefined` when not given. */
@@ -120,7 +120,7 @@ export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles):
   for (const [name, value] of Object.entries(raw)) {
     const spec = fieldFor(name);
     if (!spec) {
-      errors.push({ flag: name, message: `${name} is not an input of the drain model` });
+      errors.push({ flag: name, message: `${quoteForMessage(name)} is not an input of the drain model` });
       continue;
     }
     if (isBlank(value) && spec.kind !== 'bool') continue;

@@ -41,7 +41,7 @@ test('names must be DNS labels, and hostile strings are quoted in the message', 
 });
 
 test('unknown inputs are errors', () => {
-  assert.deepEqual(errorOf({ 'grace-seconds': 5 }), { flag: 'grace-seconds', message: 'grace-seconds is not an input of the drain model' });
+  assert.deepEqual(errorOf({ 'grace-seconds': 5 }), { flag: 'grace-seconds', message: '"grace-seconds" is not an input of the drain model' });
 });
 
 test('a derived request longer than a day is refused', () => {

@@ -13,7 +13,7 @@ import { InputField } from './InputField.tsx';
 import { ManifestOutput } from './ManifestOutput.tsx';
 import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
-import { Timeline } from '../timeline/Timeline.tsx';
+import { LazyTimeline } from './LazyTimeline.tsx';
 
 interface Props {
   profiles: Profiles;
@@ -38,7 +38,8 @@ export default function Generator({ profiles, initialManifest }: Props) {
   const [raw, setRaw] = useState<Record<string, string>>({});
   const [notices, setNotices] = useState<string[]>([]);
   const [pending, setPending] = useState<PendingPreset | null>(null);
-  const [hydrated, setHydrated] = useState(false);
+  const [openGroups, setOpenGroups] = useState<string[]>([]);
+  const root = useRef<HTMLDivElement>(null);
   const [emit, setEmit] = useState<Emit | null>(null);
   const lastManifest = useRef(initialManifest);
   const wantEmitter = () => { loadEmitter().then((fn) => setEmit(() => fn)); };
@@ -46,11 +47,14 @@ export default function Generator({ profiles, initialManifest }: Props) {
 
   useEffect(() => {
     const state = decodeQuery(window.location.search, profiles);
-    setRaw(state.raw);
-    setNotices(state.notices);
-    if (Object.keys(state.raw).length > 0) wantEmitter();
+    // A plain link changes nothing: skip the second render so hydration stays one pass.
+    if (Object.keys(state.raw).length > 0) {
+      setRaw(state.raw);
+      wantEmitter();
+    }
+    if (state.notices.length > 0) setNotices(state.notices);
     urlRead.current = true;
-    setHydrated(true);
+    root.current?.setAttribute('data-hydrated', 'true');
   }, []);
 
   const resolved = useMemo(() => resolveInputs(raw, profiles), [raw, profiles]);
@@ -127,7 +131,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
   };
 
   return (
-    <div class="gen" data-hydrated={hydrated ? 'true' : 'false'}>
+    <div class="gen" ref={root} data-hydrated="false">
       {notices.length > 0 ? (
         <div class="gen-notices" role="status" data-testid="notices">
           <p><strong>Some settings in the link could not be used:</strong></p>
@@ -162,11 +166,16 @@ export default function Generator({ profiles, initialManifest }: Props) {
               return <fieldset key={group.id} class="gen-group"><legend>{group.label}</legend>{rows}</fieldset>;
             }
             // Rarely changed groups start folded, and open when one of their fields is changed or wrong.
-            const touched = fields.some((f) => f.flag in raw || errors.has(f.flag));
+            // Their fields are rendered only once open, which keeps hydration short.
+            const open = openGroups.includes(group.id) || fields.some((f) => f.flag in raw || errors.has(f.flag));
+            const onToggle = (e: Event) => {
+              const isOpen = (e.currentTarget as HTMLDetailsElement).open;
+              setOpenGroups((prev) => (isOpen ? [...new Set([...prev, group.id])] : prev.filter((g) => g !== group.id)));
+            };
             return (
-              <details key={group.id} class="gen-group gen-folded" open={touched || undefined}>
+              <details key={group.id} class="gen-group gen-folded" open={open || undefined} onToggle={onToggle}>
                 <summary>{group.label}</summary>
-                <fieldset><legend class="sr-only">{group.label}</legend>{rows}</fieldset>
+                <fieldset><legend class="sr-only">{group.label}</legend>{open ? rows : null}</fieldset>
               </details>
             );
           })}
@@ -174,7 +183,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
         </form>
         <div class="gen-result">
           <PlanSummary plan={planned} />
-          <Timeline plan={planned} profiles={profiles} />
+          <LazyTimeline plan={planned} profiles={profiles} />
           <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} pending={manifestPending} />
           <Derivation plan={planned} />
         </div>

@@ -18,7 +18,7 @@ function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= createHighlighterCore({
     engine: createJavaScriptRawEngine(),
     langs: [import('@shikijs/langs-precompiled/yaml')],
-    themes: [import('@shikijs/themes/github-light'), import('@shikijs/themes/github-dark')],
+    themes: [import('@shikijs/themes/github-light-high-contrast'), import('@shikijs/themes/github-dark-high-contrast')],
   });
   return highlighter;
 }
@@ -26,7 +26,7 @@ function getHighlighter(): Promise<HighlighterCore> {
 /** Tokenize YAML into lines of tokens carrying light and dark colours. */
 export async function highlightYaml(code: string): Promise<HighlightToken[][]> {
   const h = await getHighlighter();
-  const lines = h.codeToTokensWithThemes(code, { lang: 'yaml', themes: { light: 'github-light', dark: 'github-dark' } });
+  const lines = h.codeToTokensWithThemes(code, { lang: 'yaml', themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' } });
   return lines.map((line) => line.map((token) => ({
     content: token.content,
     light: token.variants.light?.color,

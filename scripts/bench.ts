@@ -1,0 +1,497 @@
+/**
+ * `npm run bench`: the figures issue 7 asks for, each printed with its budget beside it. Not part of `npm test`.
+ *
+ *   cold build time                        build into fresh temporary output and cache folders
+ *   JS per page, eager and lazy (gzip -9)  see JS_METHOD below
+ *   generator input → manifest             median and p95 over 200 changes, from performance marks in the page
+ *   `hitless generate` wall time           median of 15 process runs
+ *   Lighthouse mobile perf / a11y          landing, generator, checker, one gateway page (lighthouse 13, if installed)
+ *
+ * Options (environment): BENCH_CHANGES (200), BENCH_CLI_RUNS (15), BENCH_LH_RUNS (3: Lighthouse runs per page,
+ * the median is reported), BENCH_PORT (default: a free port), BENCH_SKIP (comma list of: build, js, input, cli, lighthouse;
+ * with `build` skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build).
+ * Exit code 0 whatever the figures; the table says which budgets are missed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The preview server's port: $BENCH_PORT, else a free one (a server left on a fixed port would be measured instead). */
+let PORT = Number(process.env.BENCH_PORT ?? 0);
+let ORIGIN = '';
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 200);
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
+const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const KB = 1000;
+const BUDGET = {
+  generatorEagerJs: 30 * KB,
+  highlightLazyJs: 45 * KB,
+  inputToManifestP95Ms: 16,
+  lighthousePerf: 98,
+  lighthouseA11y: 100,
+};
+
+const JS_METHOD = `JS per page: eager = what loads before any interaction, read from the built HTML: inline scripts, module scripts,
+modulepreloads, and the component and renderer of every client:load/client:idle island, plus everything those import
+statically (followed through the built chunks). Lazy = every other JS file the page fetched in Chromium with no
+interaction, split into what the page's islands import dynamically after first paint (the highlighter) and the
+rest (Starlight's search UI, prefetched on idle); then what loads on first use (the first input focused and typed
+into; the search box opened and queried: Pagefind, the same on every page, is shown once).
+Sizes are each file's bytes gzipped at level 9; inline scripts count with their text. Eager files are also
+checked against what the browser fetched.`;
+
+// ---------------------------------------------------------------------------------------------- output
+
+interface Row { figure: string; value: string; budget: string; ok?: boolean }
+const rows: Row[] = [];
+const notes: string[] = [];
+
+function row(figure: string, value: string, budget = '—', ok?: boolean): void {
+  rows.push({ figure, value, budget, ok });
+  const mark = ok === undefined ? ' ' : ok ? '✓' : '✗';
+  process.stdout.write(`  ${mark} ${figure}: ${value}${budget !== '—' ? `   (budget ${budget})` : ''}\n`);
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const i = (s.length - 1) * q;
+  return s[Math.floor(i)] + (s[Math.ceil(i)] - s[Math.floor(i)]) * (i - Math.floor(i));
+}
+
+function section(title: string): void {
+  process.stdout.write(`\n${title}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------- build and serve
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): { ms: number; code: number | null; output: string } {
+  const start = performance.now();
+  const result = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - start, code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Build into fresh temporary folders (no Astro or Vite cache) and time it. */
+function coldBuild(): { outDir: string; cleanup: () => void } {
+  // Inside the project (node_modules/.cache, ignored by git): Astro's prerender chunks import packages by name, and
+  // Node resolves those from the output folder, so an output folder outside the project fails to build.
+  mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+  const base = mkdtempSync(join(ROOT, 'node_modules/.cache/hitless-bench-'));
+  const outDir = join(base, 'dist');
+  const cacheDir = join(base, 'cache');
+  const env = { ...process.env, HITLESS_OUT_DIR: outDir, HITLESS_CACHE_DIR: cacheDir, ASTRO_TELEMETRY_DISABLED: '1' };
+  const cold = run('npm', ['run', 'build'], env);
+  if (cold.code !== 0) {
+    process.stderr.write(cold.output.slice(-4000));
+    throw new Error(`npm run build failed (exit ${cold.code})`);
+  }
+  const pages = cold.output.match(/(\d+) page\(s\) built/)?.[1] ?? '?';
+  row('cold build (npm run build, fresh out and cache folders)', `${(cold.ms / 1000).toFixed(1)} s for ${pages} pages`);
+  const warm = run('npm', ['run', 'build'], env);
+  if (warm.code === 0) row('warm build (same folders again)', `${(warm.ms / 1000).toFixed(1)} s`);
+  return { outDir, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** A TCP port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function serve(outDir: string): Promise<ChildProcess> {
+  if (!PORT) PORT = await freePort();
+  ORIGIN = `http://127.0.0.1:${PORT}`;
+  try {
+    await fetch(`${ORIGIN}/`);
+    throw new Error(`something already answers on ${ORIGIN}; set BENCH_PORT to a free port`);
+  } catch (error) {
+    if ((error as Error).message.startsWith('something already')) throw error;
+  }
+  const child = spawn('npm', ['run', 'preview', '--', '--port', String(PORT), '--ignore-lock'], {
+    cwd: ROOT, env: { ...process.env, HITLESS_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'ignore', detached: true,
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${ORIGIN}/`)).ok) return child;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  stop(child);
+  throw new Error(`the preview server did not answer on ${ORIGIN}`);
+}
+
+function stop(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGTERM'); // the npm process group: npm, astro preview
+  } catch { /* already gone */ }
+}
+
+function sitemapPaths(outDir: string): string[] {
+  return readdirSync(outDir).filter((n) => /^sitemap-\d+\.xml$/.test(n))
+    .flatMap((n) => [...readFileSync(join(outDir, n), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname))
+    .sort();
+}
+
+// ---------------------------------------------------------------------------------------------- JS per page
+
+const gz = (text: string | Buffer) => gzipSync(text, { level: 9 }).length;
+
+function fileOf(outDir: string, url: string): string | undefined {
+  const path = resolve(outDir, `.${decodeURIComponent(new URL(url, ORIGIN).pathname)}`);
+  return path.startsWith(outDir) && existsSync(path) && statSync(path).isFile() ? path : undefined;
+}
+
+const sizeCache = new Map<string, number>();
+function gzSize(outDir: string, url: string): number {
+  if (!sizeCache.has(url)) {
+    const file = fileOf(outDir, url);
+    sizeCache.set(url, file ? gz(readFileSync(file)) : 0);
+  }
+  return sizeCache.get(url)!;
+}
+
+/** A JS file's static imports (not dynamic `import()`), as absolute paths. */
+function staticImports(outDir: string, url: string): string[] {
+  const file = fileOf(outDir, url);
+  if (!file) return [];
+  const code = readFileSync(file, 'utf8');
+  const found = new Set<string>();
+  for (const m of code.matchAll(/(?:^|[;}\s)])(?:import|export)\s*(?:[\w$*{][^"'`;()]*?from\s*)?["'`]([^"'`]+\.m?js)["'`]/g)) {
+    found.add(new URL(m[1], new URL(url, ORIGIN)).pathname);
+  }
+  return [...found];
+}
+
+/** A JS file's dynamic imports (`import("./x.js")`), as absolute paths. */
+function dynamicImports(outDir: string, url: string): string[] {
+  const file = fileOf(outDir, url);
+  if (!file) return [];
+  const code = readFileSync(file, 'utf8');
+  return [...new Set([...code.matchAll(/\bimport\(\s*["'`]([^"'`]+\.m?js)["'`]\s*\)/g)].map((m) => new URL(m[1], new URL(url, ORIGIN)).pathname))];
+}
+
+/** Every JS file reachable from `roots` through static and dynamic imports. */
+function reachable(outDir: string, roots: Iterable<string>): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const next = queue.pop()!;
+    if (seen.has(next) || !/\.m?js$/.test(next)) continue;
+    seen.add(next);
+    queue.push(...staticImports(outDir, next), ...dynamicImports(outDir, next));
+  }
+  return seen;
+}
+
+interface EagerSet { files: Set<string>; inlineBytes: number; inlineCount: number; islandRoots: Set<string> }
+
+/** What a page loads before any interaction, from its HTML and the static import graph. */
+function eagerJs(outDir: string, path: string): EagerSet {
+  const htmlFile = fileOf(outDir, path.endsWith('/') ? `${path}index.html` : path)!;
+  const html = readFileSync(htmlFile, 'utf8');
+  const roots = new Set<string>();
+  const islandRoots = new Set<string>();
+  let inlineBytes = 0;
+  let inlineCount = 0;
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attrs = m[1];
+    const src = /\ssrc=["']?([^"'\s>]+)/.exec(attrs)?.[1];
+    if (src) roots.add(new URL(src, ORIGIN + path).pathname);
+    else if (!/type=["']?application\/(ld\+)?json/.test(attrs) && m[2].trim()) {
+      inlineBytes += gz(m[2]);
+      inlineCount++;
+    }
+  }
+  for (const m of html.matchAll(/<link\b[^>]*rel=["']?modulepreload[^>]*>/gi)) {
+    const href = /href=["']?([^"'\s>]+)/.exec(m[0])?.[1];
+    if (href) roots.add(new URL(href, ORIGIN + path).pathname);
+  }
+  for (const m of html.matchAll(/<astro-island\b([^>]*)>/gi)) {
+    const client = /\sclient=["']?(\w+)/.exec(m[1])?.[1];
+    if (client !== 'load' && client !== 'idle' && client !== 'only') continue;
+    for (const a of ['component-url', 'renderer-url']) {
+      const url = new RegExp(`\\s${a}=["']([^"']+)`).exec(m[1])?.[1];
+      if (url) {
+        roots.add(new URL(url, ORIGIN + path).pathname);
+        islandRoots.add(new URL(url, ORIGIN + path).pathname);
+      }
+    }
+  }
+  const files = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const next = queue.pop()!;
+    if (files.has(next) || !/\.m?js$/.test(next)) continue;
+    files.add(next);
+    queue.push(...staticImports(outDir, next));
+  }
+  return { files, inlineBytes, inlineCount, islandRoots };
+}
+
+/** The JS URLs (same-origin paths) a page fetches while `during` runs. */
+async function jsFetched(page: Page, during: () => Promise<void>): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const listener = (request: { url(): string; resourceType(): string }) => {
+    const url = new URL(request.url());
+    if (url.origin === ORIGIN && (/\.m?js$/.test(url.pathname) || request.resourceType() === 'script')) seen.add(url.pathname);
+  };
+  page.on('request', listener);
+  try {
+    await during();
+  } finally {
+    page.off('request', listener);
+  }
+  return seen;
+}
+
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page.waitForLoadState('networkidle');
+}
+
+const sum = (outDir: string, files: Iterable<string>) => [...files].reduce((n, f) => n + gzSize(outDir, f), 0);
+const names = (files: Iterable<string>) => [...files].map((f) => f.replace(/^.*\//, '').replace(/\.[\w-]{8}\.js$/, '.js')).sort().join(', ');
+
+async function measureJs(browser: Browser, outDir: string, paths: string[]): Promise<void> {
+  section('JavaScript per page (gzip -9)');
+  notes.push(JS_METHOD);
+  process.stdout.write(`  method: ${JS_METHOD.split('\n').join('\n          ')}\n\n`);
+  process.stdout.write(`  ${'page'.padEnd(36)} ${'eager'.padStart(9)} ${'lazy: islands'.padStart(14)} ${'lazy: other'.padStart(12)} ${'on first input'.padStart(15)}\n`);
+  let searchBytes = -1;
+  let searchFiles = new Set<string>();
+  for (const path of paths) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const eager = eagerJs(outDir, path);
+    const fetched = await jsFetched(page, async () => {
+      await page.goto(ORIGIN + path);
+      await settle(page);
+    });
+    const missing = [...eager.files].filter((f) => !fetched.has(f));
+    const lazy = new Set([...fetched].filter((f) => !eager.files.has(f)));
+    // Lazy JS the page's own islands import (highlighting, say) versus the rest (Starlight's search UI prefetch).
+    const fromIslands = reachable(outDir, eager.islandRoots);
+    const islandLazy = new Set([...lazy].filter((f) => fromIslands.has(f)));
+    const otherLazy = new Set([...lazy].filter((f) => !fromIslands.has(f)));
+    const onInput = await jsFetched(page, async () => {
+      const field = page.locator('main input:not([type=hidden]):not([type=checkbox]), main textarea').first();
+      if (await field.count() > 0 && await field.isVisible()) {
+        await field.focus();
+        await page.keyboard.type('1');
+        await page.waitForLoadState('networkidle');
+      }
+    });
+    if (searchBytes < 0) {
+      searchFiles = await jsFetched(page, async () => {
+        const button = page.locator('button[data-open-modal]').first();
+        if (await button.count() > 0) {
+          await button.click();
+          await page.keyboard.type('drain');
+          await page.waitForLoadState('networkidle');
+          await page.waitForTimeout(500);
+        }
+      });
+      searchBytes = sum(outDir, searchFiles);
+    }
+    await context.close();
+    const eagerBytes = sum(outDir, eager.files) + eager.inlineBytes;
+    const lazyBytes = sum(outDir, islandLazy);
+    const otherBytes = sum(outDir, otherLazy);
+    const inputBytes = sum(outDir, [...onInput].filter((f) => !fetched.has(f)));
+    process.stdout.write(`  ${path.padEnd(36)} ${kb(eagerBytes).padStart(9)} ${kb(lazyBytes).padStart(14)} ${kb(otherBytes).padStart(12)} ${kb(inputBytes).padStart(15)}\n`);
+    if (otherLazy.size > 0 && !otherNoted.has(names(otherLazy))) {
+      otherNoted.add(names(otherLazy));
+      notes.push(`lazy JS not from the page's islands, fetched without input (${path} and others): ${[...otherLazy].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ')}`);
+    }
+    if (missing.length > 0) process.stdout.write(`      (declared eager but not fetched: ${names(missing)})\n`);
+    if (path === '/generator/') {
+      const detail = [...eager.files].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ');
+      notes.push(`generator eager JS: ${detail}, ${eager.inlineCount} inline scripts ${kb(eager.inlineBytes)}`);
+      notes.push(`generator island JS after first paint (highlighting): ${[...islandLazy].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ') || 'none'}`);
+      notes.push(`generator JS on first input: ${[...onInput].filter((f) => !fetched.has(f)).map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ') || 'none'}`);
+      genJs = { eagerBytes, lazyBytes, inputBytes };
+    }
+  }
+  process.stdout.write(`  site search on first use (Pagefind; every page): ${kb(searchBytes)} (${names(searchFiles) || 'none'})\n\n`);
+  if (genJs) {
+    row('generator page: JS before any interaction (incl. Starlight\'s)', kb(genJs.eagerBytes), `<= ${kb(BUDGET.generatorEagerJs)}`, genJs.eagerBytes <= BUDGET.generatorEagerJs);
+    row('generator page: highlighting (island JS after first paint, no input)', kb(genJs.lazyBytes), `<= ${kb(BUDGET.highlightLazyJs)}`, genJs.lazyBytes <= BUDGET.highlightLazyJs);
+    row('generator page: JS loaded on first input (emitter)', kb(genJs.inputBytes));
+  } else {
+    row('generator page JS', 'no /generator/ page in the build', `<= ${kb(BUDGET.generatorEagerJs)}`, false);
+  }
+}
+let genJs: { eagerBytes: number; lazyBytes: number; inputBytes: number } | undefined;
+const otherNoted = new Set<string>();
+
+// ---------------------------------------------------------------------------------------------- input → manifest
+
+async function measureInput(browser: Browser): Promise<void> {
+  section(`Generator: input change → updated manifest (${CHANGES} changes)`);
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${ORIGIN}/generator/`);
+  await settle(page);
+  const field = page.locator('#in-max-output-tokens');
+  const count = () => page.evaluate(() => performance.getEntriesByName('hitless:input-to-manifest').length);
+  // Warm up: the first change loads the emitter; wait until the manifest follows the input.
+  await field.fill('4097');
+  await page.waitForFunction(() => document.querySelector('[data-testid=manifest]')?.getAttribute('data-pending') !== 'true'
+    && performance.getEntriesByName('hitless:input-to-manifest').length > 0, undefined, { timeout: 15_000 })
+    .catch(() => undefined);
+  if (await count() === 0) {
+    row('input → manifest', 'no "hitless:input-to-manifest" measures: the built Generator.tsx lacks the bench performance marks', `p95 <= ${BUDGET.inputToManifestP95Ms} ms`, false);
+    await page.context().close();
+    return;
+  }
+  await page.evaluate(() => performance.clearMeasures('hitless:input-to-manifest'));
+  for (let i = 0; i < CHANGES; i++) {
+    await field.fill(String(4100 + (i % 2 === 0 ? i : 1000 + i)));
+    await page.waitForFunction((n) => performance.getEntriesByName('hitless:input-to-manifest').length > n, i, { timeout: 5_000 });
+  }
+  const durations = await page.evaluate(() => performance.getEntriesByName('hitless:input-to-manifest').map((e) => e.duration));
+  await page.context().close();
+  row('input → manifest, median', ms(median(durations)));
+  row('input → manifest, p95', ms(quantile(durations, 0.95)), `<= ${BUDGET.inputToManifestP95Ms} ms`, quantile(durations, 0.95) <= BUDGET.inputToManifestP95Ms);
+  row('input → manifest, max', ms(Math.max(...durations)));
+  notes.push('input → manifest: from the mark set when the input event reaches the island to the mark set in the layout effect that runs once the new manifest text is in the DOM (before paint), in Chromium without CPU throttling; max-output-tokens typed via fill(), one change at a time.');
+}
+
+// ---------------------------------------------------------------------------------------------- CLI
+
+function measureCli(): void {
+  section(`hitless generate (${CLI_RUNS} runs)`);
+  const times: number[] = [];
+  for (let i = 0; i < CLI_RUNS + 1; i++) {
+    const r = run(process.execPath, [join(ROOT, 'bin/hitless.mjs'), 'generate'], process.env);
+    if (r.code !== 0) throw new Error(`hitless generate failed: ${r.output.slice(0, 500)}`);
+    if (i > 0) times.push(r.ms); // the first run warms the file cache
+  }
+  row('hitless generate wall time, median', ms(median(times)));
+  row('hitless generate wall time, p95', ms(quantile(times, 0.95)));
+  const sys = run('node', [join(ROOT, 'bin/hitless.mjs'), 'generate'], process.env);
+  if (sys.code === 0 && spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim() !== process.version) {
+    notes.push(`hitless generate with the system node (${spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim()}, which re-runs itself on the project's Node 24): ${ms(sys.ms)} (one run)`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- Lighthouse
+
+function lighthouseCli(): string | undefined {
+  const cli = join(ROOT, 'node_modules/lighthouse/cli/index.js');
+  return existsSync(cli) ? cli : undefined;
+}
+
+async function lighthouse(url: string): Promise<{ perf: number; a11y: number; detail: string } | { error: string }> {
+  const cli = lighthouseCli()!;
+  const result = spawnSync(process.execPath, [cli, url, '--only-categories=performance,accessibility', '--output=json', '--output-path=stdout', '--quiet',
+    `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`], { cwd: ROOT, env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) return { error: `exit ${result.status}: ${(result.stderr || result.stdout).slice(0, 300)}` };
+  const report = JSON.parse(result.stdout);
+  const audit = (id: string) => report.audits[id]?.displayValue ?? '?';
+  const failed = Object.values(report.categories.accessibility.auditRefs as { id: string; weight: number }[])
+    .filter((ref) => ref.weight > 0 && report.audits[ref.id]?.score !== null && report.audits[ref.id]?.score < 1).map((ref) => ref.id);
+  return {
+    perf: Math.round(report.categories.performance.score * 100),
+    a11y: Math.round(report.categories.accessibility.score * 100),
+    detail: `FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}${failed.length ? `; a11y audits failing: ${failed.join(', ')}` : ''}`,
+  };
+}
+
+async function measureLighthouse(paths: string[]): Promise<void> {
+  section(`Lighthouse 13, mobile (default form factor and throttling), ${LH_RUNS} run(s) per page, median`);
+  if (!lighthouseCli()) {
+    row('Lighthouse', 'not installed (add lighthouse to devDependencies)', `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`, false);
+    return;
+  }
+  const gateway = paths.find((p) => /^\/gateways\/[^/]+\/$/.test(p));
+  const targets: [string, string | undefined][] = [['landing', '/'], ['generator', '/generator/'], ['checker', '/checker/'], ['gateway page', gateway]];
+  for (const [label, path] of targets) {
+    if (!path || !paths.includes(path)) {
+      row(`Lighthouse ${label}`, `no such page in the build${path ? ` (${path})` : ''}`, `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`, false);
+      continue;
+    }
+    const runs: { perf: number; a11y: number; detail: string }[] = [];
+    let error = '';
+    for (let i = 0; i < LH_RUNS; i++) {
+      const r = await lighthouse(ORIGIN + path);
+      if ('error' in r) error = r.error;
+      else runs.push(r);
+    }
+    if (runs.length === 0) {
+      row(`Lighthouse ${label} (${path})`, `failed: ${error}`, `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`, false);
+      continue;
+    }
+    const perf = median(runs.map((r) => r.perf));
+    const a11y = median(runs.map((r) => r.a11y));
+    row(`Lighthouse ${label} (${path}) performance`, `${perf}${runs.length > 1 ? ` (runs: ${runs.map((r) => r.perf).join(', ')})` : ''}`, `>= ${BUDGET.lighthousePerf}`, perf >= BUDGET.lighthousePerf);
+    row(`Lighthouse ${label} (${path}) accessibility`, String(a11y), `= ${BUDGET.lighthouseA11y}`, a11y >= BUDGET.lighthouseA11y);
+    notes.push(`Lighthouse ${path}: ${runs.map((r) => r.detail).join(' | ')}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const chromiumVersion = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  process.stdout.write(`Hitless bench — ${new Date().toISOString()}\n`);
+  process.stdout.write(`node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+
+  let outDir = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
+  let cleanup = () => { /* nothing to remove */ };
+  if (!SKIP.has('build')) {
+    section('Build');
+    ({ outDir, cleanup } = coldBuild());
+  } else if (!existsSync(join(outDir, 'index.html'))) {
+    throw new Error(`BENCH_SKIP=build, but there is no built site at ${outDir}`);
+  }
+  const paths = sitemapPaths(outDir);
+  const server = await serve(outDir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_ARGS });
+  try {
+    if (!SKIP.has('js')) await measureJs(browser, outDir, paths);
+    if (!SKIP.has('input') && paths.includes('/generator/')) await measureInput(browser);
+    if (!SKIP.has('cli')) measureCli();
+    await browser.close();
+    if (!SKIP.has('lighthouse')) await measureLighthouse(paths);
+  } finally {
+    await browser.close().catch(() => undefined);
+    stop(server);
+    cleanup();
+  }
+
+  section('Summary');
+  const width = Math.max(...rows.map((r) => r.figure.length));
+  for (const r of rows) {
+    const mark = r.ok === undefined ? ' ' : r.ok ? '✓' : '✗';
+    process.stdout.write(`  ${mark} ${r.figure.padEnd(width)}  ${r.value.padEnd(18)}  ${r.budget === '—' ? '' : `budget ${r.budget}`}\n`);
+  }
+  const missed = rows.filter((r) => r.ok === false);
+  process.stdout.write(`\n  ${missed.length === 0 ? 'Every budget met.' : `${missed.length} budget(s) missed: ${missed.map((r) => r.figure).join('; ')}`}\n`);
+  section('Notes');
+  for (const n of notes.slice(1)) process.stdout.write(`  - ${n}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench: ${(error as Error).stack ?? error}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,114 @@
+/**
+ * The drain model's numbers and invariants written out again from /work/shared/DRAIN-MODEL.md (v1), for the
+ * property tests to hold `plan()` against. It takes resolved inputs (so defaults are the resolver's business)
+ * and recomputes every output from the document's formulas.
+ */
+import type { DrainInputs } from '../../src/drain/resolve.ts';
+import type { Plan } from '../../src/drain/plan.ts';
+import type { Profiles } from '../../src/drain/profiles.ts';
+
+const INT32_MAX = 2 ** 31 - 1;
+
+/** "Round up to whole seconds, after first rounding to the nearest millisecond." */
+const wholeUp = (seconds: number) => Math.ceil(Math.round(seconds * 1000) / 1000);
+const toMs = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+export interface ExpectedPlan {
+  removalSeconds: number;
+  preStopSeconds: number;
+  maxRequestSeconds: number;
+  drainSeconds: number;
+  terminationGracePeriodSeconds: number;
+  strategy: { maxSurge: number; maxUnavailable: number };
+  progressDeadlineSecondsAtLeast: number;
+  startupFailureThreshold: number;
+  drainFlag: { flag: string; seconds: number } | null;
+  preStopAction: 'sleep' | 'exec' | 'none';
+  livenessBeforeReadiness: boolean;
+}
+
+/** The plan DRAIN-MODEL.md gives for these inputs. */
+export function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
+  const gateway = profiles.gateways.find((g) => g.id === inputs.gateway)!;
+  const server = profiles.modelServers.find((m) => m.id === inputs.modelServer)!;
+  // removal: given; or interval × threshold + timeout + propagation; or the profile's number.
+  const removalSeconds = inputs.removalSeconds !== undefined
+    ? toMs(inputs.removalSeconds)
+    : inputs.healthCheckIntervalSeconds !== undefined
+      ? toMs(inputs.healthCheckIntervalSeconds * inputs.healthCheckUnhealthyThreshold! + inputs.healthCheckTimeoutSeconds! + (inputs.propagationSeconds ?? 0))
+      : gateway.removal.seconds!;
+  const preStopSeconds = wholeUp(removalSeconds + inputs.removalMarginSeconds);
+  const maxRequestSeconds = inputs.maxRequestSeconds !== undefined
+    ? wholeUp(inputs.maxRequestSeconds)
+    : wholeUp(inputs.maxOutputTokens * inputs.tpotMs / 1000 * (1 + inputs.prefillOverheadPercent / 100));
+  const drainSeconds = inputs.unboundedDrain ? inputs.drainCapSeconds : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+  // "Outputs (all whole seconds)": a teardown given in milliseconds is rounded up like every other output.
+  const teardownSeconds = wholeUp(inputs.teardownSeconds);
+  const surge = inputs.spareGpus >= inputs.gpusPerReplica;
+  const minor = Number(inputs.kubernetesVersion.split('.')[1]);
+  return {
+    removalSeconds,
+    preStopSeconds,
+    maxRequestSeconds,
+    drainSeconds,
+    terminationGracePeriodSeconds: preStopSeconds + drainSeconds + teardownSeconds,
+    strategy: surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 },
+    progressDeadlineSecondsAtLeast: Math.max(600, preStopSeconds + drainSeconds + teardownSeconds + inputs.startupSeconds),
+    startupFailureThreshold: Math.ceil(inputs.startupSeconds / inputs.startupPeriodSeconds),
+    drainFlag: server.drain.kind === 'flag' ? { flag: server.drain.flag!, seconds: drainSeconds } : null,
+    preStopAction: preStopSeconds === 0 ? 'none' : minor < 30 ? 'exec' : 'sleep',
+    livenessBeforeReadiness: inputs.livenessPeriodSeconds * inputs.livenessFailureThreshold
+      < inputs.readinessPeriodSeconds * inputs.readinessFailureThreshold,
+  };
+}
+
+/** Everything in `plan` that breaks DRAIN-MODEL.md's invariants or differs from its formulas. */
+export function planViolations(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
+  const errors: string[] = [];
+  const want = expectedPlan(inputs, profiles);
+  const same = (what: string, actual: unknown, expected: unknown) => {
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) errors.push(`${what}: plan has ${JSON.stringify(actual)}, DRAIN-MODEL.md gives ${JSON.stringify(expected)}`);
+  };
+  same('removalSeconds', plan.removalSeconds, want.removalSeconds);
+  same('preStopSeconds', plan.preStopSeconds, want.preStopSeconds);
+  same('maxRequestSeconds', plan.maxRequestSeconds, want.maxRequestSeconds);
+  same('drainSeconds', plan.drainSeconds, want.drainSeconds);
+  same('terminationGracePeriodSeconds', plan.terminationGracePeriodSeconds, want.terminationGracePeriodSeconds);
+  same('strategy', plan.strategy, want.strategy);
+  same('startupProbe.failureThreshold', plan.probes.startup.failureThreshold, want.startupFailureThreshold);
+  same('drainFlag', plan.drainFlag, want.drainFlag);
+  same('preStopAction', plan.preStopAction, want.preStopAction);
+  same('liveness-faster-than-readiness warning', plan.warnings.some((w) => w.code === 'liveness-faster-than-readiness'), want.livenessBeforeReadiness);
+  same('probe periods and thresholds',
+    [plan.probes.readiness.periodSeconds, plan.probes.readiness.failureThreshold, plan.probes.liveness.periodSeconds, plan.probes.liveness.failureThreshold, plan.probes.startup.periodSeconds],
+    [inputs.readinessPeriodSeconds, inputs.readinessFailureThreshold, inputs.livenessPeriodSeconds, inputs.livenessFailureThreshold, inputs.startupPeriodSeconds]);
+
+  // The invariants, stated as DRAIN-MODEL.md states them.
+  if (!(plan.preStopSeconds <= plan.terminationGracePeriodSeconds)) errors.push('invariant: preStopSeconds <= terminationGracePeriodSeconds');
+  if (!(plan.terminationGracePeriodSeconds >= plan.preStopSeconds + plan.drainSeconds)) errors.push('invariant: terminationGracePeriodSeconds >= preStopSeconds + drainSeconds');
+  if (!(plan.progressDeadlineSeconds >= plan.terminationGracePeriodSeconds + inputs.startupSeconds && plan.progressDeadlineSeconds >= 600)) {
+    errors.push(`progressDeadlineSeconds ${plan.progressDeadlineSeconds} < max(600, grace + startup = ${want.progressDeadlineSecondsAtLeast})`);
+  }
+  if (plan.probes.startup.periodSeconds * plan.probes.startup.failureThreshold < inputs.startupSeconds) errors.push('startup probe does not cover the model load');
+  const int64 = { preStopSeconds: plan.preStopSeconds, drainSeconds: plan.drainSeconds, terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, maxRequestSeconds: plan.maxRequestSeconds };
+  const int32 = {
+    progressDeadlineSeconds: plan.progressDeadlineSeconds,
+    ...Object.fromEntries((['startup', 'readiness', 'liveness'] as const).flatMap((p) => [
+      [`${p}.periodSeconds`, plan.probes[p].periodSeconds], [`${p}.failureThreshold`, plan.probes[p].failureThreshold], [`${p}.timeoutSeconds`, plan.probes[p].timeoutSeconds],
+    ])),
+    maxSurge: plan.strategy.maxSurge, maxUnavailable: plan.strategy.maxUnavailable,
+  };
+  for (const [name, value] of Object.entries(int64)) {
+    if (!(Number.isSafeInteger(value) && value >= 0)) errors.push(`invariant: ${name} must be a non-negative whole number (got ${value})`);
+  }
+  for (const [name, value] of Object.entries(int32)) {
+    if (!(Number.isInteger(value) && value >= 0 && value <= INT32_MAX)) errors.push(`invariant: ${name} must be a non-negative int32 (got ${value})`);
+  }
+  for (const w of plan.warnings) {
+    if (!/^[a-z]+(-[a-z]+)*$/.test(w.code) || !w.message || /undefined|NaN|null/.test(w.message)) errors.push(`warning ${w.code}: malformed (${w.message})`);
+  }
+  for (const step of plan.derivation) {
+    if (/undefined|NaN|Infinity/.test(`${step.value} ${step.formula} ${step.why}`)) errors.push(`derivation ${step.field}: ${step.value} = ${step.formula}`);
+  }
+  return errors;
+}

@@ -1,0 +1,42 @@
+/**
+ * Helpers for the Playwright specs: the built site's pages (from its sitemap) and waiting for a page to settle
+ * (islands hydrated, lazy highlighting applied) before it is measured.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The folder the preview server serves: $HITLESS_OUT_DIR, else dist. */
+export const OUT_DIR = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
+
+/** The `<loc>` URLs of the built sitemap files (sitemap-0.xml, sitemap-1.xml, …). */
+function sitemapLocs(): string[] {
+  if (!existsSync(OUT_DIR)) return [];
+  return readdirSync(OUT_DIR)
+    .filter((name) => /^sitemap-\d+\.xml$/.test(name))
+    .flatMap((name) => [...readFileSync(join(OUT_DIR, name), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&')));
+}
+
+/**
+ * Every page path in the sitemap (`/`, `/generator/`, …), read when the specs are collected so that each page
+ * gets its own test. Pages added to the site are picked up by the next build; nothing here lists them.
+ */
+export const SITEMAP_PATHS: string[] = [...new Set(sitemapLocs().map((loc) => new URL(loc).pathname))].sort();
+
+/** Whether the build has a page at this path (for specs about pages that may not exist yet, like /checker/). */
+export const hasPage = (path: string): boolean => SITEMAP_PATHS.includes(path);
+
+/**
+ * Wait until the page's eager islands have hydrated (Astro removes `ssr` from an island once it has) and, where
+ * the page has a manifest view, until its lazy highlighting is applied, so that axe sees the final colours.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]'), undefined, { timeout: 10_000 });
+  if (await page.locator('[data-testid=manifest]').count() > 0) {
+    await page.locator('[data-testid=manifest].is-highlighted').first().waitFor({ timeout: 10_000 }).catch(() => { /* highlighting is optional */ });
+  }
+}

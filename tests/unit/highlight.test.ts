@@ -1,0 +1,50 @@
+/**
+ * The generator's highlighter (shiki's fine-grained core, also used by the checker): for random manifests
+ * its tokens join back into the text exactly, and every colour it uses meets WCAG AA contrast (4.5:1) on
+ * the manifest's backgrounds in both themes.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { highlightYaml, type HighlightToken } from '../../src/components/generator/highlight.ts';
+import { validInputs } from '../support/arbitraries.ts';
+import { generate, profiles } from '../support/generate.ts';
+
+const joined = (lines: HighlightToken[][]) => lines.map((l) => l.map((t) => t.content).join('')).join('\n');
+
+/** WCAG 2.x contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('the contrast formula matches known pairs', () => {
+  // black on white is 21:1; #767676 on white is the classic 4.54:1 AA limit
+  assert.equal(Math.round(contrast('#000000', '#ffffff')), 21);
+  assert.equal(contrast('#767676', '#ffffff').toFixed(2), '4.54');
+});
+
+test('random manifests: tokens join back exactly, and every colour passes 4.5:1 (60 inputs)', async () => {
+  // The manifest's background is Starlight's --sl-color-black: #ffffff in the light theme, hsl(224 10% 10%) =
+  // #17181c in the dark one; gray-7 (#f6f7f9) and pure black are checked as well.
+  const light = ['#ffffff', '#f6f7f9'];
+  const dark = ['#17181c', '#000000'];
+  const samples = fc.sample(validInputs(profiles), { numRuns: 60, seed: 7 });
+  const problems = new Set<string>();
+  for (const raw of samples) {
+    const { manifest } = generate(raw);
+    const text = manifest.replace(/\n$/, '');
+    const lines = await highlightYaml(text);
+    assert.equal(joined(lines), text);
+    for (const t of lines.flat()) {
+      for (const bg of light) if (t.light && contrast(t.light, bg) < 4.5) problems.add(`${t.light} on ${bg}`);
+      for (const bg of dark) if (t.dark && contrast(t.dark, bg) < 4.5) problems.add(`${t.dark} on ${bg}`);
+    }
+  }
+  assert.deepEqual([...problems], []);
+});
