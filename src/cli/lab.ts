@@ -1,0 +1,116 @@
+/**
+ * `hitless lab`: replay a pod deletion against a real HAProxy on 127.0.0.1 and count every
+ * request's fate. Exit codes: 0 every outcome as the model predicts, 1 an outcome contradicts the
+ * model (or the lab could not run), 2 bad flags.
+ */
+import { LabInputError, checkSet, prepare, publishSet, type Prepared } from '../lab/prepare.ts';
+import { haproxyVersion, HAPROXY } from '../lab/haproxy.ts';
+import { LabResources, stopOnSignals } from '../lab/processes.ts';
+import { machineInfo, resultsDocument, writeResults, RESULTS_FILE } from '../lab/publish.ts';
+import { scenarioJson, scenarioText } from '../lab/report.ts';
+import { SCENARIOS } from '../lab/scenarios.ts';
+import { runScenario, type ScenarioResult } from '../lab/suite.ts';
+import { readProfiles } from '../profiles/read-files.ts';
+import { parseArgs, UsageError } from './args.ts';
+
+const HELP = `hitless lab: replay a pod deletion behind a real HAProxy on 127.0.0.1 and count every request's fate
+
+Usage:
+  hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--format text|json] [--<input> VALUE ...]
+  hitless lab --check     the short CI check: the plan for each detection mechanism, no-prestop, vllm-abort
+  hitless lab --publish   every scenario ${3} times; writes content/lab/results.json
+
+Scenarios:
+${SCENARIOS.map((s) => `  ${s.name.padEnd(15)} ${s.summary}`).join('\n')}
+
+--runs is 1 to 10 (default 3; the median is reported), --seed 0 to 4294967295 (default 42; run i uses seed + i).
+Drain-model inputs (see "hitless inputs") change the plan the scenario starts from. Time is scaled:
+1 model second = 100 ms. Exits 1 when an outcome contradicts what the drain model predicts.`;
+
+const FORMATS = ['text', 'json'];
+const DEFAULT_SEED = 42;
+/**
+ * Repeats of noisy runs the check may spend in all (about 7 s each), so that it stays near 2 minutes on a busy
+ * machine. A noisy run that contradicts the model is repeated regardless (up to 3 attempts).
+ */
+const CHECK_REPEAT_BUDGET = 4;
+
+function intOption(value: string | undefined, flag: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/** Run `hitless lab` with its arguments; returns the exit code. */
+export async function runLab(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['scenario', 'runs', 'seed', 'format'], ['check', 'publish', 'help']);
+  if (args.options.help === 'true') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (args.positional.length > 0) throw new UsageError(`lab takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
+  const format = args.options.format ?? 'text';
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  const check = args.options.check === 'true';
+  const publish = args.options.publish === 'true';
+  if (check && publish) throw new UsageError('--check and --publish cannot be combined');
+  const seed = intOption(args.options.seed, 'seed', 0, 4294967295, DEFAULT_SEED);
+  const runs = intOption(args.options.runs, 'runs', 1, 10, 3);
+  const { gateway, 'model-server': modelServer, ...inputs } = args.inputs;
+  if ((check || publish) && (args.options.scenario || args.options.runs || Object.keys(args.inputs).length > 0)) {
+    throw new UsageError(`--${check ? 'check' : 'publish'} runs a fixed set; it takes only --seed and --format`);
+  }
+  const profiles = readProfiles();
+  let prepared: Prepared[];
+  try {
+    prepared = check ? checkSet(profiles) : publish ? publishSet(profiles)
+      : [prepare(args.options.scenario ?? 'recommended', profiles, { gateway, modelServer, inputs })];
+  } catch (error) {
+    if (error instanceof LabInputError) throw new UsageError(error.message);
+    throw error;
+  }
+  const version = haproxyVersion();
+  if (!version) {
+    process.stderr.write(`hitless lab: HAProxy was not found at ${HAPROXY} (install the haproxy package, or set HITLESS_HAPROXY)\n`);
+    return 1;
+  }
+  return execute(prepared, { check, publish, seed, runs: check || publish ? 3 : runs, format });
+}
+
+async function execute(prepared: Prepared[], o: { check: boolean; publish: boolean; seed: number; runs: number; format: string }): Promise<number> {
+  const resources = new LabResources();
+  const removeHandlers = stopOnSignals(resources, (signal) => process.stderr.write(`\nhitless lab: ${signal}: stopped every process the lab started\n`));
+  const startedAt = new Date();
+  const began = performance.now();
+  const machine = machineInfo();
+  const results: ScenarioResult[] = [];
+  const repeatBudget = o.check ? { left: CHECK_REPEAT_BUDGET } : undefined;
+  try {
+    process.stderr.write(`hitless lab: ${prepared.length} scenario(s) × ${o.runs} runs on ${machine.cores} cores, HAProxy ${machine.haproxy}, Node ${machine.node}\n`);
+    for (const p of prepared) {
+      const result = await runScenario(resources, p, {
+        runs: o.runs,
+        seed: o.seed,
+        repeatBudget,
+        onRun: (pp, i, r) => process.stderr.write(`  ${pp.id} run ${i + 1}: ${r.error ? `error: ${r.error}` : `lost ${r.lost} of ${Object.values(r.counts).reduce((a, b) => a + b, 0)}`}${r.noisy ? ' (noisy)' : ''}\n`),
+      });
+      results.push(result);
+      if (o.format === 'text') process.stdout.write(`\n${scenarioText(result)}\n`);
+    }
+  } finally {
+    resources.releaseAll();
+    removeHandlers();
+  }
+  const wallMs = performance.now() - began;
+  if (o.publish) {
+    const command = `npm run lab:publish${o.seed === DEFAULT_SEED ? '' : ` -- --seed ${o.seed}`}`;
+    writeResults(resultsDocument(results, { seed: o.seed, runs: o.runs, command, startedAt, wallMs, machine }));
+    process.stderr.write(`hitless lab: wrote ${RESULTS_FILE}\n`);
+  }
+  if (o.format === 'json') process.stdout.write(`${JSON.stringify({ wallSeconds: Math.round(wallMs / 100) / 10, scenarios: results.map(scenarioJson) }, null, 2)}\n`);
+  const bad = results.filter((r) => r.verdict === 'contradiction' || r.verdict === 'lab-error');
+  process.stderr.write(`hitless lab: ${results.length - bad.length} of ${results.length} as predicted in ${(wallMs / 1000).toFixed(1)} s`
+    + `${bad.length ? `; ${bad.map((r) => `${r.prepared.id} ${r.verdict}`).join(', ')}` : ''}\n`);
+  return bad.length > 0 ? 1 : 0;
+}

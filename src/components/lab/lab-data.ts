@@ -1,0 +1,120 @@
+/**
+ * Helpers the lab page's components share: the shape of content/lab/results.json they read, outcome
+ * names and patterns, and sentences that describe a run's outcomes in words (the charts' text
+ * alternative).
+ */
+
+/** The outcomes the lab counts, in display order (error is the lab's own failure; it stays 0 in published data). */
+export const OUTCOME_KEYS = ['ok', 'refused', 'cut', 'aborted'] as const;
+
+/** One outcome kind. */
+export type OutcomeKey = (typeof OUTCOME_KEYS)[number];
+
+/** How each outcome is named and drawn: every lost kind has its own pattern and label, so colour is never needed. */
+export const OUTCOME_STYLE: Record<OutcomeKey, { label: string; meaning: string }> = {
+  ok: { label: 'ok', meaning: 'streamed to the end' },
+  refused: { label: 'refused', meaning: 'a 503/502 before any token: sent to a pod that no longer accepted' },
+  cut: { label: 'cut', meaning: 'the stream broke off: the pod was killed, or the gateway closed it' },
+  aborted: { label: 'aborted', meaning: 'the server ended the stream with an error at shutdown' },
+};
+
+/** A bucket of the median run's timeline. */
+export interface LabBucket {
+  from: number;
+  ok: number;
+  refused: number;
+  cut: number;
+  aborted: number;
+  error: number;
+}
+
+/** A timeline event (model seconds after the deletion). */
+export interface LabEventData {
+  at: number;
+  what: string;
+}
+
+/** The part of a scenario's results the components read. */
+export interface LabScenarioData {
+  id: string;
+  scenario: string;
+  title: string;
+  summary: string;
+  gateway: string;
+  gatewayName?: string;
+  modelServer: string;
+  modelServerName?: string;
+  mechanism: string;
+  plan: { removalSeconds: number; preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
+  applied: { preStopSeconds: number; terminationGracePeriodSeconds: number; changes: string[] };
+  prediction: { expect: string; refused: { min: number | null; max: number | null }; back: { atSeconds: number | null; outcome: string; count: { min: number | null; max: number | null } } | null };
+  runs: { seed: number; counts: Record<string, number>; lost: number; noisy: boolean; maxLagMs: number; wallMs: number; attempts: number }[];
+  median: Record<string, number>;
+  verdict: string;
+  timeline: { width: number; buckets: LabBucket[] };
+  events: LabEventData[];
+  podLog: LabEventData[];
+}
+
+/** The id of a scenario's section on the lab page. */
+export function scenarioAnchor(id: string): string {
+  return `lab-${id.replace(/[^a-z0-9]+/g, '-')}`;
+}
+
+/** A scenario's name with its gateway and model server, unique on the page (for region labels). */
+export function scenarioLabel(s: LabScenarioData): string {
+  return `${s.title}, ${s.gatewayName ?? s.gateway}, ${s.modelServerName ?? s.modelServer}`;
+}
+
+/** Seconds for prose: 35, 12.5. */
+export function secondsText(n: number): string {
+  return `${Math.round(n * 10) / 10} s`;
+}
+
+/** "between 2 s and 8 s" / "at 35 s" for the first and last bucket holding an outcome. */
+function spanText(buckets: readonly LabBucket[], key: OutcomeKey, width: number): string {
+  const hits = buckets.filter((b) => b[key] > 0);
+  if (hits.length === 0) return '';
+  const first = hits[0].from;
+  const last = hits[hits.length - 1].from + width;
+  return hits.length === 1 ? `between ${secondsText(first)} and ${secondsText(last)}` : `from ${secondsText(first)} to ${secondsText(last)}`;
+}
+
+/** The chart in one paragraph: totals per outcome and when the losses happened. */
+export function describeTimeline(s: LabScenarioData): string {
+  const { buckets, width } = s.timeline;
+  const total = (key: OutcomeKey) => buckets.reduce((sum, b) => sum + b[key], 0);
+  const all = OUTCOME_KEYS.reduce((sum, k) => sum + total(k), 0);
+  const parts = [`Median run: ${all} requests, ${total('ok')} ok.`];
+  for (const key of ['refused', 'cut', 'aborted'] as const) {
+    const n = total(key);
+    if (n > 0) parts.push(`${n} ${key} ${spanText(buckets, key, width)} after the deletion.`);
+  }
+  if (all === total('ok')) parts.push('No request was lost.');
+  const events = s.events.map((e) => `${e.what} at ${secondsText(e.at)}`).join('; ');
+  if (events) parts.push(`Events: ${events}.`);
+  return parts.join(' ');
+}
+
+/** The verdict in words. */
+export function verdictText(verdict: string): string {
+  if (verdict === 'pass') return 'as the model predicts';
+  if (verdict === 'contradiction') return 'contradicts the model';
+  if (verdict === 'not-asserted') return 'not asserted (the model allows 0 or more)';
+  return 'lab error';
+}
+
+/** What the model predicts, in words. */
+export function predictionText(s: LabScenarioData): string {
+  const p = s.prediction;
+  if (p.expect === 'none') return 'The model predicts no lost request.';
+  const span = (r: { min: number | null; max: number | null }) => {
+    const lo = Math.round(r.min ?? 0);
+    const hi = Math.round(r.max ?? 0);
+    return lo === hi ? `about ${lo}` : `about ${lo} to ${hi}`;
+  };
+  const parts: string[] = [];
+  if ((p.refused.max ?? 0) > 0) parts.push(`${span(p.refused)} refused`);
+  if (p.back && (p.back.count.max ?? 0) > 0) parts.push(`${span(p.back.count)} ${p.back.outcome} at ${secondsText(p.back.atSeconds ?? 0)}`);
+  return `The model predicts ${parts.join(' and ')} per run.`;
+}

@@ -1,0 +1,131 @@
+/**
+ * Run a real HAProxy for one lab run: write its config into the run's temp dir, start it in the
+ * foreground (tracked by PID), talk to its runtime API over the admin unix socket, and read its
+ * request log (termination flags per request id) and its health-check state changes.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { BACKEND, haproxyConfig, type HaproxyConfigOptions } from './haproxy-config.ts';
+import type { LabResources } from './processes.ts';
+
+/** Where the lab finds HAProxy (Debian's package installs it here). */
+export const HAPROXY = process.env.HITLESS_HAPROXY ?? '/usr/sbin/haproxy';
+
+/** A running HAProxy. */
+export interface Haproxy {
+  pid: number;
+  port: number;
+  socket: string;
+  /** Request log entries by request id. */
+  requests: Map<string, { server: string; status: number; flags: string; retries: string }>;
+  /** Health-check state changes: wall time, server, UP/DOWN. */
+  stateChanges: { at: number; server: string; state: string }[];
+}
+
+/** HAProxy's version line, e.g. "2.6.12-1+deb12u4", or null when it is not installed. */
+export function haproxyVersion(): string | null {
+  try {
+    const out = execFileSync(HAPROXY, ['-v'], { encoding: 'utf8', timeout: 5000 });
+    return /version (\S+)/.exec(out)?.[1] ?? out.split('\n')[0];
+  } catch {
+    return null;
+  }
+}
+
+/** A free TCP port on 127.0.0.1, found by binding port 0 and closing again. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Send one runtime API command (one per connection) and return the answer; bounded by 2 s. */
+export function runtime(socket: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = connect(socket);
+    let answer = '';
+    const timer = setTimeout(() => { conn.destroy(); reject(new Error(`runtime API: no answer to "${command}"`)); }, 2000);
+    conn.setEncoding('utf8');
+    conn.on('connect', () => conn.write(`${command}\n`));
+    conn.on('data', (part: string) => { answer += part; });
+    conn.on('end', () => { clearTimeout(timer); resolve(answer); });
+    conn.on('error', (error) => { clearTimeout(timer); reject(error); });
+  });
+}
+
+/** Operational state per server from `show servers state`: 2 = UP, 0 = DOWN; admin bits 0x01 maint, 0x08 drain. */
+export async function serverStates(socket: string): Promise<Map<string, { op: number; admin: number }>> {
+  const text = await runtime(socket, `show servers state ${BACKEND}`);
+  const states = new Map<string, { op: number; admin: number }>();
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f.length > 7 && f[1] === BACKEND) states.set(f[3], { op: Number(f[5]), admin: Number(f[6]) });
+  }
+  return states;
+}
+
+/** Start HAProxy with the config (its frontend port is chosen here); retries twice if the port was taken. */
+export async function startHaproxy(resources: LabResources, dir: string, options: Omit<HaproxyConfigOptions, 'frontendPort' | 'adminSocket'>): Promise<Haproxy> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(resources, dir, { ...options, frontendPort: await freePort(), adminSocket: join(dir, 'admin.sock') });
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+async function startOnce(resources: LabResources, dir: string, options: HaproxyConfigOptions): Promise<Haproxy> {
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, haproxyConfig(options));
+  const child = resources.spawn(HAPROXY, ['-db', '-f', file]);
+  const proxy: Haproxy = { pid: child.pid!, port: options.frontendPort, socket: options.adminSocket, requests: new Map(), stateChanges: [] };
+  const onLine = (line: string) => {
+    const req = /^req (\S+) (\S+) (\d+) (\S+) (\S+)/.exec(line);
+    if (req) {
+      if (proxy.requests.size < 100_000) proxy.requests.set(req[1], { server: req[2], status: Number(req[3]), flags: req[4], retries: req[5] });
+      return;
+    }
+    const change = /Server \S+\/(\S+) is (UP|DOWN)/.exec(line);
+    if (change) {
+      const last = proxy.stateChanges.at(-1);
+      if (!last || last.server !== change[1] || last.state !== change[2]) proxy.stateChanges.push({ at: performance.now(), server: change[1], state: change[2] });
+    }
+  };
+  let errors = '';
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.setEncoding('utf8');
+    let buffered = '';
+    stream.on('data', (text: string) => {
+      buffered += text;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+      if (stream === child.stderr && errors.length < 4000) errors += text;
+    });
+  }
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  // Wait (up to 3 s) until the runtime API answers.
+  for (let i = 0; i < 150; i++) {
+    if (exited) break;
+    try {
+      await serverStates(proxy.socket);
+      return proxy;
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  await resources.release([proxy.pid]);
+  throw new Error(`HAProxy did not start: ${errors.trim().split('\n').slice(-3).join(' / ') || 'no output'}`);
+}

@@ -1,0 +1,114 @@
+/**
+ * What the drain model predicts for a lab setup, as plain arithmetic on its numbers (model seconds):
+ * when the pod stops getting requests, when it stops accepting them, and how many requests fall in
+ * between (refused) or are still running when the server gives up or the kubelet kills it (cut or
+ * aborted). Counts are expected values for a steady arrival rate λ per pod and the request mix; the
+ * lab asserts only what the model is sure of: zero, or clearly more than zero.
+ */
+import { terminationTimes } from './kubelet-rules.ts';
+import { LAB_MIX, LAB_RATE_PER_SECOND, LAB_WARMUP_SECONDS, requestSeconds, type MixEntry } from './load-mix.ts';
+import type { LabSetup } from './setup.ts';
+
+/** A lower and an upper bound. */
+export interface Range {
+  min: number;
+  max: number;
+}
+
+/** The model's prediction for one setup. */
+export interface Prediction {
+  /** When the load balancer stops sending the pod new requests. */
+  routeStop: Range;
+  /** When the pod stops accepting requests (SIGTERM). */
+  stopAccepting: number;
+  sigkill: number;
+  refused: Range;
+  /** Requests lost at the back: when, and how. */
+  back: { at: number; outcome: 'cut' | 'aborted'; count: Range } | null;
+  lost: Range;
+  /** none: the model says 0 are lost; loss: it says some surely are; either: too close to call. */
+  expect: 'none' | 'loss' | 'either';
+}
+
+/** Requests the lab's model predicts at or above this count are "surely" lost. */
+export const SURE_LOSS_COUNT = 3;
+
+/** Arrival rate per pod, per model second. */
+export function ratePerPod(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): number {
+  return rate / (setup.rolling === 'surge-first' ? 4 : 3);
+}
+
+/**
+ * When routing stops. A push removes the pod at its time. Checks notice once the pod fails them
+ * (from the preStop when it fails its health check, else from SIGTERM, when it closes its port):
+ * HAProxy's first check falls anywhere in one interval, so it marks the pod down between
+ * (fall − 1) and fall intervals later; the model's bound for a health-check-only gateway is its
+ * removal p99 (interval × threshold + timeout + propagation).
+ */
+export function routeStop(setup: LabSetup): Range {
+  const sigterm = terminationTimes(setup.preStopSeconds, setup.graceSeconds).sigterm;
+  let min = setup.pushSeconds ?? Infinity;
+  let max = setup.pushSeconds ?? Infinity;
+  if (setup.checks) {
+    const failFrom = setup.preStopFailsHealth ? 0 : sigterm;
+    const c = setup.checks;
+    const upper = setup.mechanism === 'health-check' ? setup.planRemovalSeconds : c.fall * c.intervalSeconds + c.timeoutSeconds;
+    min = Math.min(min, failFrom + (c.fall - 1) * c.intervalSeconds);
+    max = Math.min(max, failFrom + upper);
+  }
+  return { min, max };
+}
+
+/**
+ * Requests arriving in [−warmup, lastAccepted) still running at time `at`, for rate λ:
+ * λ × Σ over the mix of share × max(0, lastAccepted − max(−warmup, at − length)).
+ */
+export function runningAt(at: number, lastAccepted: number, lambda: number, mix: readonly MixEntry[] = LAB_MIX, warmup: number = LAB_WARMUP_SECONDS): number {
+  const total = mix.reduce((s, m) => s + m.weight, 0);
+  let sum = 0;
+  for (const m of mix) {
+    const from = Math.max(-warmup, at - requestSeconds(m.maxTokens));
+    sum += (m.weight / total) * Math.max(0, lastAccepted - from);
+  }
+  return lambda * sum;
+}
+
+/** When the server itself stops serving running requests, and how they end then. */
+export function serverGivesUp(setup: LabSetup, sigterm: number): { at: number; outcome: 'cut' | 'aborted' } {
+  const s = setup.shutdown;
+  if (s.mode === 'exit') return { at: sigterm, outcome: 'cut' };
+  if (s.mode === 'abort') return { at: sigterm, outcome: 'aborted' };
+  return { at: s.boundSeconds === null ? Infinity : sigterm + s.boundSeconds, outcome: s.afterBound };
+}
+
+/** The prediction for a setup under the lab's load (rate, mix, warmup). */
+export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Prediction {
+  const times = terminationTimes(setup.preStopSeconds, setup.graceSeconds);
+  const stopAccepting = times.sigterm;
+  const stop = routeStop(setup);
+  const lambda = ratePerPod(setup, rate);
+  const refused = {
+    min: lambda * Math.max(0, stop.min - stopAccepting),
+    max: lambda * Math.max(0, stop.max - stopAccepting),
+  };
+  const givesUp = serverGivesUp(setup, stopAccepting);
+  const gatewayCloses = setup.pushSeconds !== null && setup.gatewayDrainingSeconds !== null ? setup.pushSeconds + setup.gatewayDrainingSeconds : Infinity;
+  const cutFirst = Math.min(times.sigkill, gatewayCloses);
+  const at = Math.min(givesUp.at, cutFirst);
+  const back = Number.isFinite(at) ? {
+    at,
+    outcome: cutFirst < givesUp.at ? 'cut' as const : givesUp.outcome,
+    count: {
+      min: runningAt(at, Math.min(stop.min, stopAccepting), lambda),
+      max: runningAt(at, Math.min(stop.max, stopAccepting), lambda),
+    },
+  } : null;
+  const lost = { min: refused.min + (back?.count.min ?? 0), max: refused.max + (back?.count.max ?? 0) };
+  const expect = lost.max === 0 ? 'none' : lost.min >= SURE_LOSS_COUNT ? 'loss' : 'either';
+  return { routeStop: stop, stopAccepting, sigkill: times.sigkill, refused, back, lost, expect };
+}
+
+/** Whether observed losses contradict the prediction. */
+export function contradicts(expect: Prediction['expect'], lost: number): boolean {
+  return (expect === 'none' && lost > 0) || (expect === 'loss' && lost === 0);
+}

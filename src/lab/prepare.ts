@@ -1,0 +1,93 @@
+/**
+ * Turn a scenario name, a gateway, a model server and any drain-model inputs into everything a run
+ * needs: the real plan, the lab setup derived from it, the model's prediction and the run's shape.
+ */
+import { plan as makePlan, type Plan } from '../drain/plan.ts';
+import type { Mechanism, Profiles } from '../drain/profiles.ts';
+import { gatewayById, modelServerById, resolveInputs } from '../drain/resolve.ts';
+import { predict, type Prediction } from './predict.ts';
+import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
+import type { LabSetup } from './setup.ts';
+import { runShape, type RunShape } from './shape.ts';
+
+/** A scenario ready to run. */
+export interface Prepared {
+  /** scenario@gateway/model-server */
+  id: string;
+  spec: ScenarioSpec;
+  /** Display names of the gateway and model server, from their profiles. */
+  names: { gateway: string; modelServer: string };
+  plan: Plan;
+  setup: LabSetup;
+  prediction: Prediction;
+  shape: RunShape;
+}
+
+/** The longest run the lab accepts, in model seconds (one wall minute). */
+export const MAX_RUN_SECONDS = 600;
+
+/** A problem with what was asked for; the CLI reports it as a usage error. */
+export class LabInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LabInputError';
+  }
+}
+
+/** Prepare a scenario; throws LabInputError naming the flag at fault. */
+export function prepare(name: string, profiles: Profiles, options: { gateway?: string; modelServer?: string; inputs?: Record<string, string> } = {}): Prepared {
+  const spec = scenarioByName(name);
+  if (!spec) throw new LabInputError(`--scenario must be one of ${SCENARIOS.map((s) => s.name).join(', ')} (got ${JSON.stringify(name)})`);
+  const gatewayId = options.gateway ?? spec.defaultGateway;
+  const modelServerId = options.modelServer ?? spec.onlyModelServer ?? 'vllm';
+  try {
+    gatewayById(profiles, gatewayId);
+    modelServerById(profiles, modelServerId);
+  } catch (error) {
+    throw new LabInputError(`--${(error as Error).message}`);
+  }
+  const gateway = gatewayById(profiles, gatewayId);
+  if (spec.onlyMechanism && gateway.mechanism !== spec.onlyMechanism) {
+    const fitting = profiles.gateways.filter((g) => g.mechanism === spec.onlyMechanism).map((g) => g.id);
+    throw new LabInputError(`--gateway must be one of ${fitting.join(', ')} for --scenario ${name}, which needs a ${spec.onlyMechanism} gateway (got ${JSON.stringify(gatewayId)})`);
+  }
+  if (spec.onlyModelServer && modelServerId !== spec.onlyModelServer) {
+    throw new LabInputError(`--model-server must be ${spec.onlyModelServer} for --scenario ${name} (got ${JSON.stringify(modelServerId)})`);
+  }
+  const resolved = resolveInputs(labRawInputs(options.inputs ?? {}, gatewayId, modelServerId), profiles);
+  if (resolved.errors.length > 0) throw new LabInputError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
+  const planned = makePlan(resolved.inputs, profiles);
+  const setup = deriveSetup(spec, resolved.inputs, profiles, planned);
+  const prediction = predict(setup);
+  const shape = runShape(setup, prediction);
+  if (shape.deadline > MAX_RUN_SECONDS) {
+    throw new LabInputError(`the inputs make a run last up to ${Math.ceil(shape.deadline)} model seconds; the lab runs at most ${MAX_RUN_SECONDS} `
+      + '(lower removal-seconds, max-request-seconds or the grace period)');
+  }
+  const names = { gateway: gateway.name, modelServer: modelServerById(profiles, modelServerId).name };
+  return { id: `${name}@${gatewayId}/${modelServerId}`, spec, names, plan: planned, setup, prediction, shape };
+}
+
+/** The first gateway (in profile order) of each detection mechanism. */
+export function gatewayPerMechanism(profiles: Profiles): { mechanism: Mechanism; gateway: string }[] {
+  const seen = new Map<Mechanism, string>();
+  for (const g of profiles.gateways) if (!seen.has(g.mechanism)) seen.set(g.mechanism, g.id);
+  return [...seen].map(([mechanism, gateway]) => ({ mechanism, gateway }));
+}
+
+/** The short CI check: the plan once per detection mechanism, then no-prestop and vllm-abort. */
+export function checkSet(profiles: Profiles): Prepared[] {
+  return [
+    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway })),
+    prepare('no-prestop', profiles),
+    prepare('vllm-abort', profiles),
+  ];
+}
+
+/** What --publish runs: the plan once per detection mechanism, then every other scenario with its defaults. */
+export function publishSet(profiles: Profiles): Prepared[] {
+  return [
+    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway })),
+    ...SCENARIOS.filter((s) => s.name !== 'recommended').map((s) => prepare(s.name, profiles)),
+  ];
+}

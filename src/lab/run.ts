@@ -1,0 +1,119 @@
+/**
+ * One run of one scenario: three stand-in pods behind a real HAProxy, steady seeded load, the
+ * deletion of pod1 by the kubelet stand-in (and, in a rolling update, a replacement pod4), then
+ * every request classified. Everything started here is stopped by PID in `finally`.
+ */
+import { join } from 'node:path';
+import type { Outcome } from './classify.ts';
+import { OUTCOMES } from './classify.ts';
+import { startHaproxy } from './haproxy.ts';
+import { admitReplacement, deletePod, EventLog, type LabEvent } from './kubelet.ts';
+import { LAG_NOISE_MS, startLagMonitor } from './lag.ts';
+import { buildSchedule } from './load-mix.ts';
+import { runLoad, type RequestRecord } from './load.ts';
+import { startPod, waitHealthy, type Pod } from './pods.ts';
+import type { LabResources } from './processes.ts';
+import { toModelSeconds, toWallMs } from './scale.ts';
+import { LAB_STARTUP_SECONDS, type LabSetup } from './setup.ts';
+import type { RunShape } from './shape.ts';
+
+/** The result of one run. */
+export interface RunResult {
+  seed: number;
+  counts: Record<Outcome, number>;
+  lost: number;
+  /** True when a host stall (event-loop lag) may have shifted the timings. */
+  noisy: boolean;
+  maxLagMs: number;
+  wallMs: number;
+  events: LabEvent[];
+  records: RequestRecord[];
+  /** The deleted pod's log lines, model seconds after the deletion. */
+  podLog: LabEvent[];
+  /** HAProxy termination states of the lost requests, e.g. { "SC--": 9 }. */
+  flags: Record<string, number>;
+}
+
+const DELETED = 'pod1';
+const SPARE = 'pod4';
+/** Wall ms between the start of the load's schedule and now, so no early request is late. */
+const LEAD_MS = 200;
+
+function podOptions(setup: LabSetup, name: string, dir: string, startupSeconds = 0) {
+  return { name, shutdown: setup.shutdown, drainFile: join(dir, `${name}.draining`), startupSeconds, lagNoiseMs: LAG_NOISE_MS };
+}
+
+/** Run a setup once with a seed. */
+export async function runOnce(resources: LabResources, setup: LabSetup, shape: RunShape, seed: number): Promise<RunResult> {
+  const began = performance.now();
+  const dir = resources.tempDir();
+  const pids: number[] = [];
+  let lag: ReturnType<typeof startLagMonitor> | null = null;
+  try {
+    const pods = await Promise.all(['pod1', 'pod2', 'pod3'].map((name) => startPod(resources, podOptions(setup, name, dir))));
+    pids.push(...pods.map((p) => p.pid));
+    const checkPath = setup.checks?.path ?? '/health';
+    for (const pod of pods) if (!(await waitHealthy(pod.port, checkPath, 5000))) throw new Error(`${pod.name} never became healthy`);
+    const proxy = await startHaproxy(resources, dir, {
+      servers: [...pods.map((p) => ({ name: p.name, port: p.port })), { name: SPARE, port: 1, disabled: true }],
+      checks: setup.checks,
+    });
+    pids.push(proxy.pid);
+    const schedule = buildSchedule({ seed, from: -shape.warmup, to: shape.loadEnd, horizon: shape.horizon });
+    const deletionAt = performance.now() + LEAD_MS + toWallMs(shape.warmup);
+    const log = new EventLog(deletionAt);
+    const loadStart = performance.now();
+    lag = startLagMonitor();
+    const load = runLoad(proxy.port, schedule, deletionAt);
+    const replacement = rollingUpdate(resources, setup, dir, proxy.socket, pods[0], log, pids, deletionAt);
+    const deletion = deletePod(resources, setup, pods[0], proxy.socket, podOptions(setup, DELETED, dir).drainFile, log, deletionAt);
+    const deadline = new Promise<never>((_, reject) => {
+      setTimeout(() => reject(new Error('the run passed its deadline')), LEAD_MS + toWallMs(shape.warmup + shape.deadline)).unref();
+    });
+    const [records] = await Promise.race([Promise.all([load, deletion, replacement]), deadline]);
+    for (const change of proxy.stateChanges) {
+      if (change.server === DELETED || change.server === SPARE) log.add(`checks mark ${change.server} ${change.state}`, change.at);
+    }
+    const flags: Record<string, number> = {};
+    for (const r of records) {
+      const entry = proxy.requests.get(String(r.id));
+      if (entry) {
+        r.flags = entry.flags;
+        r.pod ??= entry.server === '<NOSRV>' ? null : entry.server;
+      }
+      if (r.outcome !== 'ok' && r.flags) flags[r.flags] = (flags[r.flags] ?? 0) + 1;
+    }
+    const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+    for (const r of records) counts[r.outcome]++;
+    const maxLagMs = Math.round(Math.max(lag.max(), ...pods.map((p) => p.maxLagMs(loadStart))));
+    const since = (t: number) => Math.round(toModelSeconds(t - deletionAt) * 100) / 100;
+    return {
+      seed,
+      counts,
+      lost: counts.refused + counts.cut + counts.aborted,
+      noisy: maxLagMs > LAG_NOISE_MS,
+      maxLagMs,
+      wallMs: Math.round(performance.now() - began),
+      events: [...log.events].sort((a, b) => a.at - b.at),
+      records,
+      podLog: pods[0].logs.map((l) => ({ at: since(l.at), what: l.line })),
+      flags,
+    };
+  } finally {
+    lag?.stop();
+    await resources.release(pids, [dir]);
+  }
+}
+
+/** Rolling update: start the replacement before the deletion (surge) or after the old pod exits. */
+async function rollingUpdate(resources: LabResources, setup: LabSetup, dir: string, socket: string, old: Pod, log: EventLog, pids: number[], deletionAt: number): Promise<void> {
+  if (!setup.rolling) return;
+  if (setup.rolling === 'replace-after') await old.exited;
+  const started = performance.now();
+  const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
+  pids.push(pod.pid);
+  log.add('replacement started', started);
+  const path = setup.checks?.path ?? '/health';
+  await admitReplacement(socket, SPARE, pod, waitHealthy(pod.port, path, toWallMs(LAB_STARTUP_SECONDS + 20)), log);
+  if (setup.rolling === 'surge-first' && performance.now() > deletionAt) log.add('replacement was not ready before the deletion');
+}

@@ -1,0 +1,24 @@
+/**
+ * The lab's time scale. The lab replays a pod deletion 10× faster than a cluster would run it:
+ * one model second (the unit of every plan number, request length and health-check interval in the
+ * lab) takes 100 ms of wall-clock time. The drain research found timing noise on a busy 2-core host
+ * grows sharply below about 100 ms per model second, so the lab does not go faster.
+ */
+
+/** Wall-clock milliseconds per model second. */
+export const WALL_MS_PER_MODEL_SECOND = 100;
+
+/** Model seconds → wall-clock milliseconds. */
+export function toWallMs(modelSeconds: number): number {
+  return modelSeconds * WALL_MS_PER_MODEL_SECOND;
+}
+
+/** Wall-clock milliseconds → model seconds. */
+export function toModelSeconds(wallMs: number): number {
+  return wallMs / WALL_MS_PER_MODEL_SECOND;
+}
+
+/** Round model seconds to 0.01 s for reports. */
+export function roundSeconds(modelSeconds: number): number {
+  return Math.round(modelSeconds * 100) / 100;
+}

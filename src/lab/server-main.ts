@@ -1,0 +1,162 @@
+/**
+ * The model-server stand-in, one process per pod: streams OpenAI-style SSE chunks for the requested
+ * number of tokens, serves health paths, and on SIGTERM behaves as its profile's server does
+ * (drain up to a bound, drain without bound, abort running requests, or exit at once). It listens on
+ * 127.0.0.1 on a port the kernel picks, reports it as a JSON line on stdout, logs shutdown lines
+ * shaped like the real server's on stderr, and ends each response's connection so the load balancer
+ * holds none open. It exits when the lab's IPC channel closes, so it never outlives the lab.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ABORT_MARKER, DONE_EVENT } from './classify.ts';
+import { startLagMonitor } from './lag.ts';
+import { toWallMs } from './scale.ts';
+import { shutdownLog } from './server-logs.ts';
+import type { ServerShutdown } from './setup.ts';
+
+/** The stand-in's settings, passed as one JSON argument. */
+export interface StandInConfig {
+  name: string;
+  shutdown: ServerShutdown;
+  /** The preStop hook creates this file to make the health check fail. */
+  drainFile: string;
+  startupSeconds: number;
+  tpotMs: number;
+  chunkTokens: number;
+  lagNoiseMs: number;
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as StandInConfig;
+const HEALTH_PATHS = new Set(['/health', '/v1/models', '/v2/health/ready', '/v2/health/live']);
+const MAX_TOKENS = 100_000;
+const log = shutdownLog(config.shutdown, process.pid);
+const streams = new Set<{ res: ServerResponse; timer: NodeJS.Timeout | undefined }>();
+let phase: 'loading' | 'serving' | 'draining' = config.startupSeconds > 0 ? 'loading' : 'serving';
+let seq = 0;
+
+const emit = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
+const say = (line: string) => process.stderr.write(`INFO ${new Date().toISOString().slice(11, 23)} ${line}\n`);
+
+function health(res: ServerResponse): void {
+  let ok = phase === 'serving' && !existsSync(config.drainFile);
+  if (phase === 'draining' && config.shutdown.profile === 'vllm') ok = true; // vLLM's /health stays 200 while draining
+  if (phase === 'draining' && log.health) say(log.health);
+  res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', connection: 'close' });
+  res.end(ok ? '{"status":"ok"}' : '{"status":"unavailable"}');
+}
+
+function reject(res: ServerResponse, why: string): void {
+  res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ error: { message: why, type: 'unavailable' } }));
+}
+
+function stream(req: IncomingMessage, res: ServerResponse, body: string): void {
+  let tokens = 16;
+  try { tokens = Math.min(MAX_TOKENS, Math.max(1, Number(JSON.parse(body).max_tokens) || 16)); } catch { /* default */ }
+  const id = `cmpl-${config.name}-${++seq}`;
+  const chunks = Math.ceil(tokens / config.chunkTokens);
+  const every = toWallMs((config.chunkTokens * config.tpotMs) / 1000);
+  const started = performance.now();
+  const entry: { res: ServerResponse; timer: NodeJS.Timeout | undefined } = { res, timer: undefined };
+  streams.add(entry);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close', 'x-pod': config.name });
+  let sent = 0;
+  const next = () => {
+    sent++;
+    const text = ' tok'.repeat(Math.min(config.chunkTokens, tokens - (sent - 1) * config.chunkTokens));
+    res.write(`data: {"id":"${id}","object":"text_completion","choices":[{"index":0,"text":"${text}"}]}\n\n`);
+    if (sent >= chunks) {
+      streams.delete(entry);
+      res.end(DONE_EVENT);
+      return;
+    }
+    entry.timer = setTimeout(next, Math.max(0, started + (sent + 1) * every - performance.now()));
+  };
+  entry.timer = setTimeout(next, every);
+  res.on('close', () => { clearTimeout(entry.timer); streams.delete(entry); });
+  req.on('error', () => { /* the lab's client went away */ });
+}
+
+const server = createServer((req, res) => {
+  const path = (req.url ?? '/').split('?')[0];
+  if (req.method === 'GET' && HEALTH_PATHS.has(path)) return health(res);
+  if (req.method !== 'POST' || path !== '/v1/completions') {
+    res.writeHead(404, { connection: 'close' });
+    return void res.end();
+  }
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (part: string) => { if (body.length < 10_000) body += part; });
+  req.on('end', () => {
+    if (phase === 'loading') return reject(res, 'model is loading');
+    if (phase === 'draining') return reject(res, 'server is shutting down');
+    stream(req, res, body);
+  });
+});
+server.keepAliveTimeout = 1;
+
+/** End every running stream with an error event, as a server that aborts its requests does. */
+function abortAll(): void {
+  for (const entry of streams) {
+    clearTimeout(entry.timer);
+    entry.res.end(`data: {"error":{"message":"Request aborted: server shutting down",${ABORT_MARKER}}}\n\n`);
+  }
+  streams.clear();
+}
+
+function finish(): void {
+  setTimeout(() => {
+    for (const line of log.exit) say(line);
+    process.exit(0);
+  }, toWallMs(config.shutdown.teardownSeconds));
+}
+
+function onSigterm(): void {
+  if (phase === 'draining') return;
+  phase = 'draining';
+  emit({ event: 'sigterm', running: streams.size });
+  for (const line of log.sigterm) say(line);
+  const s = config.shutdown;
+  if (s.mode === 'exit') process.exit(0);
+  if (s.newRequests === 'refuse-connection') server.close();
+  server.closeIdleConnections();
+  if (s.mode === 'abort') {
+    abortAll();
+    return finish();
+  }
+  const started = performance.now();
+  const boundMs = s.boundSeconds === null ? Infinity : toWallMs(s.boundSeconds);
+  let lastProgress = started;
+  // Bounded: ends when no stream is left, at the drain bound, or at the latest after 10 wall minutes.
+  const poll = setInterval(() => {
+    const elapsed = performance.now() - started;
+    if (log.progress && performance.now() - lastProgress >= toWallMs(log.progressEverySeconds)) {
+      lastProgress = performance.now();
+      say(log.progress(streams.size, s.boundSeconds === null ? null : s.boundSeconds - elapsed / toWallMs(1)));
+    }
+    if (streams.size === 0) {
+      clearInterval(poll);
+      return finish();
+    }
+    if (elapsed >= boundMs || elapsed > 600_000) {
+      clearInterval(poll);
+      say(log.bound(streams.size));
+      if (s.afterBound === 'cut') process.exit(0);
+      abortAll();
+      finish();
+    }
+  }, 10);
+}
+
+process.on('SIGTERM', onSigterm);
+process.on('disconnect', () => process.exit(1));
+const lag = startLagMonitor();
+setInterval(() => {
+  const worst = lag.takeMax();
+  if (worst > config.lagNoiseMs) emit({ event: 'lag', ms: Math.round(worst) });
+}, 200).unref();
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  emit({ event: 'listening', port: typeof address === 'object' && address ? address.port : 0 });
+  if (phase === 'loading') setTimeout(() => { phase = 'serving'; }, toWallMs(config.startupSeconds));
+});

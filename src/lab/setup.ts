@@ -1,0 +1,111 @@
+/**
+ * What one lab run applies: the gateway's routing (push removal and/or health checks), the pod's
+ * preStop and grace period, and the stand-in's SIGTERM behaviour. All times are model seconds.
+ * scenarios.ts derives a setup from the drain model's plan; this file turns profiles into setups.
+ */
+import type { Plan } from '../drain/plan.ts';
+import type { GatewayProfile, Mechanism, ModelServerProfile } from '../drain/profiles.ts';
+import type { RolloutOrder } from './kubelet-rules.ts';
+import type { CheckSettings } from './haproxy-config.ts';
+
+/** How the stand-in model server reacts to SIGTERM. */
+export interface ServerShutdown {
+  /** drain: stop taking new requests and let running ones finish; abort: end running ones at once; exit: die at once. */
+  mode: 'drain' | 'abort' | 'exit';
+  /** Longest drain, or null for no bound of its own (SGLang). */
+  boundSeconds: number | null;
+  /** What happens to requests still running when the bound runs out. */
+  afterBound: 'aborted' | 'cut';
+  /** New requests during the drain: the listener closes (connection refused) or they get a 503. */
+  newRequests: 'refuse-connection' | 'answer-503';
+  /** Model seconds of teardown after the drain before the process exits. */
+  teardownSeconds: number;
+  /** The profile whose log lines the stand-in imitates. */
+  profile: string;
+}
+
+/** Everything one run applies. */
+export interface LabSetup {
+  scenario: string;
+  gateway: string;
+  modelServer: string;
+  mechanism: Mechanism;
+  /** When the control plane removes the pod from the load balancer (null: only checks notice). */
+  pushSeconds: number | null;
+  /** HAProxy runtime state for the push: drain (picker stops choosing it) or maint (endpoint removed). */
+  pushState: 'drain' | 'maint';
+  checks: CheckSettings | null;
+  /**
+   * After the push, the gateway lets requests already on the pod run this long, then closes them
+   * (a connection-draining timeout such as GKE's drainingTimeoutSec); null: no such limit.
+   */
+  gatewayDrainingSeconds: number | null;
+  /** What the model's removal p99 is for this gateway (the plan's removalSeconds). */
+  planRemovalSeconds: number;
+  preStopSeconds: number;
+  /** The preStop hook first makes the pod's health check fail, then sleeps. */
+  preStopFailsHealth: boolean;
+  graceSeconds: number;
+  shutdown: ServerShutdown;
+  rolling: RolloutOrder | null;
+  /** The plan's numbers, for reports. */
+  plan: { preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
+  /** How this setup departs from the plan, in words (empty for the plan itself). */
+  changes: string[];
+}
+
+/** Model seconds the stand-in spends on teardown after its drain (the plan allows 15). */
+export const LAB_TEARDOWN_SECONDS = 2;
+
+/** Model seconds a replacement stand-in takes to "load its model" before /health answers 200. */
+export const LAB_STARTUP_SECONDS = 3;
+
+/**
+ * GKE's HealthCheckPolicy defaults (5 s interval, 5 s timeout, 2 failures): the checks the lab's
+ * endpoint-view gateway runs besides removing the pod from its endpoint list.
+ */
+export const ENDPOINT_VIEW_CHECKS = { intervalSeconds: 5, fall: 2, timeoutSeconds: 5 };
+
+/** Checks rise after this many passes (HAProxy's default is 2). */
+export const CHECK_RISE = 2;
+
+/** The stand-in's SIGTERM behaviour for a model-server profile and its drain setting. */
+export function shutdownFor(server: ModelServerProfile, plan: Pick<Plan, 'drainFlag'>): ServerShutdown {
+  const base = { teardownSeconds: LAB_TEARDOWN_SECONDS, profile: server.id, newRequests: 'refuse-connection' as const };
+  const drain = server.drain;
+  if (drain.kind === 'none') return { ...base, mode: 'exit', boundSeconds: 0, afterBound: 'cut' };
+  if (drain.kind === 'unbounded') return { ...base, mode: 'drain', boundSeconds: null, afterBound: 'cut' };
+  if (drain.kind === 'fixed') return { ...base, mode: 'drain', boundSeconds: drain.fixedSeconds!, afterBound: 'cut' };
+  const seconds = plan.drainFlag?.seconds ?? drain.defaultSeconds ?? 0;
+  // Triton answers new requests with "unavailable" while it drains; the others stop listening.
+  const newRequests = server.id === 'triton' ? 'answer-503' : 'refuse-connection';
+  if (seconds === 0 && drain.zeroAborts) return { ...base, newRequests, mode: 'abort', boundSeconds: 0, afterBound: 'aborted' };
+  return { ...base, newRequests, mode: 'drain', boundSeconds: seconds, afterBound: 'aborted' };
+}
+
+/** The load balancer's routing for a gateway's mechanism. */
+export function routingFor(
+  gateway: GatewayProfile, plan: Pick<Plan, 'removalSeconds'>, checkPath: string,
+  healthCheck: { intervalSeconds: number; threshold: number; timeoutSeconds: number },
+): Pick<LabSetup, 'pushSeconds' | 'pushState' | 'checks' | 'mechanism'> {
+  const mechanism = gateway.mechanism;
+  if (mechanism === 'epp-only') {
+    // The gateway sends each request where the Endpoint Picker points; the picker drops the pod
+    // when its watch sees the deletion, which the lab models as a push at the removal p99.
+    return { mechanism, pushSeconds: plan.removalSeconds, pushState: 'drain', checks: null };
+  }
+  if (mechanism === 'endpoint-view') {
+    const c = ENDPOINT_VIEW_CHECKS;
+    return {
+      mechanism, pushSeconds: plan.removalSeconds, pushState: 'maint',
+      checks: { path: checkPath, intervalSeconds: c.intervalSeconds, fall: c.fall, rise: CHECK_RISE, timeoutSeconds: c.timeoutSeconds },
+    };
+  }
+  return {
+    mechanism, pushSeconds: null, pushState: 'maint',
+    checks: {
+      path: checkPath, intervalSeconds: healthCheck.intervalSeconds, fall: healthCheck.threshold,
+      rise: CHECK_RISE, timeoutSeconds: healthCheck.timeoutSeconds,
+    },
+  };
+}
