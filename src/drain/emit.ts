@@ -134,7 +134,7 @@ function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfil
   }
   if (plan.preStopAction === 'exec') {
     scalarAt(doc, [...container, 'lifecycle', 'preStop', 'exec', 'command', 1]).comment =
-      ` ${formulaOf(plan, 'preStopSeconds')} (exec: the sleep action is off by default before Kubernetes 1.30)`;
+      ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
   }
   if (plan.preStopAction !== 'none') {
     keyAt(doc, container, 'lifecycle').commentBefore = ' SIGTERM waits for this sleep, so gateways stop routing here first.';
@@ -149,8 +149,8 @@ function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfil
 function drainNote(plan: Plan, server: ModelServerProfile): string {
   switch (server.drain.kind) {
     case 'unbounded': return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
-    case 'fixed': return `it gives requests a fixed ${server.drain.fixedSeconds}s after SIGTERM.`;
-    case 'none': return 'it does not drain; in-flight requests end at SIGTERM.';
+    case 'fixed': return `its ${server.drain.fixedScope} a fixed ${server.drain.fixedSeconds}s after SIGTERM${server.drain.caveat ? `; ${server.drain.caveat}` : ''}.`;
+    case 'none': return `it does not drain; in-flight requests end at SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}.`;
     default: return '';
   }
 }

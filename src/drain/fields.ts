@@ -38,6 +38,19 @@ export interface FieldSpec {
   default?: number | boolean | string | 'profile';
 }
 
+/**
+ * The default time per output token. It comes from no source: it is the rate at which the 40 s in GIE v1.5.0's
+ * manifest comment works out for 4096 tokens. Pages and the `request-placeholder` warning call it a placeholder.
+ */
+export const TPOT_MS_PLACEHOLDER = 10;
+
+/**
+ * What sources report as time per output token for Qwen3-32B, the default model, in milliseconds: about 100 at a
+ * batch of about 50 (GIE v1.5.0 config/manifests/vllm/gpu-deployment.yaml, comment) and 47 on H100 (llm-d PR
+ * #1653, a closed proposal). Neither is a p99 at full batch for your hardware.
+ */
+export const REPORTED_TPOT_MS = { model: 'Qwen3-32B', low: 47, high: 100 } as const;
+
 /** DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric. */
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -56,7 +69,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'propagationSeconds', flag: 'propagation-seconds', kind: 'number', group: 'gateway', label: 'Propagation', unit: 's', min: 0, max: 600,
     help: 'Seconds from the failed check until every proxy has stopped routing to the pod.' },
   { key: 'removalMarginSeconds', flag: 'removal-margin-seconds', kind: 'number', group: 'gateway', label: 'Removal margin', unit: 's', min: 0, max: 300, default: 5,
-    help: 'Added to the removal p99 for requests already picked and still in transit.' },
+    help: 'Added to the removal p99 for requests already picked and still in transit. Hitless\u2019s choice, not from a source: raise it if your measured removal times vary widely.' },
   { key: 'failureMode', flag: 'failure-mode', kind: 'enum', group: 'gateway', label: 'EPP failure mode', choices: ['FailClose', 'FailOpen'], default: 'FailClose',
     help: 'What the gateway does when the Endpoint Picker is unreachable. FailOpen falls back to the gateway\u2019s own endpoint view.' },
   // request
@@ -64,8 +77,8 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'The longest request the drain must let finish. Leave empty to derive it from tokens and time per token.' },
   { key: 'maxOutputTokens', flag: 'max-output-tokens', kind: 'int', group: 'request', label: 'Max output tokens', unit: 'tokens', min: 1, max: 1000000, default: 4096,
     help: 'The largest max_tokens your clients send, or the server\u2019s cap.' },
-  { key: 'tpotMs', flag: 'tpot-ms', kind: 'number', group: 'request', label: 'Time per output token', unit: 'ms', min: 0.1, max: 10000, default: 10,
-    help: 'p99 milliseconds per output token at full batch, from your own benchmark.' },
+  { key: 'tpotMs', flag: 'tpot-ms', kind: 'number', group: 'request', label: 'Time per output token', unit: 'ms', min: 0.1, max: 10000, default: TPOT_MS_PLACEHOLDER,
+    help: `p99 milliseconds per output token at full batch, from your own benchmark; the default, ${TPOT_MS_PLACEHOLDER}, is a placeholder with no source.` },
   { key: 'prefillOverheadPercent', flag: 'prefill-overhead-percent', kind: 'number', group: 'request', label: 'Prefill overhead', unit: '%', min: 0, max: 1000, default: 20,
     help: 'Extra decode time from prefills of other requests sharing the batch.' },
   { key: 'drainHeadroomPercent', flag: 'drain-headroom-percent', kind: 'number', group: 'request', label: 'Drain headroom', unit: '%', min: 0, max: 1000, default: 50,
@@ -87,7 +100,7 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'The model the server loads.' },
   // kubernetes
   { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'version', group: 'kubernetes', label: 'Kubernetes version', min: 25, max: 40, default: '1.34',
-    help: 'Below 1.30 the native sleep action is off by default, so the preStop uses an exec sleep.' },
+    help: 'Below 1.30 the native sleep action is not enabled (it is alpha and off in 1.29, absent before, beta and on from 1.30), so the preStop uses an exec sleep.' },
   { key: 'name', flag: 'name', kind: 'name', group: 'names', label: 'Name', default: 'vllm-qwen3-32b', maxLength: 53, pattern: DNS_LABEL,
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
     help: 'Name of the Deployment and InferencePool, and the app label that ties them.' },

@@ -49,6 +49,11 @@ export interface Plan {
   drainFlag: { flag: string; seconds: number } | null;
   /** The gateway's own request timeout the manifest sets, or null when its profile has none. */
   gatewayRequestTimeoutSeconds: number | null;
+  /**
+   * The least request timeout that covers the longest request with the drain headroom, or null when the profile
+   * has no request timeout. The manifest's value is this, raised to the gateway's floor or default, or capped.
+   */
+  gatewayRequestTimeoutNeededSeconds: number | null;
   /** The gateway's connection-draining timeout the manifest sets, or null when its profile has none. */
   gatewayDrainingSeconds: number | null;
   /** Gateway settings held at their maximum, below what the plan wanted. */
@@ -60,7 +65,7 @@ export interface Plan {
   derivation: DerivationStep[];
 }
 
-/** The floor Kubernetes itself uses for progressDeadlineSeconds. */
+/** The Kubernetes default for progressDeadlineSeconds, which Hitless never goes below. */
 export const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
 
 /** The removal p99, where it came from, and its arithmetic. */
@@ -103,7 +108,10 @@ export interface CappedSetting {
   maxSeconds: number;
 }
 
-/** A gateway setting sized from a wanted value: never below the gateway's default, never above its maximum. */
+/**
+ * A gateway setting sized from a wanted value: never below its floor (the profile's `floorSeconds`, else the
+ * gateway's default), never above its maximum.
+ */
 function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, wantedFormula: string): { seconds: number; formula: string; capped?: CappedSetting } {
   if (wanted > setting.maxSeconds) {
     return {
@@ -112,10 +120,19 @@ function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, want
       capped: { setting: setting.setting, wantedSeconds: wanted, maxSeconds: setting.maxSeconds },
     };
   }
+  if (setting.floorSeconds !== undefined && wanted <= setting.floorSeconds) {
+    return {
+      seconds: setting.floorSeconds,
+      formula: `${wantedFormula} = ${formatSeconds(wanted)}, kept at the ${formatSeconds(setting.floorSeconds)} floor (${setting.floorReason})`,
+    };
+  }
   if (wanted <= setting.defaultSeconds) {
     return { seconds: setting.defaultSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, within the ${formatSeconds(setting.defaultSeconds)} default, kept` };
   }
-  return { seconds: wanted, formula: `${wantedFormula}, above the ${formatSeconds(setting.defaultSeconds)} default` };
+  const above = setting.floorSeconds !== undefined
+    ? `above the ${formatSeconds(setting.floorSeconds)} floor (${setting.floorReason})`
+    : `above the ${formatSeconds(setting.defaultSeconds)} default`;
+  return { seconds: wanted, formula: `${wantedFormula}, ${above}` };
 }
 
 /** Compute the drain plan for resolved inputs. The inputs must come from `resolveInputs` without errors. */
@@ -159,7 +176,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
       : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
     why: inputs.unboundedDrain
       ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
-      : 'After SIGTERM the server refuses new requests and lets running ones finish for up to this long.',
+      : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
+        + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
   });
 
   const terminationGracePeriodSeconds = preStopSeconds + drainSeconds + inputs.teardownSeconds;
@@ -181,8 +199,10 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   const gateway = gatewayById(profiles, inputs.gateway);
   const cappedGatewaySettings: CappedSetting[] = [];
   let gatewayRequestTimeoutSeconds: number | null = null;
+  let gatewayRequestTimeoutNeededSeconds: number | null = null;
   if (gateway.requestTimeout) {
     const wanted = ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+    gatewayRequestTimeoutNeededSeconds = wanted;
     const sized = sizeGatewaySetting(wanted, gateway.requestTimeout,
       `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`);
     gatewayRequestTimeoutSeconds = sized.seconds;
@@ -190,7 +210,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     derivation.push({
       field: 'gatewayRequestTimeoutSeconds', value: sized.seconds, formula: sized.formula,
       why: `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
-        + 'during a drain; it follows the steady-state longest request, not the drain p99, with the drain headroom.',
+        + 'during a drain; it follows the steady-state longest request, not the drain p99, with the drain headroom.'
+        + (gateway.requestTimeout.floorExplanation ? ` ${gateway.requestTimeout.floorExplanation}` : ''),
     });
   }
   let gatewayDrainingSeconds: number | null = null;
@@ -273,6 +294,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     terminationGracePeriodSeconds,
     drainFlag,
     gatewayRequestTimeoutSeconds,
+    gatewayRequestTimeoutNeededSeconds,
     gatewayDrainingSeconds,
     cappedGatewaySettings,
     strategy,

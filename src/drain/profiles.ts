@@ -53,6 +53,15 @@ export interface GatewaySecondsSetting {
   setting: string;
   defaultSeconds: number;
   maxSeconds: number;
+  /**
+   * The least value Hitless sets, when a source gives one above the gateway's default (GIE's GKE example sets a
+   * 300 s request timeout): the plan never goes below it. At least `defaultSeconds`, at most `maxSeconds`.
+   */
+  floorSeconds?: number;
+  /** With `floorSeconds`: where the floor comes from, a few words for the derivation and YAML comment. */
+  floorReason?: string;
+  /** With `floorSeconds`: why Hitless keeps it, in a sentence or two. Its sources are in `sources`. */
+  floorExplanation?: string;
   sources: string[];
 }
 
@@ -109,6 +118,8 @@ export interface GatewayProfile {
   order: number;
   summary: string;
   gatewayClassNames: string[];
+  /** What a reader should know about `gatewayClassNames`, e.g. that the class name is the user's choice. */
+  gatewayClassNote?: string;
   mechanism: Mechanism;
   mechanismDetail: string;
   failOpenNote?: string;
@@ -143,6 +154,18 @@ export interface DrainFact {
   fixedSeconds?: number;
   /** The first version with the flag, when known. */
   minVersion?: string;
+  /** How `minVersion` is known, when it is not verified, as a short parenthetical (`per llm-d #927; not verified`). */
+  minVersionNote?: string;
+  /**
+   * For kind `fixed`: who gives whom the fixed time, as a clause that reads after "its" or the server's name
+   * with "'s" (`launcher gives the web server`).
+   */
+  fixedScope?: string;
+  /**
+   * What about the SIGTERM behaviour is not verified, as a short clause; shown wherever a page, warning or
+   * manifest comment states that behaviour in brief.
+   */
+  caveat?: string;
   summary: string;
   whileDraining: string;
   sources: string[];
@@ -186,6 +209,8 @@ export interface ModelServerProfile {
     timing: ProbeTiming;
   };
   shutdownLog: string[];
+  /** Which releases print `shutdownLog`, when that differs from the preset image or is not verified. */
+  shutdownLogNote?: string;
   versionNotes: string;
   sources: Source[];
   lastChecked: string;

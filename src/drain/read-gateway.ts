@@ -62,7 +62,7 @@ function readGap(value: unknown, cursor: DataCursor): SourceGap {
 }
 
 function readSecondsSetting(value: unknown, cursor: DataCursor): GatewaySecondsSetting {
-  const o = readObject(value, cursor, ['setting', 'defaultSeconds', 'maxSeconds', 'sources']);
+  const o = readObject(value, cursor, ['setting', 'defaultSeconds', 'maxSeconds', 'floorSeconds', 'floorReason', 'floorExplanation', 'sources']);
   const setting: GatewaySecondsSetting = {
     setting: readString(o.setting, at(cursor, 'setting')),
     defaultSeconds: readNumber(o.defaultSeconds, at(cursor, 'defaultSeconds'), 0, 2147483647, true),
@@ -70,7 +70,20 @@ function readSecondsSetting(value: unknown, cursor: DataCursor): GatewaySecondsS
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
   };
   if (setting.defaultSeconds > setting.maxSeconds) failAt(at(cursor, 'defaultSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
-  return setting;
+  // The floor and its two texts come together or not at all; absent, they are left out of the setting.
+  const floorSeconds = optional(o.floorSeconds, at(cursor, 'floorSeconds'), (v, c) => readNumber(v, c, 0, 2147483647, true));
+  const floorReason = optional(o.floorReason, at(cursor, 'floorReason'), (v, c) => readString(v, c));
+  const floorExplanation = optional(o.floorExplanation, at(cursor, 'floorExplanation'), (v, c) => readString(v, c));
+  if (floorSeconds === undefined) {
+    if (floorReason !== undefined) failAt(at(cursor, 'floorReason'), 'needs floorSeconds');
+    if (floorExplanation !== undefined) failAt(at(cursor, 'floorExplanation'), 'needs floorSeconds');
+    return setting;
+  }
+  if (floorSeconds < setting.defaultSeconds) failAt(at(cursor, 'floorSeconds'), `must not be below defaultSeconds (${setting.defaultSeconds})`);
+  if (floorSeconds > setting.maxSeconds) failAt(at(cursor, 'floorSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
+  if (floorReason === undefined) failAt(at(cursor, 'floorReason'), 'is required with floorSeconds');
+  if (floorExplanation === undefined) failAt(at(cursor, 'floorExplanation'), 'is required with floorSeconds');
+  return { ...setting, floorSeconds, floorReason, floorExplanation };
 }
 
 const TEMPLATE_PLACEHOLDER = /^\$\{([A-Za-z]+)\}$/;
@@ -140,7 +153,7 @@ function readExtraManifest(value: unknown, cursor: DataCursor): ExtraManifest & 
 export function readGatewayProfile(data: unknown, file: string): GatewayProfile {
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
-    'id', 'name', 'order', 'summary', 'gatewayClassNames', 'mechanism', 'mechanismDetail', 'failOpenNote',
+    'id', 'name', 'order', 'summary', 'gatewayClassNames', 'gatewayClassNote', 'mechanism', 'mechanismDetail', 'failOpenNote',
     'detection', 'removal', 'healthCheck', 'knobs', 'requestTimeout', 'connectionDraining', 'extraManifests', 'gaps',
     'status', 'sources', 'lastChecked',
   ]);
@@ -167,6 +180,8 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
     sources,
     lastChecked: readString(o.lastChecked, at(root, 'lastChecked'), DATE),
   };
+  const gatewayClassNote = optional(o.gatewayClassNote, at(root, 'gatewayClassNote'), (v, c) => readString(v, c));
+  if (gatewayClassNote !== undefined) profile.gatewayClassNote = gatewayClassNote;
   if (profile.removal.seconds === undefined && !profile.healthCheck) {
     failAt(at(root, 'removal.seconds'), 'is missing, and there is no healthCheck to derive removal from');
   }

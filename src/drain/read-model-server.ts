@@ -20,7 +20,8 @@ function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean):
 
 function readDrain(value: unknown, cursor: DataCursor): DrainFact {
   const o = readObject(value, cursor, [
-    'kind', 'flag', 'defaultSeconds', 'zeroAborts', 'fixedSeconds', 'minVersion', 'summary', 'whileDraining', 'sources',
+    'kind', 'flag', 'defaultSeconds', 'zeroAborts', 'fixedSeconds', 'minVersion', 'minVersionNote', 'fixedScope', 'caveat',
+    'summary', 'whileDraining', 'sources',
   ]);
   const drain: DrainFact = {
     kind: readEnum(o.kind, at(cursor, 'kind'), ['flag', 'unbounded', 'fixed', 'none'] as const),
@@ -33,8 +34,15 @@ function readDrain(value: unknown, cursor: DataCursor): DrainFact {
     whileDraining: readString(o.whileDraining, at(cursor, 'whileDraining')),
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
   };
+  // Optional texts are left out when absent, so that a profile without them reads as it did before they existed.
+  for (const key of ['minVersionNote', 'fixedScope', 'caveat'] as const) {
+    const text = optional(o[key], at(cursor, key), (v, c) => readString(v, c));
+    if (text !== undefined) drain[key] = text;
+  }
   if (drain.kind === 'flag' && !drain.flag) failAt(at(cursor, 'flag'), 'is required when kind is flag');
   if (drain.kind === 'fixed' && drain.fixedSeconds === undefined) failAt(at(cursor, 'fixedSeconds'), 'is required when kind is fixed');
+  if (drain.kind === 'fixed' && drain.fixedScope === undefined) failAt(at(cursor, 'fixedScope'), 'is required when kind is fixed');
+  if (drain.minVersionNote !== undefined && drain.minVersion === undefined) failAt(at(cursor, 'minVersionNote'), 'needs minVersion');
   return drain;
 }
 
@@ -43,7 +51,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
     'id', 'name', 'order', 'summary', 'engineType', 'image', 'command', 'args', 'drain', 'probes',
-    'shutdownLog', 'versionNotes', 'sources', 'lastChecked',
+    'shutdownLog', 'shutdownLogNote', 'versionNotes', 'sources', 'lastChecked',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const probesCursor = at(root, 'probes');
@@ -77,6 +85,11 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     sources,
     lastChecked: readString(o.lastChecked, at(root, 'lastChecked'), DATE),
   };
+  const shutdownLogNote = optional(o.shutdownLogNote, at(root, 'shutdownLogNote'), (v, c) => readString(v, c));
+  if (shutdownLogNote !== undefined) {
+    if (profile.shutdownLog.length === 0) failAt(at(root, 'shutdownLogNote'), 'needs shutdownLog lines to be about');
+    profile.shutdownLogNote = shutdownLogNote;
+  }
   checkSourceRefs(o, root, new Set(sources.map((s) => s.id)));
   return profile;
 }

@@ -5,10 +5,12 @@
 import type { Plan } from './plan.ts';
 import type { Profiles } from './profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
+import { fieldFor, REPORTED_TPOT_MS } from './fields.ts';
 import { formatSeconds } from './seconds.ts';
 
 export type WarningCode =
   | 'removal-estimate'
+  | 'request-placeholder'
   | 'removal-example'
   | 'health-check-only'
   | 'fail-open-endpoint-view'
@@ -41,6 +43,13 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       `The ${formatSeconds(plan.removalSeconds)} removal p99 for ${gateway.name} is an estimate, not a measurement. `
       + `Measure it (${gateway.removal.howToMeasure}) and set removal-seconds.`);
   }
+  const tpotDefault = fieldFor('tpotMs')!.default;
+  if (plan.maxRequestDerived && inputs.tpotMs === tpotDefault) {
+    add('request-placeholder', 'info',
+      `The ${formatSeconds(plan.maxRequestSeconds)} longest request uses the placeholder ${tpotDefault} ms per token, which comes from no source; `
+      + `sources report ${REPORTED_TPOT_MS.low}\u2013${REPORTED_TPOT_MS.high} ms per token for ${REPORTED_TPOT_MS.model}. `
+      + 'Measure your p99 time per output token at full batch and set tpot-ms, or set max-request-seconds.');
+  }
   if (plan.removalSource === 'health-check' && plan.removalBasis === 'example') {
     add('removal-example', 'warning',
       `The health-check values are examples, not your load balancer's. Set health-check-interval-seconds, `
@@ -63,18 +72,22 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   }
   if (plan.preStopAction === 'exec') {
     add('exec-sleep', 'info',
-      `Kubernetes ${inputs.kubernetesVersion} has the native sleep action off by default (beta and on from 1.30), so the preStop runs `
-      + '/bin/sleep in the container. The image must have a sleep binary; upgrade to 1.30 or later to drop that need.');
+      `Kubernetes ${inputs.kubernetesVersion} does not enable the native sleep action (it is alpha and off in 1.29, beta and on from 1.30), `
+      + 'so the preStop runs /bin/sleep in the container. The image must have a sleep binary; upgrade to 1.30 or later to drop that need.');
   }
   if (server.drain.kind === 'flag' && server.drain.minVersion) {
     add('drain-flag-min-version', 'info',
-      `${server.drain.flag} needs ${server.name} ${server.drain.minVersion} or later; pin an image that has it.`
+      `${server.drain.flag} is expected from ${server.name} ${server.drain.minVersion}`
+      + (server.drain.minVersionNote ? ` (${server.drain.minVersionNote})` : '')
+      + '; pin an image you have checked has it.'
       + (server.drain.zeroAborts ? ` Without it, or with ${server.drain.flag}=0, in-flight requests are aborted at SIGTERM.` : ''));
   }
   if (server.drain.kind === 'fixed' && server.drain.fixedSeconds! < plan.drainSeconds) {
     add('drain-fixed-shorter', 'warning',
-      `${server.name} gives in-flight requests a fixed ${formatSeconds(server.drain.fixedSeconds!)} after SIGTERM, less than the `
-      + `${formatSeconds(plan.drainSeconds)} drain budget: requests longer than that are cut. Lower max-output-tokens or choose a server with a drain setting.`);
+      `${server.name}'s ${server.drain.fixedScope} a fixed ${formatSeconds(server.drain.fixedSeconds!)} after SIGTERM`
+      + (server.drain.caveat ? ` (${server.drain.caveat})` : '')
+      + `, less than the ${formatSeconds(plan.drainSeconds)} drain budget: requests longer than that are cut. `
+      + 'Lower max-output-tokens or choose a server with a drain setting.');
   }
   if (server.drain.kind === 'unbounded') {
     add('drain-unbounded-server', 'info',
@@ -82,7 +95,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   }
   if (server.drain.kind === 'none') {
     add('no-drain', 'warning',
-      `${server.name} does not drain on SIGTERM: requests still running when the preStop sleep ends are cut. `
+      `${server.name} does not drain on SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}: requests still running when the preStop sleep ends are cut. `
       + 'Send it long requests only through a route you can retry, or run a server that drains.');
   }
   if (inputs.unboundedDrain) {

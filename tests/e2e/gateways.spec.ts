@@ -52,8 +52,9 @@ for (const [gateway, preStop] of Object.entries(PRESTOP)) {
       expect(health.spec.targetRef).toEqual(target);
       expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/v1/models' } });
       expect(backend.spec.targetRef).toEqual(target);
-      // timeoutSec: 50 s × 1.5 = 75 (above the 30 s default); draining: 35 s preStop + 75 s drain = 110.
-      expect(backend.spec.default).toEqual({ timeoutSec: 75, connectionDraining: { drainingTimeoutSec: 110 } });
+      // timeoutSec: 50 s × 1.5 = 75 needed, raised to the 300 s floor (GIE's GKE example, gke.yaml floorSeconds);
+      // draining: 35 s preStop + 75 s drain = 110.
+      expect(backend.spec.default).toEqual({ timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 110 } });
     } else {
       expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool']);
     }

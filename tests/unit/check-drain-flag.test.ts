@@ -20,8 +20,9 @@ test('the GIE v1.5.0 reference settings yield the vLLM finding: no --shutdown-ti
   // The rest, by hand: no strategy on 3 replicas is 25% → maxSurge 1, maxUnavailable 0 with no spare GPU (error);
   // the 30 s sleep lacks the 5 s margin (warning); 130 s grace + 600 s load > the 600 s default deadline (warning).
   // The 130 s grace covers 35 + 75 + 15 = 125; the 1 s probes fail readiness (1 s) before liveness (5 s).
-  // Notes: no pool in the file, and readiness on /health where the vLLM profile uses /v1/models.
-  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'surge-without-spare-gpus']);
+  // Notes: no pool in the file, readiness on /health where the vLLM profile uses /v1/models, and the 50 s longest
+  // request derived from the placeholder 10 ms per token.
+  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'request-placeholder', 'surge-without-spare-gpus']);
   assert.equal(only(report, 'prestop-too-short').severity, 'warning');
 });
 
@@ -79,4 +80,15 @@ test('a server the checker cannot tell gets no drain-flag finding, only a note',
   assert.equal(only(report, 'model-server-unknown').severity, 'info');
   // Given the server, it is checked.
   assert.ok(codes(check(vllm({ image: 'image: example.com/llm:1', command: '', args: '' }), { 'model-server': 'vllm' })).includes('drain-aborts-in-flight'));
+});
+
+test('drain-flag-min-version: an image older than the expected first release is a warning on its image, hedged; v0.18.1 is not', () => {
+  // vllm.yaml: minVersion 0.18, minVersionNote "per llm-d #927; not verified against vLLM's releases".
+  const f = only(check(vllm({ image: 'image: vllm/vllm-openai:v0.17.1' })), 'drain-flag-min-version');
+  assert.equal(f.severity, 'warning');
+  assert.equal(f.path, 'spec.template.spec.containers[0].image');
+  assert.equal(f.message, 'The image is vLLM v0.17.1, older than 0.18, the first release expected to have --shutdown-timeout: '
+    + "--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM's releases); pin an image you have "
+    + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
+  assert.ok(!codes(check(vllm())).includes('drain-flag-min-version'));
 });

@@ -6,8 +6,12 @@ import { check, codes, docs, fixed, only, pool, problems, vllm } from '../suppor
 const SLEEP = (s: number) => `lifecycle:\n            preStop:\n              sleep:\n                seconds: ${s}`;
 const EXEC = (command: string) => `lifecycle:\n            preStop:\n              exec:\n                command: ${command}`;
 
-test('the clean Deployment and its pool have no findings at all', () => {
-  assert.deepEqual(check(docs(vllm(), pool())).findings, []);
+test('the clean Deployment and its pool have no findings but the placeholder note; with a measured rate, none', () => {
+  // The plan derives its 50 s longest request from 10 ms per token, a placeholder: a settings-wide info note.
+  assert.deepEqual(codes(check(docs(vllm(), pool()))), ['request-placeholder']);
+  assert.equal(codes(check(docs(vllm(), pool())), 'info').length, 1);
+  // Given the 50 s longest request instead (nothing derived), the same manifest has no findings at all.
+  assert.deepEqual(check(docs(vllm(), pool()), { 'max-request-seconds': '50' }).findings, []);
 });
 
 test('prestop-missing: no hook is an error, fixed with a 35 s sleep (30 s removal + 5 s margin)', () => {

@@ -32,6 +32,12 @@ test('strategy-recreate: every pod goes before any new one loads: error, fixed t
   const f = only(check(text), 'strategy-recreate');
   assert.equal(f.severity, 'error');
   assert.equal(f.path, 'spec.strategy.type');
+  // The gap: Recreate waits for the old pods (up to their 125 s grace period), then a new pod loads its model
+  // (up to 600 s): 125 + 600 = 725 s.
+  assert.match(f.message, /until a new pod has loaded its model: up to 725s \(Recreate waits up to the 125s grace period for the old pods to exit, then the model loads for up to 600s\)/);
+  // With the grace period unset, the 30 s default: 30 + 600 = 630 s.
+  const unset = only(check(vllm({ strategy: 'strategy:\n    type: Recreate', grace: '' })), 'strategy-recreate');
+  assert.match(unset.message, /up to 630s \(Recreate waits up to the 30s grace period/);
   assert.match(fixed(text), /type: RollingUpdate\n {4}rollingUpdate:\n {6}maxSurge: 0/);
   assert.deepEqual(problems(check(fixed(text))), []);
 });

@@ -27,13 +27,13 @@ test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment a
     config: { type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/v1/models' } },
   });
   assert.deepEqual(backend.spec.targetRef, target);
-  // 50 s × 1.5 = 75 s timeout; 35 s preStop + 75 s drain = 110 s draining.
-  assert.deepEqual(backend.spec.default, { timeoutSec: 75, connectionDraining: { drainingTimeoutSec: 110 } });
+  // 50 s × 1.5 = 75 s needed, raised to the 300 s floor (GIE's GKE example); 35 s preStop + 75 s drain = 110 s draining.
+  assert.deepEqual(backend.spec.default, { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 110 } });
 });
 
 test('the policies carry their arithmetic and reasons as comments', () => {
   const text = manifestOf({ gateway: 'gke' });
-  assert.match(text, /timeoutSec: 75 # 50s longest request \(steady state, not drain p99\) × 1\.5 headroom, above the 30s default\n/);
+  assert.match(text, /timeoutSec: 300 # 50s longest request \(steady state, not drain p99\) × 1\.5 headroom = 75s, kept at the 300s floor \(GIE's GKE example\)\n/);
   assert.match(text, /drainingTimeoutSec: 110 # 35s preStop \+ 75s drain, above the 0s default\n/);
   assert.match(text, /requestPath: \/v1\/models # vLLM’s readiness path, as the pod’s own readinessProbe\n/);
   assert.match(text, /port: 8000 # the model server’s port, the InferencePool’s target port\n/);
@@ -42,8 +42,8 @@ test('the policies carry their arithmetic and reasons as comments', () => {
 });
 
 test('names, port, model server and inputs flow into the policies', async () => {
-  // SGLang's readiness path is /health. 8192 × 10 ms × 1.2 = 98.304 → 99 s; × 1.5 = 149 s drain and timeout;
-  // draining 35 + 149 = 184 s.
+  // SGLang's readiness path is /health. 8192 × 10 ms × 1.2 = 98.304 → 99 s; × 1.5 = 149 s drain, and 149 s
+  // needed for the timeout, raised to the 300 s floor; draining 35 + 149 = 184 s.
   const { docs, errors } = await manifestErrors(manifestOf({
     gateway: 'gke', 'model-server': 'sglang', name: 'llama', namespace: 'serving', port: 9000, 'max-output-tokens': 8192,
   }));
@@ -52,7 +52,7 @@ test('names, port, model server and inputs flow into the policies', async () => 
   assert.deepEqual(health.metadata, { name: 'llama', namespace: 'serving' });
   assert.equal(health.spec.targetRef.name, 'llama');
   assert.deepEqual(health.spec.default.config.httpHealthCheck, { port: 9000, requestPath: '/health' });
-  assert.deepEqual(backend.spec.default, { timeoutSec: 149, connectionDraining: { drainingTimeoutSec: 184 } });
+  assert.deepEqual(backend.spec.default, { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 184 } });
 });
 
 test('gateways without extra objects keep the two-document manifest', async () => {

@@ -2,50 +2,78 @@
 // Expected values are worked out by hand from the data files and the drain model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planOf } from '../support/drain.ts';
+import { plan, resolveInputs } from '../../src/drain/index.ts';
+import type { Profiles } from '../../src/drain/profiles.ts';
+import { planOf, profiles } from '../support/drain.ts';
 
 const stepOf = (p: ReturnType<typeof planOf>, field: string) => p.derivation.find((s) => s.field === field);
 
-test('GKE with the default inputs: timeoutSec 75, drainingTimeoutSec 110', () => {
-  // 4096 tokens × 10 ms × 1.2 = 49.152 s → 50 s longest request; × 1.5 headroom = 75 s, above the 30 s default.
+test('GKE with the default inputs: timeoutSec 300 (the floor), drainingTimeoutSec 110', () => {
+  // 4096 tokens × 10 ms × 1.2 = 49.152 s → 50 s longest request; × 1.5 headroom = 75 s needed, at or below the
+  // 300 s floor from GIE's GKE example (content/gateways/gke.yaml floorSeconds), so 300.
   // Draining: 35 s preStop (30 + 5) + 75 s drain = 110 s, above the 0 s default and below the 3600 s maximum.
   const p = planOf({ gateway: 'gke' });
-  assert.equal(p.gatewayRequestTimeoutSeconds, 75);
+  assert.equal(p.gatewayRequestTimeoutSeconds, 300);
+  assert.equal(p.gatewayRequestTimeoutNeededSeconds, 75);
   assert.equal(p.gatewayDrainingSeconds, 110);
   assert.equal(stepOf(p, 'gatewayRequestTimeoutSeconds')?.formula,
-    '50s longest request (steady state, not drain p99) × 1.5 headroom, above the 30s default');
+    '50s longest request (steady state, not drain p99) × 1.5 headroom = 75s, kept at the 300s floor (GIE\'s GKE example)');
+  assert.match(stepOf(p, 'gatewayRequestTimeoutSeconds')!.why, /never sets it below the value of GIE's GKE example policy/);
   assert.equal(stepOf(p, 'gatewayDrainingSeconds')?.formula, '35s preStop + 75s drain, above the 0s default');
 });
 
-test('a short longest request keeps the gateway default timeout', () => {
-  // 100 tokens × 10 ms × 1.2 = 1.2 s → 2 s; × 1.5 = 3 s, within the 30 s default, so 30 stays.
+test('the timeout floor: a needed 300 s is kept at the floor; a needed 302 s goes above it', () => {
+  // max-request-seconds 200: ⌈200 × 1.5⌉ = 300 s, equal to the 300 s floor → 300, "kept at the floor".
+  const at = planOf({ gateway: 'gke', 'max-request-seconds': 200 });
+  assert.equal(at.gatewayRequestTimeoutSeconds, 300);
+  assert.equal(stepOf(at, 'gatewayRequestTimeoutSeconds')?.formula,
+    '200s longest request (steady state, not drain p99) × 1.5 headroom = 300s, kept at the 300s floor (GIE\'s GKE example)');
+  // max-request-seconds 201: ⌈201 × 1.5⌉ = ⌈301.5⌉ = 302 s, above the floor → 302.
+  const above = planOf({ gateway: 'gke', 'max-request-seconds': 201 });
+  assert.equal(above.gatewayRequestTimeoutSeconds, 302);
+  assert.equal(stepOf(above, 'gatewayRequestTimeoutSeconds')?.formula,
+    '201s longest request (steady state, not drain p99) × 1.5 headroom, above the 300s floor (GIE\'s GKE example)');
+});
+
+test('a short longest request keeps the floor; without a floor, the gateway default', () => {
+  // 100 tokens × 10 ms × 1.2 = 1.2 s → 2 s; × 1.5 = 3 s, below the 300 s floor, so 300.
   // Draining: 35 s preStop + 3 s drain = 38 s.
   const p = planOf({ gateway: 'gke', 'max-output-tokens': 100 });
-  assert.equal(p.gatewayRequestTimeoutSeconds, 30);
-  assert.equal(stepOf(p, 'gatewayRequestTimeoutSeconds')?.formula,
-    '2s longest request (steady state, not drain p99) × 1.5 headroom = 3s, within the 30s default, kept');
+  assert.equal(p.gatewayRequestTimeoutSeconds, 300);
   assert.equal(p.gatewayDrainingSeconds, 38);
+  // The same GKE profile without its floor: 3 s is within the 30 s default, so 30 stays.
+  const gke = profiles.gateways.find((g) => g.id === 'gke')!;
+  const { floorSeconds: _f, floorReason: _r, floorExplanation: _e, ...noFloor } = gke.requestTimeout!;
+  const floorless: Profiles = { ...profiles, gateways: profiles.gateways.map((g) => (g.id === 'gke' ? { ...gke, requestTimeout: noFloor } : g)) };
+  const { inputs } = resolveInputs({ gateway: 'gke', 'max-output-tokens': 100 }, floorless);
+  const q = plan(inputs, floorless);
+  assert.equal(q.gatewayRequestTimeoutSeconds, 30);
+  assert.equal(stepOf(q, 'gatewayRequestTimeoutSeconds')?.formula,
+    '2s longest request (steady state, not drain p99) × 1.5 headroom = 3s, within the 30s default, kept');
 });
 
 test('a long request raises the timeout past GIE\u2019s 300 s example', () => {
-  // 16384 tokens × 20 ms × 1.2 = 393.216 s → 394 s; × 1.5 = 591 s. Draining: 35 + 591 = 626 s.
+  // 16384 tokens × 20 ms × 1.2 = 393.216 s → 394 s; × 1.5 = 591 s, above the 300 s floor. Draining: 35 + 591 = 626 s.
   const p = planOf({ gateway: 'gke', 'max-output-tokens': 16384, 'tpot-ms': 20 });
   assert.equal(p.gatewayRequestTimeoutSeconds, 591);
   assert.equal(p.gatewayDrainingSeconds, 626);
 });
 
 test('an unbounded drain caps connection draining at GKE\u2019s 3600 s maximum; the timeout still follows the request', () => {
-  // Drain = the 3600 s cap; 35 + 3600 = 3635 s > 3600 s maximum → 3600. Timeout: 50 s × 1.5 = 75 s.
+  // Drain = the 3600 s cap; 35 + 3600 = 3635 s > 3600 s maximum → 3600. Timeout: 50 s × 1.5 = 75 s, raised to the
+  // 300 s floor.
   const p = planOf({ gateway: 'gke', 'unbounded-drain': true });
   assert.equal(p.gatewayDrainingSeconds, 3600);
   assert.equal(stepOf(p, 'gatewayDrainingSeconds')?.formula, '35s preStop + 3600s drain = 3635s, capped at the 3600s maximum');
-  assert.equal(p.gatewayRequestTimeoutSeconds, 75);
+  assert.equal(p.gatewayRequestTimeoutSeconds, 300);
 });
 
 test('a given removal and headroom flow into both settings', () => {
-  // removal 12 + 5 = 17 s preStop; 50 s × 2 (100% headroom) = 100 s drain and timeout; draining 17 + 100 = 117 s.
+  // removal 12 + 5 = 17 s preStop; 50 s × 2 (100% headroom) = 100 s drain, and 100 s needed for the timeout,
+  // which the 300 s floor raises to 300; draining 17 + 100 = 117 s.
   const p = planOf({ gateway: 'gke', 'removal-seconds': 12, 'drain-headroom-percent': 100 });
-  assert.equal(p.gatewayRequestTimeoutSeconds, 100);
+  assert.equal(p.gatewayRequestTimeoutSeconds, 300);
+  assert.equal(p.gatewayRequestTimeoutNeededSeconds, 100);
   assert.equal(p.gatewayDrainingSeconds, 117);
 });
 

@@ -39,8 +39,30 @@ test('the derivation states the arithmetic of each drain value', () => {
   assert.equal(formula('progressDeadlineSeconds'), '125s grace + 600s model load');
 });
 
-test('the default plan warns only that the drain flag needs vLLM 0.18', () => {
+test('the default plan notes only the placeholder time per token and the drain flag\u2019s expected first release', () => {
   const p = planOf();
-  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['drain-flag-min-version', 'info']]);
-  assert.match(p.warnings[0].message, /--shutdown-timeout needs vLLM 0\.18/);
+  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['request-placeholder', 'info'], ['drain-flag-min-version', 'info']]);
+  assert.equal(p.warnings[1].message,
+    '--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM\'s releases); pin an image you have '
+    + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
+});
+
+test('request-placeholder: a longest request derived at the placeholder 10 ms per token is noted, with the 47\u2013100 ms sources report', () => {
+  // 4096 tokens × 10 ms × 1.2 = 49.152 s → 50 s longest request.
+  const w = planOf().warnings.find((x) => x.code === 'request-placeholder');
+  assert.equal(w?.severity, 'info');
+  assert.equal(w?.message,
+    'The 50s longest request uses the placeholder 10 ms per token, which comes from no source; sources report 47\u2013100 ms '
+    + 'per token for Qwen3-32B. Measure your p99 time per output token at full batch and set tpot-ms, or set max-request-seconds.');
+  // 8192 tokens × 10 ms × 1.2 = 98.304 s → 99 s: the note names the plan's own longest request.
+  assert.match(planOf({ 'max-output-tokens': 8192 }).warnings.find((x) => x.code === 'request-placeholder')!.message, /^The 99s longest request/);
+});
+
+test('request-placeholder: not when time per token or the longest request is given', () => {
+  const has = (raw: Record<string, unknown>) => planOf(raw).warnings.some((x) => x.code === 'request-placeholder');
+  assert.equal(has({ 'tpot-ms': 47 }), false);
+  assert.equal(has({ 'tpot-ms': 10.5 }), false);
+  assert.equal(has({ 'max-request-seconds': 50 }), false);
+  // A given longest request wins even with the placeholder rate: nothing is derived from it.
+  assert.equal(has({ 'max-request-seconds': 50, 'tpot-ms': 10 }), false);
 });

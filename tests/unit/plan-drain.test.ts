@@ -1,7 +1,7 @@
 // Unbounded drain and each model server's drain behaviour.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codesOf, planOf } from '../support/drain.ts';
+import { codesOf, manifestOf, planOf } from '../support/drain.ts';
 
 test('unbounded drain uses the cap as the drain budget', () => {
   // drain = cap 3600; grace = 35 + 3600 + 15 = 3650; progress = 3650 + 600 = 4250
@@ -41,11 +41,25 @@ test('TGI warns only when its fixed 90 s is shorter than the drain budget', () =
   const long = planOf({ 'model-server': 'tgi', 'max-output-tokens': 8192 });
   assert.equal(long.drainSeconds, 149);
   assert.ok(codesOf(long).includes('drain-fixed-shorter'));
-  assert.match(long.warnings.find((w) => w.code === 'drain-fixed-shorter')!.message, /fixed 90s .* 149s drain budget/);
+  assert.equal(long.warnings.find((w) => w.code === 'drain-fixed-shorter')!.message,
+    'Hugging Face TGI\'s launcher gives the web server a fixed 90s after SIGTERM (whether in-flight requests finish in that '
+    + 'time is not verified), less than the 149s drain budget: requests longer than that are cut. Lower max-output-tokens or '
+    + 'choose a server with a drain setting.');
+});
+
+test('the manifest comment for a server without a drain flag says what it does, and what is not verified', () => {
+  // TGI: content/model-servers/tgi.yaml fixedScope, fixedSeconds 90 and caveat.
+  assert.match(manifestOf({ 'model-server': 'tgi' }),
+    /# Hugging Face TGI has no drain flag: its launcher gives the web server a fixed 90s after SIGTERM; whether in-flight requests finish in that time is not verified\.\n/);
+  // llama.cpp: kind none, with the caveat that this is read from PR descriptions.
+  assert.match(manifestOf({ 'model-server': 'llamacpp' }),
+    /# llama\.cpp server has no drain flag: it does not drain; in-flight requests end at SIGTERM \(going by the PR descriptions; not tested\)\.\n/);
 });
 
 test('llama.cpp does not drain, and the plan says so', () => {
   const p = planOf({ 'model-server': 'llamacpp' });
   assert.equal(p.drainFlag, null);
   assert.ok(codesOf(p).includes('no-drain'));
+  assert.match(p.warnings.find((w) => w.code === 'no-drain')!.message,
+    /^llama\.cpp server does not drain on SIGTERM \(going by the PR descriptions; not tested\): requests still running/);
 });

@@ -93,6 +93,37 @@ test('a gateway setting default may not exceed its maximum, and gaps have a know
     /gaps\[0\]\.kind must be one of not-found, conflict/);
 });
 
+test('a request-timeout floor lies between the default and the maximum and comes with its reason', () => {
+  // The fixture's requestTimeout: default 60, maximum 3600.
+  const floor = (d: any, seconds: number) => Object.assign(d.requestTimeout, { floorSeconds: seconds, floorReason: 'an example', floorExplanation: 'Why.' });
+  const p = readGatewayProfile(fixtureWith((d) => floor(d, 300)), FILE);
+  assert.deepEqual([p.requestTimeout?.floorSeconds, p.requestTimeout?.floorReason, p.requestTimeout?.floorExplanation], [300, 'an example', 'Why.']);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => floor(d, 59)), FILE),
+    /requestTimeout\.floorSeconds must not be below defaultSeconds \(60\)/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => floor(d, 3601)), FILE),
+    /requestTimeout\.floorSeconds must not exceed maxSeconds \(3600\)/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { floor(d, 300); delete d.requestTimeout.floorReason; }), FILE),
+    /requestTimeout\.floorReason is required with floorSeconds/);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.requestTimeout.floorExplanation = 'Why.'; }), FILE),
+    /requestTimeout\.floorExplanation needs floorSeconds/);
+});
+
+test('GKE keeps its request timeout at least at GIE\u2019s 300 s example, with the sources for it', () => {
+  // GIE v1.0.0 config/manifests/gateway/gke/gcp-backend-policy.yaml and the v1.5.0 chart's templates/gke.yaml set timeoutSec 300.
+  const gke = readProfiles().gateways.find((g) => g.id === 'gke')!;
+  assert.equal(gke.requestTimeout?.floorSeconds, 300);
+  assert.equal(gke.requestTimeout?.floorReason, "GIE's GKE example");
+  assert.deepEqual(gke.requestTimeout?.sources, ['gke-backendpolicy-types', 'gie-gke-backendpolicy', 'gie-chart-gke']);
+});
+
+test('a GatewayClass note is optional text; Envoy AI Gateway lists its examples\u2019 class with one', () => {
+  assert.equal(readGatewayProfile(fixtureWith(), FILE).gatewayClassNote, undefined);
+  assert.throws(() => readGatewayProfile(fixtureWith((d) => { d.gatewayClassNote = 3; }), FILE), /gatewayClassNote must be a non-empty string, found number 3/);
+  const aigw = readProfiles().gateways.find((g) => g.id === 'envoy-ai-gateway')!;
+  assert.deepEqual(aigw.gatewayClassNames, ['envoy-ai-gateway', 'envoy-ai-gateway-basic']);
+  assert.match(aigw.gatewayClassNote!, /yours to choose/);
+});
+
 test('a value cut short by an unquoted " #" is refused, naming the file and line', async () => {
   const { profilesFromFiles } = await import('../../src/drain/profile-files.ts');
   const { readFileSync } = await import('node:fs');

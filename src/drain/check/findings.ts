@@ -79,7 +79,7 @@ export const RULES: readonly Rule[] = [
   { code: 'prestop-missing', severity: 'error', checks: 'The model-server container has no preStop hook, while the plan sleeps before SIGTERM.' },
   { code: 'prestop-too-short', severity: 'error below the removal p99; warning below removal + margin', checks: 'The preStop sleep ends before every gateway has stopped routing to the pod.' },
   { code: 'prestop-exceeds-grace', severity: 'error', checks: 'The preStop sleep is longer than terminationGracePeriodSeconds.' },
-  { code: 'prestop-sleep-unsupported', severity: 'error', checks: 'The sleep action on a Kubernetes version that has it off by default (below 1.30).' },
+  { code: 'prestop-sleep-unsupported', severity: 'error', checks: 'The sleep action on a Kubernetes version that does not enable it (below 1.30: alpha and off in 1.29, absent before).' },
   { code: 'prestop-unreadable', severity: 'info', checks: 'A preStop hook that is not a sleep, so its length is unknown.' },
   { code: 'grace-too-short', severity: 'error below preStop + longest request; warning below preStop + drain + teardown', checks: 'terminationGracePeriodSeconds leaves too little time after the preStop sleep.' },
   { code: 'drain-aborts-in-flight', severity: 'error', checks: 'A server whose drain flag defaults to aborting (vLLM --shutdown-timeout) runs without it, or with 0.' },

@@ -14,14 +14,23 @@ import type { ManifestObject } from '../read-manifest.ts';
 /** The plan for whatever a policy or route points at: the pool's workload when the manifest has it. */
 export type PlanFor = (poolName: string | undefined, namespace: string | undefined) => Plan;
 
-/** The value the plan sets for a gateway setting, when the plan is for that gateway. */
-function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; why: string } {
+/**
+ * The value the plan sets for a gateway setting (the fix), and the least value that does not cut requests: the
+ * plan's value, except that a request timeout raised to the gateway's floor only needs the longest request with
+ * headroom.
+ */
+function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; needed: number; why: string } {
   const field = setting.role === 'requestTimeout' ? 'gatewayRequestTimeoutSeconds' : 'gatewayDrainingSeconds';
   const planned = plan.gateway === setting.gateway.id ? plan[field] : null;
-  if (planned !== null && planned !== undefined) return { seconds: planned, why: formulaOf(plan, field) };
-  return setting.role === 'requestTimeout'
-    ? { seconds: plan.maxRequestSeconds, why: `longest request: ${formulaOf(plan, 'maxRequestSeconds')}` }
-    : { seconds: Math.min(setting.maxSeconds, plan.preStopSeconds + plan.drainSeconds), why: `${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain` };
+  if (planned !== null && planned !== undefined) {
+    const needed = setting.role === 'requestTimeout' ? Math.min(planned, plan.gatewayRequestTimeoutNeededSeconds ?? planned) : planned;
+    return { seconds: planned, needed, why: formulaOf(plan, field) };
+  }
+  if (setting.role === 'requestTimeout') {
+    return { seconds: plan.maxRequestSeconds, needed: plan.maxRequestSeconds, why: `longest request: ${formulaOf(plan, 'maxRequestSeconds')}` };
+  }
+  const draining = Math.min(setting.maxSeconds, plan.preStopSeconds + plan.drainSeconds);
+  return { seconds: draining, needed: draining, why: `${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain` };
 }
 
 function checkSetting(check: CheckContext, policy: ManifestObject, setting: PolicySetting, plan: Plan): void {
@@ -33,7 +42,7 @@ function checkSetting(check: CheckContext, policy: ManifestObject, setting: Poli
   }
   const now = field.state === 'set' ? field.value : setting.defaultSeconds;
   const target = plannedSeconds(plan, setting);
-  if (now >= target.seconds || now >= setting.maxSeconds) return;
+  if (now >= target.needed || now >= setting.maxSeconds) return;
   const unset = field.state === 'set' ? '' : ` (${path.at(-1)} unset: the ${s(setting.defaultSeconds)} default)`;
   const fix = { text: `${path.at(-1)}: ${target.seconds} # ${target.why}`, edits: [setEdit(policy, path, target.seconds, ` ${target.why}`)] };
   const where = field.state === 'set' ? path : ['spec'];

@@ -40,7 +40,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       if (version && min && !olderThan(version, min)) continue;
       if (version && min) {
         report(ctx.check, ctx.object, warning.code, 'warning', WARNING_PATHS[warning.code]!(ctx),
-          `The image is ${ctx.server.name} ${tag}, older than ${ctx.server.drain.minVersion}: ${warning.message}`);
+          `The image is ${ctx.server.name} ${tag}, older than ${ctx.server.drain.minVersion}, the first release expected to have ${ctx.server.drain.flag}: ${warning.message}`);
         continue;
       }
     }

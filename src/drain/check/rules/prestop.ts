@@ -49,8 +49,8 @@ export function checkPreStop(ctx: WorkloadContext): void {
       if (plan.preStopAction === 'exec') {
         const fix = plannedHook(ctx, t.preStopTarget);
         report(check, object, 'prestop-sleep-unsupported', 'error', [...container.path, 'lifecycle', 'preStop', 'sleep'],
-          `Kubernetes ${inputs.kubernetesVersion} has the preStop sleep action off by default (it is on from 1.30), so this hook does not `
-          + 'delay SIGTERM and gateways still route to the pod when the server stops accepting; use an exec sleep.',
+          `Kubernetes ${inputs.kubernetesVersion} does not enable the preStop sleep action (it is alpha and off in 1.29, beta and on from 1.30), `
+          + 'so this hook does not delay SIGTERM and gateways still route to the pod when the server stops accepting; use an exec sleep.',
           fix);
         return;
       }

@@ -35,14 +35,15 @@ function strategyFix(ctx: WorkloadContext, bounds: Segment[], base: Segment[], s
 
 /** Check the rollout strategy of a Deployment or LeaderWorkerSet. */
 function checkStrategy(ctx: WorkloadContext): void {
-  const { check, object, workload, plan, inputs } = ctx;
+  const { check, object, workload, plan, inputs, targets: t } = ctx;
   const shape = strategyShape(workload.kind);
   if (!shape) return;
   const type = valueAt(object.value, [...shape.base, 'type']);
   if (type === 'Recreate') {
     report(check, object, 'strategy-recreate', 'error', [...shape.base, 'type'],
       `The Recreate strategy deletes all ${inputs.replicas} pods before it starts new ones: the pool has no pod to serve from the first deletion `
-      + `until a new pod has loaded its model (up to ${s(inputs.startupSeconds)}), and every request in between fails.`,
+      + `until a new pod has loaded its model: up to ${s(t.graceNow + inputs.startupSeconds)} (Recreate waits up to the ${s(t.graceNow)} grace period `
+      + `for the old pods to exit, then the model loads for up to ${s(inputs.startupSeconds)}), and every request in between fails.`,
       strategyFix(ctx, shape.bounds, shape.base, true));
     return;
   }
