@@ -140,20 +140,20 @@ const HEALTH_CHECK_KEYS = ['healthCheckIntervalSeconds', 'healthCheckUnhealthyTh
 /** Rules that involve more than one field. A failing rule reverts the fields it names. */
 function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, profiles: Profiles, errors: FieldError[]): void {
   const gateway = gatewayById(profiles, inputs.gateway);
-  const anyHealthCheckGiven = [...HEALTH_CHECK_KEYS, 'propagationSeconds'].some((k) => given[k] !== undefined);
-  // Health-check inputs replace the profile's removal number unless a removal is given as well.
-  if (anyHealthCheckGiven && given.removalSeconds === undefined) inputs.removalSeconds = undefined;
-  if (given.removalSeconds === undefined && anyHealthCheckGiven && !gateway.healthCheck) {
-    const missing = HEALTH_CHECK_KEYS.filter((k) => inputs[k] === undefined);
-    if (missing.length > 0) {
-      errors.push({
-        flag: fieldFor(missing[0])!.flag,
-        message: `${missing.map((k) => fieldFor(k)!.flag).join(' and ')} must be given with the other health-check inputs, `
-          + `since the ${gateway.id} gateway has no health-check defaults (or give removal-seconds instead)`,
-      });
-      for (const k of [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const) inputs[k] = undefined;
-      inputs.removalSeconds = gateway.removal.seconds;
-    }
+  const healthCheckKeys = [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const;
+  const givenHealthCheck = healthCheckKeys.filter((k) => given[k] !== undefined);
+  if (givenHealthCheck.length > 0 && !gateway.healthCheck) {
+    // Health-check settings describe gateways that notice a gone pod only by failed checks; the others are
+    // described by their removal p99, so a mix of both would give two different numbers for one thing.
+    errors.push({
+      flag: fieldFor(givenHealthCheck[0])!.flag,
+      message: `${givenHealthCheck.map((k) => fieldFor(k)!.flag).join(', ')} only apply to a gateway that detects gone pods by `
+        + `health checks (${profiles.gateways.filter((g) => g.healthCheck).map((g) => g.id).join(', ')}); for ${gateway.id}, give removal-seconds instead`,
+    });
+    for (const k of healthCheckKeys) inputs[k] = undefined;
+  } else if (givenHealthCheck.length > 0 && given.removalSeconds === undefined) {
+    // Health-check settings replace the profile's removal number unless a removal is given as well.
+    inputs.removalSeconds = undefined;
   }
   if (inputs.maxRequestSeconds === undefined) {
     const derived = inputs.maxOutputTokens * inputs.tpotMs / 1000 * (1 + inputs.prefillOverheadPercent / 100);

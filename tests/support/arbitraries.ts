@@ -95,9 +95,11 @@ export function validInputs(profiles: Profiles): fc.Arbitrary<Record<string, str
     const raw = { ...base } as Record<string, string | number | boolean>;
     const gateway = profiles.gateways.find((g) => g.id === (raw.gateway ?? 'gke'))!;
     if (mode === 'given' || mode === 'both') raw['removal-seconds'] = removal;
-    if (mode === 'health-check' || mode === 'both' || (mode === 'health-check-partial' && !gateway.healthCheck)) Object.assign(raw, healthCheck);
-    if (mode === 'health-check-partial' && gateway.healthCheck) for (const flag of partial) raw[flag] = healthCheck[flag];
-    if (mode !== 'profile' && mode !== 'given' && propagation !== undefined) raw['propagation-seconds'] = propagation;
+    // Health-check settings are inputs only for gateways that detect by health checks (they have healthCheck data).
+    const healthChecked = Boolean(gateway.healthCheck);
+    if (healthChecked && (mode === 'health-check' || mode === 'both')) Object.assign(raw, healthCheck);
+    if (healthChecked && mode === 'health-check-partial') for (const flag of partial) raw[flag] = healthCheck[flag];
+    if (healthChecked && mode !== 'profile' && mode !== 'given' && propagation !== undefined) raw['propagation-seconds'] = propagation;
     // A derived longest request must stay within max-request-seconds' range: shrink max-output-tokens if needed.
     if (raw['max-request-seconds'] === undefined) {
       const tpot = numeric(raw['tpot-ms'], 10);

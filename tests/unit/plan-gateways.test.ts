@@ -49,15 +49,15 @@ test('a given removal wins over the profile and the health checks', () => {
   assert.equal(planOf({ gateway: 'custom', 'removal-seconds': 8 }).removalSource, 'given');
 });
 
-test('health-check inputs on a gateway without defaults need all three', () => {
-  const { errors } = resolveInputs({ gateway: 'gke', 'health-check-interval-seconds': 5 }, profiles);
+test('health-check inputs apply only to a gateway that detects by health checks', () => {
+  const { errors, inputs } = resolveInputs({ gateway: 'gke', 'health-check-interval-seconds': 5, 'propagation-seconds': 2 }, profiles);
   assert.equal(errors.length, 1);
-  assert.equal(errors[0].flag, 'health-check-unhealthy-threshold');
-  assert.match(errors[0].message, /health-check-unhealthy-threshold and health-check-timeout-seconds must be given/);
-  // all three on gke: 5 × 2 + 5 + 0 = 15 → preStop 20
-  assert.equal(planOf({
-    gateway: 'gke', 'health-check-interval-seconds': 5, 'health-check-unhealthy-threshold': 2, 'health-check-timeout-seconds': 5,
-  }).preStopSeconds, 20);
+  assert.equal(errors[0].flag, 'health-check-interval-seconds');
+  assert.equal(errors[0].message, 'health-check-interval-seconds, propagation-seconds only apply to a gateway that detects gone pods '
+    + 'by health checks (custom); for gke, give removal-seconds instead');
+  // the fallback keeps gke's own removal: 30 + 5 = 35
+  assert.equal(inputs.healthCheckIntervalSeconds, undefined);
+  assert.equal(inputs.removalSeconds, 30);
 });
 
 test('FailOpen adds the gateway\u2019s note about its own endpoint view', () => {
