@@ -45,7 +45,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   }
   const tpotDefault = fieldFor('tpotMs')!.default;
   if (plan.maxRequestDerived && inputs.tpotMs === tpotDefault) {
-    add('request-placeholder', 'info',
+    add('request-placeholder', 'warning',
       `The ${formatSeconds(plan.maxRequestSeconds)} longest request uses the placeholder ${tpotDefault} ms per token, which comes from no source; `
       + `sources report ${REPORTED_TPOT_MS.low}\u2013${REPORTED_TPOT_MS.high} ms per token for ${REPORTED_TPOT_MS.model}. `
       + 'Measure your p99 time per output token at full batch and set tpot-ms, or set max-request-seconds.');
@@ -57,10 +57,12 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   }
   if (plan.removalSource === 'health-check' || gateway.mechanism === 'health-check') {
     add('health-check-only', 'warning',
-      `A load balancer that only health-checks the pod stops routing to it only when checks fail. ${server.name} keeps `
-      + `passing them during the preStop sleep, so requests still arrive until about ${formatSeconds(plan.removalSeconds)} after SIGTERM `
-      + `and are refused while it drains. The sleep still covers the Endpoint Picker and EndpointSlice paths; to close this gap, `
-      + `have the load balancer follow endpoints (NEGs, EndpointSlices) rather than checks alone.`);
+      `A load balancer that only health-checks the pod stops routing to it only when its checks fail. ${server.name} keeps `
+      + `passing them during a plain preStop sleep, so requests still arrive until about ${formatSeconds(plan.removalSeconds)} after `
+      + 'SIGTERM and are refused while it drains: the sleep alone does not help. Make the check fail when termination starts while the '
+      + 'server still serves: have the preStop hook create a file that the checked health endpoint (or a small sidecar in front of it) '
+      + `reports as 503, then sleep ${formatSeconds(plan.preStopSeconds)}. Or have the load balancer follow endpoints (NEGs, EndpointSlices) `
+      + 'rather than checks alone. The sleep still covers the Endpoint Picker and EndpointSlice paths.');
   }
   if (inputs.failureMode === 'FailOpen' && gateway.failOpenNote) {
     add('fail-open-endpoint-view', 'info', gateway.failOpenNote);

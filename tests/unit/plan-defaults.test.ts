@@ -41,7 +41,7 @@ test('the derivation states the arithmetic of each drain value', () => {
 
 test('the default plan notes only the placeholder time per token and the drain flag\u2019s expected first release', () => {
   const p = planOf();
-  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['request-placeholder', 'info'], ['drain-flag-min-version', 'info']]);
+  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['request-placeholder', 'warning'], ['drain-flag-min-version', 'info']]);
   assert.equal(p.warnings[1].message,
     '--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM\'s releases); pin an image you have '
     + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
@@ -50,7 +50,7 @@ test('the default plan notes only the placeholder time per token and the drain f
 test('request-placeholder: a longest request derived at the placeholder 10 ms per token is noted, with the 47\u2013100 ms sources report', () => {
   // 4096 tokens × 10 ms × 1.2 = 49.152 s → 50 s longest request.
   const w = planOf().warnings.find((x) => x.code === 'request-placeholder');
-  assert.equal(w?.severity, 'info');
+  assert.equal(w?.severity, 'warning');
   assert.equal(w?.message,
     'The 50s longest request uses the placeholder 10 ms per token, which comes from no source; sources report 47\u2013100 ms '
     + 'per token for Qwen3-32B. Measure your p99 time per output token at full batch and set tpot-ms, or set max-request-seconds.');
