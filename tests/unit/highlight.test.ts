@@ -48,3 +48,28 @@ test('random manifests: tokens join back exactly, and every colour passes 4.5:1 
   }
   assert.deepEqual([...problems], []);
 });
+
+test('slicing keeps the grammar: the same colours as shiki tokenizing the whole text at once', async () => {
+  const { createHighlighterCore } = await import('@shikijs/core');
+  const { createJavaScriptRawEngine } = await import('@shikijs/engine-javascript/raw');
+  const { YAML_LIGHT } = await import('../../src/components/generator/yaml-themes.ts');
+  const reference = await createHighlighterCore({
+    engine: createJavaScriptRawEngine(), langs: [import('@shikijs/langs-precompiled/yaml')], themes: [YAML_LIGHT],
+  });
+  // A block scalar and a multi-line flow list cross the 20-line slice boundaries.
+  const text = [
+    generate({ gateway: 'custom', 'model-server': 'sglang' }).manifest.replace(/\n$/, ''),
+    '---', 'note: |', ...Array.from({ length: 30 }, (_, i) => `  line ${i} # not a comment`), 'list: [', ...Array.from({ length: 25 }, (_, i) => `  "v${i}",`), ']',
+  ].join('\n');
+  const perChar = (lines: { content: string; color?: string }[][]) =>
+    lines.map((l) => l.flatMap((t) => [...t.content].map(() => (t.color ?? '').toUpperCase())).join(','));
+  const whole = reference.codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name });
+  const sliced = (await highlightYaml(text)).map((l) => l.map((t) => ({ content: t.content, color: t.light })));
+  assert.equal(joined(await highlightYaml(text)), text);
+  assert.deepEqual(perChar(sliced), perChar(whole));
+  // Keys, comments, strings and numbers get their own colours (github-light-high-contrast's), not the text colour.
+  const colourOf = (content: string) => sliced.flat().find((t) => t.content === content)?.color?.toUpperCase();
+  assert.equal(colourOf('apiVersion'), '#024C1A');
+  assert.equal(colourOf('3'), '#023B95');
+  assert.match(sliced.flat().find((t) => t.content.startsWith('# Generated'))!.color!, /^#66707B$/i);
+});

@@ -1,9 +1,15 @@
 /**
- * Lazy YAML highlighting with shiki's fine-grained core: the precompiled YAML grammar and the raw
- * JavaScript engine (no regex compiler, no WebAssembly). Loaded with import() after first paint.
+ * Lazy YAML highlighting with shiki's fine-grained core: the precompiled YAML grammar, the raw JavaScript
+ * engine (no regex compiler, no WebAssembly) and two small YAML themes. Loaded with import() after first paint.
+ *
+ * The text is tokenized in slices of a few lines, carrying the grammar state from one slice to the next and
+ * yielding to the browser in between, so highlighting a long manifest never blocks input for long. Both themes
+ * colour the same scopes, so one pass with the light theme gives the token boundaries and the dark colour is
+ * the light colour's counterpart.
  */
 import { createHighlighterCore, type HighlighterCore } from '@shikijs/core';
 import { createJavaScriptRawEngine } from '@shikijs/engine-javascript/raw';
+import { YAML_DARK, YAML_LIGHT } from './yaml-themes.ts';
 
 /** One highlighted token: its text and its colours for the light and dark themes. */
 export interface HighlightToken {
@@ -12,24 +18,43 @@ export interface HighlightToken {
   dark?: string;
 }
 
+/** Lines tokenized per slice before yielding to the browser. */
+const LINES_PER_SLICE = 20;
+
+/** The dark theme's colour for each light-theme colour, scope by scope. */
+const DARK_OF = new Map<string, string>([
+  [YAML_LIGHT.fg!, YAML_DARK.fg!],
+  ...YAML_LIGHT.tokenColors!.map((rule, i) => [rule.settings.foreground!, YAML_DARK.tokenColors![i].settings.foreground!] as [string, string]),
+].map(([light, dark]) => [light.toUpperCase(), dark]));
+
 let highlighter: Promise<HighlighterCore> | undefined;
 
 function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= createHighlighterCore({
     engine: createJavaScriptRawEngine(),
     langs: [import('@shikijs/langs-precompiled/yaml')],
-    themes: [import('@shikijs/themes/github-light-high-contrast'), import('@shikijs/themes/github-dark-high-contrast')],
+    themes: [YAML_LIGHT],
   });
   return highlighter;
 }
 
-/** Tokenize YAML into lines of tokens carrying light and dark colours. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Tokenize YAML into lines of tokens carrying light and dark colours. The tokens of each line join back into it. */
 export async function highlightYaml(code: string): Promise<HighlightToken[][]> {
   const h = await getHighlighter();
-  const lines = h.codeToTokensWithThemes(code, { lang: 'yaml', themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' } });
-  return lines.map((line) => line.map((token) => ({
-    content: token.content,
-    light: token.variants.light?.color,
-    dark: token.variants.dark?.color,
-  })));
+  const lines = code.split('\n');
+  const out: HighlightToken[][] = [];
+  let grammarState;
+  for (let start = 0; start < lines.length; start += LINES_PER_SLICE) {
+    if (start > 0) await nextTask();
+    const slice = h.codeToTokensBase(lines.slice(start, start + LINES_PER_SLICE).join('\n'), {
+      lang: 'yaml', theme: YAML_LIGHT.name, grammarState,
+    });
+    grammarState = h.getLastGrammarState(slice);
+    for (const line of slice) {
+      out.push(line.map((t) => ({ content: t.content, light: t.color, dark: t.color ? DARK_OF.get(t.color.toUpperCase()) : undefined })));
+    }
+  }
+  return out;
 }

@@ -1,0 +1,31 @@
+/**
+ * Two small shiki themes for YAML with the colours of GitHub's high-contrast themes (each passes 4.5:1 on the
+ * manifest's background: white in Starlight's light theme, #17181c in its dark one). The full themes carry
+ * colours for hundreds of scopes a manifest never uses; these carry the five it does.
+ */
+import type { ThemeRegistration } from '@shikijs/core';
+
+function yamlTheme(name: string, type: 'light' | 'dark', c: { text: string; comment: string; key: string; string: string; constant: string }): ThemeRegistration {
+  return {
+    name,
+    type,
+    colors: { 'editor.foreground': c.text },
+    fg: c.text,
+    tokenColors: [
+      { scope: ['comment', 'punctuation.definition.comment'], settings: { foreground: c.comment } },
+      { scope: ['string', 'punctuation.definition.string'], settings: { foreground: c.string } },
+      { scope: ['entity.name.tag'], settings: { foreground: c.key } },
+      { scope: ['constant.numeric', 'constant.language', 'entity.name.type.anchor', 'variable.other.alias', 'storage.type.tag-handle'], settings: { foreground: c.constant } },
+    ],
+  };
+}
+
+/** Light: github-light-high-contrast's colours for these scopes. */
+export const YAML_LIGHT = yamlTheme('hitless-yaml-light', 'light', {
+  text: '#0E1116', comment: '#66707B', key: '#024C1A', string: '#032563', constant: '#023B95',
+});
+
+/** Dark: github-dark-high-contrast's colours for these scopes. */
+export const YAML_DARK = yamlTheme('hitless-yaml-dark', 'dark', {
+  text: '#F0F3F6', comment: '#BDC4CC', key: '#72F088', string: '#ADDCFF', constant: '#91CBFF',
+});
