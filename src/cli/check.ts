@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
 import { describeCounts } from '../drain/check/findings.ts';
 import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
-import { settingErrors } from '../drain/check/settings.ts';
+import { describeCheckedFor, settingErrors } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
@@ -103,8 +103,10 @@ function findingText(joined: Joined, f: Finding): string {
 const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
-settings. The manifest supplies the model server, replicas, GPUs, probes and names. Exit 0 without error
-findings, 1 with any, 2 when the input or the settings cannot be used.`;
+settings. The manifest supplies the model server, replicas, GPUs, probes and names. Without --gateway, the
+gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
+gke; the output says which. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
+be used.`;
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
@@ -146,11 +148,14 @@ export async function runCheck(argv: string[]): Promise<number> {
       return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
     });
     const fixed = inputs.length === 1 ? fixManifest(result.manifest, report.findings).text : undefined;
-    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
     return code;
   }
   const names = inputs.map((i) => i.name).join(', ');
-  const out = [`${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`];
+  const out = [
+    `${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
+    `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
+  ];
   for (const f of report.findings) out.push(findingText(joined, f));
   out.push(`  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`);
   process.stdout.write(`${out.join('\n')}\n`);

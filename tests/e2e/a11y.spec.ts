@@ -1,7 +1,8 @@
 /**
  * Accessibility of every page in the built sitemap: an axe scan at WCAG 2.2 AA (tags wcag2a, wcag2aa, wcag21a,
  * wcag21aa, wcag22aa) in the light and the dark theme, and readability at phone width (375 px, no horizontal
- * page scroll). The one exclusion is Starlight's own search button (`button[data-open-modal]`): its aria-label
+ * page scroll, and every region that scrolls sideways there takes keyboard focus: axe's scrollable-region-focusable).
+ * The one exclusion is Starlight's own search button (`button[data-open-modal]`): its aria-label
  * "Search" differs from its visible text, which includes the shortcut key (label-content-name-mismatch), and
  * it is Starlight's markup, not ours.
  */
@@ -67,5 +68,12 @@ for (const path of SITEMAP_PATHS) {
       return { scrollWidth: document.documentElement.scrollWidth, offenders: deepest.slice(0, 8).map(describe) };
     }, PHONE.width);
     expect(scrollWidth, `${path} scrolls sideways at ${PHONE.width} px; widest elements:\n  ${offenders.join('\n  ')}`).toBeLessThanOrEqual(PHONE.width);
+    // What scrolls sideways at this width (a wide table in its region) must be reachable by keyboard to scroll it.
+    // Expressive Code makes a code block that scrolls focusable from a script once its size is known.
+    await page.waitForFunction(() => [...document.querySelectorAll('.expressive-code pre')]
+      .every((pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex')));
+    const focusable = await new AxeBuilder({ page }).withRules(['scrollable-region-focusable']).exclude('button[data-open-modal]').analyze();
+    expect(focusable.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.html.slice(0, 120)}`)),
+      `${path} has regions that scroll at ${PHONE.width} px but take no keyboard focus`).toEqual([]);
   });
 }

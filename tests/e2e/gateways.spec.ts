@@ -111,6 +111,22 @@ test('each model-server page links to a generator preset with its drain setting'
   await expect(page.locator('[data-testid=model-server-comparison] tbody tr')).toHaveCount(Object.keys(flags).length);
 });
 
+for (const [path, table] of [['/gateways/', 'gateway-comparison'], ['/model-servers/', 'model-server-comparison']] as const) {
+  test(`${path}: at 1400 px the comparison table is not clipped, with no contents column beside it`, async ({ page }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(path);
+    // No "On this page" column takes the width (the page has no headings to list).
+    await expect(page.locator('starlight-toc')).toHaveCount(0);
+    // The table sits in a labelled scroll region that takes keyboard focus, and fits it at this width.
+    const region = page.getByRole('region', { name: /compared$/ });
+    await expect(region).toHaveAttribute('tabindex', '0');
+    await expect(region.getByTestId(table)).toBeVisible();
+    const { scrollWidth, clientWidth, right } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, right: el.getBoundingClientRect().right }));
+    expect(scrollWidth, 'the table fits its region').toBeLessThanOrEqual(clientWidth);
+    expect(right).toBeLessThanOrEqual(1400);
+  });
+}
+
 test('the profile pages pass axe\u2019s WCAG 2.2 AA checks', async ({ page }) => {
   for (const path of ['/gateways/', '/gateways/gke/', '/gateways/custom/', '/model-servers/', '/model-servers/vllm/']) {
     await page.goto(path);

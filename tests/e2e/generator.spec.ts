@@ -57,6 +57,58 @@ test('an invalid value shows an error at the field and keeps a valid manifest', 
   await expect(page.locator('#in-replicas-error')).toHaveText('replicas must be a whole number from 1 to 1,000 (got "0")');
   await expect(page.locator('#in-replicas')).toHaveAttribute('aria-invalid', 'true');
   expect(podOf(await manifestText(page)).deployment.spec.replicas).toBe(3);
+  // The plan says the value is not used, by the field's label, and what it uses instead.
+  await expect(page.getByTestId('plan-input-errors')).toHaveText('Replicas is not valid: replicas must be a whole number from 1 to 1,000 (got "0"); the plan uses 3 until it is fixed.');
+  await page.locator('#in-replicas').fill('2');
+  await expect(page.getByTestId('plan-input-errors')).toHaveCount(0);
+});
+
+test('the result reads plan, manifest, timeline, derivation, and scrolls with the page', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await open(page);
+  const order = await page.locator('.gen-result > *').evaluateAll((els) => els.map((el) =>
+    el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
+  expect(order).toEqual(['plan', 'gen-output', 'gen-timeline', 'derivation']);
+  // No scroll box of its own, not sticky: the page scrolls to the manifest and past it.
+  const style = await page.locator('.gen-result').evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { overflowY: s.overflowY, maxHeight: s.maxHeight, position: s.position };
+  });
+  expect(style).toEqual({ overflowY: 'visible', maxHeight: 'none', position: 'static' });
+  // The skip link shows at this width too, and leads to the manifest with Copy beside it.
+  const skip = page.getByRole('link', { name: 'Skip to the manifest' });
+  await expect(skip).toBeVisible();
+  await skip.click();
+  await expect(page.getByTestId('copy')).toBeInViewport();
+});
+
+test('warnings come before notes, flags stay on one line, and the derivation names each value', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  // Istio: its removal p99 is an estimate (a note, listed first by the plan); 1 replica and no spare GPU (a warning);
+  // vLLM's --shutdown-timeout is expected from a version (a note).
+  await open(page, '?v=1&gateway=istio&replicas=1');
+  const severities = await page.locator('[data-testid=warnings] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
+  expect(severities).toContain('warning');
+  expect(severities).toContain('info');
+  expect(severities.lastIndexOf('warning')).toBeLessThan(severities.indexOf('info'));
+  const flags = page.locator('[data-testid=warnings] code.gen-flag');
+  expect(await flags.count()).toBeGreaterThan(0);
+  for (const flag of await flags.all()) {
+    expect(await flag.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
+    // One line: its height is one line box.
+    expect(await flag.evaluate((el) => el.getClientRects().length)).toBe(1);
+  }
+  await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: '--shutdown-timeout' }).first()).toBeVisible();
+  await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: 'removal-seconds' }).first()).toBeVisible();
+  // The derivation, for the default GKE + vLLM plan: 30 s removal + 5 s margin = 35 s preStop.
+  await open(page);
+  const derivation = page.getByTestId('derivation');
+  await derivation.locator('summary').click();
+  await expect(derivation.locator('[data-field="preStopSeconds"] dt')).toHaveText('preStop sleep = 35 s (lifecycle.preStop)');
+  await expect(derivation.locator('[data-field="gatewayDrainingSeconds"] dt')).toHaveText(/^Gateway connection draining = \d+ s$/);
+  await expect(derivation.locator('[data-field="readinessProbe.window"] dt')).toHaveText(/^Readiness window = \d+ s$/);
+  const terms = (await derivation.locator('dt').allTextContents()).join('\n');
+  for (const key of ['drainFlag', 'gatewayDrainingSeconds', 'readinessProbe.window']) expect(terms).not.toContain(key);
 });
 
 test('a shared link reproduces its manifest, matching the CLI', async ({ page }) => {
@@ -97,7 +149,9 @@ test('choosing a gateway asks before replacing the reader\u2019s values', async 
   await page.locator('#in-removal-seconds').fill('12');
   await page.getByLabel('Gateway', { exact: true }).selectOption('istio');
   const confirm = page.getByTestId('preset-confirm');
-  await expect(confirm).toContainText('removal-seconds (10)');
+  // The preset and the field by the names the page uses, with the flag, the reader's value and the preset's (Istio: 10 s).
+  await expect(confirm).toContainText('The Istio preset has its own value for a field you changed.');
+  await expect(confirm.locator('li[data-flag="removal-seconds"]')).toHaveText('Removal p99 (--removal-seconds): yours 12 s, the preset\u2019s 10 s');
   await confirm.getByRole('button', { name: 'Keep my values' }).click();
   // kept: 12 + 5 = 17
   await expect(page.getByTestId('manifest')).toContainText('seconds: 17 # 12s removal p99 + 5s margin');

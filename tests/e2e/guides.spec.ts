@@ -130,6 +130,8 @@ test('the timeline fits a 375 px phone, refused and cut states included', async 
 
 test('the generator shows the timeline for its plan', async ({ page }) => {
   await page.goto('/generator/');
+  // The timeline sits under the manifest and loads when the reader scrolls near it.
+  await page.locator('.gen-timeline').scrollIntoViewIfNeeded();
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toBeVisible();
   await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 125s');

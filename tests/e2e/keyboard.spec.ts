@@ -6,11 +6,17 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { FIELDS, GROUPS } from '../../src/drain/fields.ts';
+import { DEFAULT_GATEWAY, gatewayById } from '../../src/drain/resolve.ts';
 import { generate, profiles } from '../support/generate.ts';
 import { hasPage, settle } from '../support/site.ts';
 
-/** The inputs in the order the form shows them: by group, then by the field table's order. */
-const FORM_ORDER = GROUPS.flatMap((g) => FIELDS.filter((f) => f.group === g.id));
+/** The health-check inputs: they apply only to a gateway whose profile has health-check data. */
+const HEALTH_CHECK_FLAGS = ['health-check-interval-seconds', 'health-check-unhealthy-threshold', 'health-check-timeout-seconds', 'propagation-seconds'];
+/** Disabled, so out of the Tab order, while the default gateway has no health-check data (GKE has none). */
+const DISABLED = gatewayById(profiles, DEFAULT_GATEWAY).healthCheck ? [] : HEALTH_CHECK_FLAGS;
+
+/** The inputs in the order the form shows them: by group, then by the field table's order; disabled ones skipped. */
+const FORM_ORDER = GROUPS.flatMap((g) => FIELDS.filter((f) => f.group === g.id)).filter((f) => !DISABLED.includes(f.flag));
 
 interface Focused { id: string; tag: string; closedSummaryOf: string | null; label: string; describedBy: string[]; ring: boolean }
 
@@ -74,6 +80,38 @@ test.describe('generator, keyboard only', () => {
     }
     expect(reached).toEqual(FORM_ORDER.map((s) => `in-${s.flag}`));
     expect(problems).toEqual([]);
+  });
+
+  test('the health-check inputs are disabled for a gateway without health-check data, and enabled for your own', async ({ page }) => {
+    expect(DISABLED, 'the default gateway (GKE) has no health-check data').toEqual(HEALTH_CHECK_FLAGS);
+    for (const flag of HEALTH_CHECK_FLAGS) {
+      await expect(page.locator(`#in-${flag}`)).toBeDisabled();
+      await expect(page.locator(`#in-${flag}-help`)).toContainText('Only for \u201cYour own gateway\u201d: other gateways use their removal p99.');
+    }
+    // The labels stay, so the fields can still be found and read.
+    await expect(page.getByLabel('Health-check interval')).toBeDisabled();
+    await page.locator('#in-gateway').selectOption('custom');
+    for (const flag of HEALTH_CHECK_FLAGS) await expect(page.locator(`#in-${flag}`)).toBeEnabled();
+    await expect(page.locator('#in-health-check-interval-seconds-help')).toContainText('seconds between checks');
+    await tabUntil(page, (f) => f.id === 'in-health-check-interval-seconds', '#in-health-check-interval-seconds');
+  });
+
+  test('the preset question takes the focus, names the fields, and Escape keeps the reader\u2019s values', async ({ page }) => {
+    const removal = page.locator('#in-removal-seconds');
+    await tabUntil(page, (f) => f.id === 'in-removal-seconds', '#in-removal-seconds');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('12');
+    await page.locator('#in-gateway').focus();
+    await page.keyboard.press('ArrowDown');
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: /Use the preset/ }), 'an alertdialog moves the focus to its first button').toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(removal, 'Escape keeps my values').toHaveValue('12');
+    await expect(page.locator('#in-gateway'), 'the focus returns to the select').toBeFocused();
+    // 12 s removal + 5 s margin = 17 s preStop, whichever gateway the arrow key picked.
+    await expect(planLine(page)).toContainText('= 17s preStop');
   });
 
   test('values change by keyboard alone, and the aria-live plan line follows', async ({ page }) => {

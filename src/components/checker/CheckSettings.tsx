@@ -2,9 +2,12 @@
 import { FIELDS, type FieldSpec } from '../../drain/fields.ts';
 import type { Profiles } from '../../drain/profiles.ts';
 import { InputField } from '../generator/InputField.tsx';
+import { healthCheckDisabled, healthCheckDisabledHelp } from '../generator/health-check.ts';
 
 interface Props {
   profiles: Profiles;
+  /** The gateway the check uses (chosen, detected or the default); its choice sits above the manifest. */
+  gateway: string;
   /** The reader's values by flag. */
   raw: Record<string, string>;
   /** Shown values for fields the reader left alone. */
@@ -14,17 +17,20 @@ interface Props {
   onReset: () => void;
 }
 
-/** The check's field groups: the generator's gateway and request groups, then the cluster facts a manifest does not state. */
+/**
+ * The check's field groups: the gateway's timing (the gateway itself is chosen above the manifest), the request
+ * group, then the cluster facts a manifest does not state.
+ */
 const CHECK_GROUPS: { label: string; flags: (spec: FieldSpec) => boolean }[] = [
-  { label: 'Gateway', flags: (f) => f.group === 'gateway' },
+  { label: 'Gateway timing', flags: (f) => f.group === 'gateway' && f.key !== 'gateway' },
   { label: 'Requests and drain', flags: (f) => f.group === 'request' },
   { label: 'Model server and cluster', flags: (f) => ['model-server', 'teardown-seconds', 'kubernetes-version', 'spare-gpus', 'startup-seconds'].includes(f.flag) },
 ];
 
 /** The settings form. Everything the manifest states (probes, replicas, names) is read from it instead. */
-export function CheckSettings({ profiles, raw, defaults, errors, onInput, onReset }: Props) {
+export function CheckSettings({ profiles, gateway, raw, defaults, errors, onInput, onReset }: Props) {
+  const disabledHelp = healthCheckDisabledHelp(profiles);
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
-    if (spec.key === 'gateway') return profiles.gateways.map((g) => [g.id, g.name]);
     if (spec.key === 'modelServer') return [['', 'Detect from the manifest'], ...profiles.modelServers.map((m): [string, string] => [m.id, m.name])];
     return undefined;
   };
@@ -35,7 +41,7 @@ export function CheckSettings({ profiles, raw, defaults, errors, onInput, onRese
   const valueOf = (spec: FieldSpec): string => (spec.flag in raw ? raw[spec.flag] : defaultText(spec));
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return 'derived from the tokens below';
-    if (spec.group === 'gateway' && spec.key !== 'gateway' && defaults[spec.key] === undefined) return 'not used';
+    if (spec.group === 'gateway' && defaults[spec.key] === undefined) return 'not used';
     return undefined;
   };
   return (
@@ -45,7 +51,8 @@ export function CheckSettings({ profiles, raw, defaults, errors, onInput, onRese
           <legend>{group.label}</legend>
           {FIELDS.filter(group.flags).map((spec) => (
             <InputField key={spec.flag} spec={spec} value={valueOf(spec)} error={errors.get(spec.flag)} placeholder={placeholderOf(spec)}
-              changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)} options={optionsFor(spec)} onInput={onInput} />
+              changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)} options={optionsFor(spec)} onInput={onInput}
+              {...(healthCheckDisabled(profiles, gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {})} />
           ))}
         </fieldset>
       ))}

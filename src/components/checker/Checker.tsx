@@ -7,8 +7,10 @@ import '../generator/generator.css';
 import './checker.css';
 import type { CheckReport, FixedManifest as Fixed, InputProblem } from '../../drain/check/index.ts';
 import { describeCounts } from '../../drain/check/findings.ts';
+import { fieldFor } from '../../drain/fields.ts';
 import type { Profiles } from '../../drain/profiles.ts';
-import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../../drain/resolve.ts';
+import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, gatewayById } from '../../drain/resolve.ts';
+import { InputField } from '../generator/InputField.tsx';
 import { CheckSettings } from './CheckSettings.tsx';
 import { EXAMPLE_MANIFEST } from './example.ts';
 import { FindingsList } from './FindingsList.tsx';
@@ -26,6 +28,16 @@ type Outcome =
   | { state: 'empty' }
   | { state: 'problem'; problem: InputProblem }
   | { state: 'checked'; report: CheckReport; fixed: Fixed };
+
+const GATEWAY_FIELD = fieldFor('gateway')!;
+
+/** How the check came by its gateway, after its name: "(detected from GCPBackendPolicy/m)". */
+function gatewaySource(report: CheckReport): string {
+  const c = report.checkedFor;
+  if (c.source === 'setting') return 'your setting';
+  if (c.source === 'manifest') return `detected from ${c.from}`;
+  return 'the default: the manifest names no gateway';
+}
 
 let corePromise: Promise<CheckerCore> | undefined;
 const loadCore = () => (corePromise ??= import('../../drain/check/index.ts'));
@@ -67,6 +79,13 @@ export default function Checker({ profiles }: Props) {
   const modelServer = raw['model-server'] || report?.inputs.modelServer || DEFAULT_MODEL_SERVER;
   const defaults = useMemo(() => defaultsFor(profiles, gateway, modelServer), [profiles, gateway, modelServer]);
   const showLine = (line: number) => { if (textarea.current) selectLineIn(textarea.current, line); };
+  const loadExample = () => setText(EXAMPLE_MANIFEST);
+  const focusGateway = () => document.getElementById('in-gateway')?.focus();
+  const setSetting = (flag: string, value: string) => setRaw((prev) => ({ ...prev, [flag]: value }));
+  const gatewayOptions: [string, string][] = [
+    ['', `Detect from the manifest (else ${gatewayById(profiles, DEFAULT_GATEWAY).name})`],
+    ...profiles.gateways.map((g): [string, string] => [g.id, g.name]),
+  ];
   const summary = outcome.state === 'checked' ? describeCounts(outcome.report.counts)
     : outcome.state === 'problem' ? 'The input cannot be checked' : 'Nothing checked yet';
 
@@ -74,11 +93,11 @@ export default function Checker({ profiles }: Props) {
     <div class="chk" data-hydrated={hydrated ? 'true' : 'false'} data-busy={busy ? 'true' : 'false'}>
       <div class="chk-layout">
         <div class="chk-left">
-          <ManifestInput text={text} onText={setText} textareaRef={textarea} />
-          <p class="chk-example">
-            <button type="button" onClick={() => setText(EXAMPLE_MANIFEST)} data-testid="load-example">Load an example</button>
-            {' '}<span class="chk-hint">GIE v1.5.0&rsquo;s reference vLLM Deployment and an InferencePool.</span>
-          </p>
+          <div class="gen-form chk-gateway">
+            <InputField spec={{ ...GATEWAY_FIELD, help: 'The gateway in front of the InferencePool. Detect reads a GKE policy, a Gateway\u2019s class or the generator\u2019s header comment.' }}
+              value={raw.gateway ?? ''} error={errors.get('gateway')} changed={Boolean(raw.gateway)} options={gatewayOptions} onInput={setSetting} />
+          </div>
+          <ManifestInput text={text} onText={setText} textareaRef={textarea} onLoadExample={loadExample} />
         </div>
         <div class="chk-right">
           <section aria-labelledby="chk-findings-heading">
@@ -87,7 +106,21 @@ export default function Checker({ profiles }: Props) {
               data-errors={report?.counts.error ?? ''} data-warnings={report?.counts.warning ?? ''}>
               {summary}{report ? ` in ${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'}.` : '.'}
             </p>
-            {outcome.state === 'empty' ? <p class="chk-hint">Paste a manifest, or load the example, to see what a rollout would drop.</p> : null}
+            {report ? (
+              <p class="chk-checked-for" data-testid="checked-for" data-gateway={report.checkedFor.gateway} data-source={report.checkedFor.source}>
+                Checked for: <strong>{report.checkedFor.name}</strong> <span class="chk-hint">({gatewaySource(report)})</span>{' '}
+                <button type="button" class="chk-line" onClick={focusGateway} aria-label="Change the gateway">change</button>
+              </p>
+            ) : null}
+            {outcome.state === 'empty' ? (
+              <div class="chk-empty">
+                <p class="chk-hint">Paste a manifest, or load the example, to see what a rollout would drop.</p>
+                <p>
+                  <button type="button" onClick={loadExample} data-testid="load-example-findings">Load the example manifest</button>
+                  {' '}<span class="chk-hint">GIE v1.5.0&rsquo;s reference vLLM Deployment and an InferencePool.</span>
+                </p>
+              </div>
+            ) : null}
             {outcome.state === 'problem' ? (
               <p class="chk-problem" role="alert" data-testid="input-problem">
                 {outcome.problem.message}
@@ -114,8 +147,8 @@ export default function Checker({ profiles }: Props) {
         </div>
         <details class="chk-settings-box" open>
           <summary>Settings: gateway, requests, cluster</summary>
-          <CheckSettings profiles={profiles} raw={raw} defaults={defaults} errors={errors}
-            onInput={(flag, value) => setRaw((prev) => ({ ...prev, [flag]: value }))} onReset={() => setRaw({})} />
+          <CheckSettings profiles={profiles} gateway={gateway} raw={raw} defaults={defaults} errors={errors}
+            onInput={setSetting} onReset={() => setRaw({})} />
         </details>
       </div>
     </div>

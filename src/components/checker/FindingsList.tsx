@@ -1,5 +1,6 @@
 /** The findings, grouped by severity, each with its object, path, line, consequence and fix. */
 import type { Finding, Severity } from '../../drain/check/findings.ts';
+import { FlagText } from '../generator/PlanSummary.tsx';
 
 interface Props {
   findings: Finding[];
@@ -32,11 +33,14 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
           ) : null}
         </p>
       ) : null}
-      <p class="chk-message">{finding.message}</p>
+      <p class="chk-message"><FlagText text={finding.message} /></p>
       {finding.fix ? (
         <div class="chk-fix">
           <span class="chk-fix-label">Fix:</span>
-          {finding.fix.text.includes('\n') ? <pre><code>{finding.fix.text}</code></pre> : <code>{finding.fix.text}</code>}
+          {/* A multi-line fix (a whole policy) may be wider than the panel: it scrolls, so it takes keyboard focus. */}
+          {finding.fix.text.includes('\n')
+            ? <pre tabIndex={0}><code>{finding.fix.text}</code></pre>
+            : <code>{finding.fix.text}</code>}
         </div>
       ) : null}
     </li>

@@ -6,6 +6,8 @@ interface Props {
   text: string;
   onText: (text: string) => void;
   textareaRef: { current: HTMLTextAreaElement | null };
+  /** Put the example manifest in the text area. */
+  onLoadExample: () => void;
 }
 
 /** Read a dropped or chosen file as UTF-8, refusing files over the limit before reading them. */
@@ -21,7 +23,7 @@ async function readFile(file: File): Promise<{ text: string } | { problem: strin
 }
 
 /** The labelled input: a text area that also takes a dropped file, and a file chooser. */
-export function ManifestInput({ text, onText, textareaRef }: Props) {
+export function ManifestInput({ text, onText, textareaRef, onLoadExample }: Props) {
   const [fileProblem, setFileProblem] = useState('');
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -39,9 +41,13 @@ export function ManifestInput({ text, onText, textareaRef }: Props) {
 
   return (
     <div class="chk-input">
-      <label for="chk-manifest" class="chk-label">Your manifest (YAML: Deployment, StatefulSet or LeaderWorkerSet, InferencePool, gateway policies)</label>
+      <div class="chk-label-row">
+        <label for="chk-manifest" class="chk-label">Your manifest (YAML: Deployment, StatefulSet or LeaderWorkerSet, InferencePool, gateway policies)</label>
+        <button type="button" onClick={onLoadExample} data-testid="load-example">Load an example</button>
+      </div>
       <p class="chk-hint" id="chk-manifest-hint">
         Paste it, drop a file on the box, or choose one. It is checked here in your browser and is not sent anywhere.
+        The example is GIE v1.5.0&rsquo;s reference vLLM Deployment and an InferencePool.
       </p>
       <textarea id="chk-manifest" ref={textareaRef} data-testid="checker-input" class={dragging ? 'is-dragging' : ''}
         aria-describedby="chk-manifest-hint" spellcheck={false} autoComplete="off" wrap="off" rows={22} value={text}

@@ -4,8 +4,8 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import './generator.css';
-import { FIELDS, GROUPS, type FieldSpec } from '../../drain/fields.ts';
-import { defaultsFor, resolveInputs } from '../../drain/resolve.ts';
+import { FIELDS, GROUPS, fieldFor, type FieldSpec } from '../../drain/fields.ts';
+import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../drain/resolve.ts';
 import { plan as planFor } from '../../drain/plan.ts';
 import { decodeQuery, encodeQuery } from '../../drain/url-state.ts';
 import type { Profiles } from '../../drain/profiles.ts';
@@ -14,6 +14,8 @@ import { ManifestOutput } from './ManifestOutput.tsx';
 import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
 import { LazyTimeline } from './LazyTimeline.tsx';
+import { healthCheckDisabled, healthCheckDisabledHelp } from './health-check.ts';
+import { formatValue, inputErrorLines } from './plan-text.ts';
 
 interface Props {
   profiles: Profiles;
@@ -40,6 +42,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
   const [pending, setPending] = useState<PendingPreset | null>(null);
   const [openGroups, setOpenGroups] = useState<string[]>([]);
   const root = useRef<HTMLDivElement>(null);
+  const presetFirstButton = useRef<HTMLButtonElement>(null);
   const [emit, setEmit] = useState<Emit | null>(null);
   const lastManifest = useRef(initialManifest);
   const wantEmitter = () => { loadEmitter().then((fn) => setEmit(() => fn)); };
@@ -75,6 +78,10 @@ export default function Generator({ profiles, initialManifest }: Props) {
   }, [manifest]);
   const manifestPending = !emit && !isDefault;
   const errors = new Map(resolved.errors.map((e) => [e.flag, e.message]));
+  const inputErrors = useMemo(() => inputErrorLines(resolved.errors, inputs, planned), [resolved, planned]);
+
+  // An alertdialog takes the focus when it opens (WAI-ARIA): its first button, "Use the preset's values".
+  useEffect(() => { if (pending) presetFirstButton.current?.focus(); }, [pending]);
 
   useEffect(() => {
     if (!urlRead.current) return;
@@ -109,7 +116,11 @@ export default function Generator({ profiles, initialManifest }: Props) {
       return next;
     });
     setPending(null);
+    // Back to the select the question came from.
+    document.getElementById(`in-${pending.flag}`)?.focus();
   };
+
+  const presetName = (p: PendingPreset) => (p.flag === 'gateway' ? gatewayById(profiles, p.value).name : modelServerById(profiles, p.value).name);
 
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
     if (spec.key === 'gateway') return profiles.gateways.map((g) => [g.id, g.name]);
@@ -122,6 +133,10 @@ export default function Generator({ profiles, initialManifest }: Props) {
     const d = defaults[spec.key];
     return d === undefined ? '' : String(d);
   };
+
+  const disabledHelp = useMemo(() => healthCheckDisabledHelp(profiles), [profiles]);
+  const disabledProps = (spec: FieldSpec): { disabled?: boolean; help?: string } =>
+    (healthCheckDisabled(profiles, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {});
 
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
@@ -149,14 +164,27 @@ export default function Generator({ profiles, initialManifest }: Props) {
               <div key={spec.flag}>
                 <InputField spec={spec} value={valueOf(spec)} placeholder={placeholderOf(spec)} error={errors.get(spec.flag)}
                   changed={spec.flag in raw && raw[spec.flag] !== String(defaults[spec.key] ?? '')}
-                  options={optionsFor(spec)} onInput={onInput} />
+                  options={optionsFor(spec)} onInput={onInput} {...disabledProps(spec)} />
                 {pending && pending.flag === spec.flag ? (
-                  <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" data-testid="preset-confirm">
+                  <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" aria-describedby="gen-preset-values"
+                    data-testid="preset-confirm"
+                    onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); applyPending(false); } }}>
                     <p id="gen-preset-q">
-                      The {pending.value} preset has its own values for {pending.conflicts.map((c) => `${c.flag} (${c.presetValue})`).join(', ')}.
-                      Replace your values with the preset&rsquo;s?
+                      The {presetName(pending)} preset has its own value{pending.conflicts.length === 1 ? '' : 's'} for {pending.conflicts.length === 1 ? 'a field' : 'fields'} you
+                      changed. Replace your value{pending.conflicts.length === 1 ? '' : 's'} with the preset&rsquo;s?
                     </p>
-                    <button type="button" onClick={() => applyPending(true)}>Use the preset&rsquo;s values</button>
+                    <ul id="gen-preset-values">
+                      {pending.conflicts.map((c) => {
+                        const field = fieldFor(c.flag);
+                        const preset = c.presetValue === '(not used)' ? 'not used' : formatValue(field, c.presetValue);
+                        return (
+                          <li key={c.flag} data-flag={c.flag}>
+                            {field?.label ?? c.flag} (<code>--{c.flag}</code>): yours {formatValue(field, raw[c.flag])}, the preset&rsquo;s {preset}
+                          </li>
+                        );
+                      })}
+                    </ul>
+                    <button type="button" ref={presetFirstButton} onClick={() => applyPending(true)}>Use the preset&rsquo;s values</button>
                     <button type="button" onClick={() => applyPending(false)}>Keep my values</button>
                   </div>
                 ) : null}
@@ -182,9 +210,9 @@ export default function Generator({ profiles, initialManifest }: Props) {
           <p class="gen-reset"><button type="button" onClick={() => { setRaw({}); setPending(null); }}>Reset every input</button></p>
         </form>
         <div class="gen-result">
-          <PlanSummary plan={planned} />
-          <LazyTimeline plan={planned} profiles={profiles} />
+          <PlanSummary plan={planned} inputErrors={inputErrors} />
           <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} pending={manifestPending} />
+          <LazyTimeline plan={planned} profiles={profiles} />
           <Derivation plan={planned} />
         </div>
       </div>

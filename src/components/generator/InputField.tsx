@@ -10,14 +10,18 @@ interface Props {
   changed: boolean;
   /** Choices for `profile` fields: [id, label]. */
   options?: [string, string][];
+  /** Shown but not editable (a field that does not apply to the current choice), with `help` saying why. */
+  disabled?: boolean;
+  /** Help text in place of the field's own. */
+  help?: string;
   onInput: (flag: string, value: string) => void;
 }
 
 /** A form row: label, control, unit, help and any error, tied together for assistive technology. */
-export function InputField({ spec, value, placeholder, error, changed, options, onInput }: Props) {
+export function InputField({ spec, value, placeholder, error, changed, options, disabled, help, onInput }: Props) {
   const id = `in-${spec.flag}`;
   const describedBy = `${id}-help${error ? ` ${id}-error` : ''}`;
-  const common = { id, name: spec.flag, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined };
+  const common = { id, name: spec.flag, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, disabled: disabled || undefined };
   let control;
   if (spec.kind === 'bool') {
     control = (
@@ -40,14 +44,14 @@ export function InputField({ spec, value, placeholder, error, changed, options, 
     );
   }
   return (
-    <div class={`gen-field${spec.kind === 'bool' ? ' is-check' : ''}${changed ? ' is-changed' : ''}${error ? ' has-error' : ''}`}>
+    <div class={`gen-field${spec.kind === 'bool' ? ' is-check' : ''}${changed ? ' is-changed' : ''}${error ? ' has-error' : ''}${disabled ? ' is-disabled' : ''}`}>
       <label for={id}>
         {spec.label}
         {spec.unit ? <span class="gen-unit"> ({spec.unit})</span> : null}
         {changed ? <span class="gen-changed-mark"> · changed</span> : null}
       </label>
       {control}
-      <p class="gen-help" id={`${id}-help`}>{spec.help} <code>--{spec.flag}</code></p>
+      <p class="gen-help" id={`${id}-help`}>{help ?? spec.help} <code>--{spec.flag}</code></p>
       {error ? <p class="gen-error" id={`${id}-error`}>{error}</p> : null}
     </div>
   );

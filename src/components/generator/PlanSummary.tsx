@@ -1,8 +1,21 @@
-/** The plan beside the manifest: the key numbers and the warnings. */
+/** The plan beside the manifest: the key numbers, the inputs it could not use, and the warnings. */
 import type { Plan } from '../../drain/plan.ts';
+import { describeStep, sortWarnings, splitFlags } from './plan-text.ts';
+
+/** Message text with each flag name in code that does not wrap at its dashes. */
+export function FlagText({ text }: { text: string }) {
+  return <>{splitFlags(text).map((part, i) => (part.flag ? <code key={i} class="gen-flag">{part.text}</code> : part.text))}</>;
+}
+
+interface Props {
+  plan: Plan;
+  /** One sentence per input the plan could not use (see `inputErrorLines`). */
+  inputErrors?: string[];
+}
 
 /** The plan's numbers; `data-plan` carries the whole plan as JSON for tests and tools. */
-export function PlanSummary({ plan }: { plan: Plan }) {
+export function PlanSummary({ plan, inputErrors = [] }: Props) {
+  const warnings = sortWarnings(plan.warnings);
   return (
     <section class="gen-plan" data-testid="plan" data-plan={JSON.stringify(plan)} aria-labelledby="gen-plan-heading">
       <h2 id="gen-plan-heading">Plan</h2>
@@ -11,11 +24,18 @@ export function PlanSummary({ plan }: { plan: Plan }) {
         + {plan.drainSeconds}s drain + {plan.teardownSeconds}s teardown;
         rollout maxSurge {plan.strategy.maxSurge}, maxUnavailable {plan.strategy.maxUnavailable}.
       </p>
-      {plan.warnings.length > 0 ? (
+      {inputErrors.length > 0 ? (
+        <ul class="gen-warnings" data-testid="plan-input-errors">
+          {inputErrors.map((line, i) => (
+            <li key={i} class="gen-warning is-error"><FlagText text={line} /></li>
+          ))}
+        </ul>
+      ) : null}
+      {warnings.length > 0 ? (
         <ul class="gen-warnings" data-testid="warnings">
-          {plan.warnings.map((w) => (
-            <li key={w.code} class={`gen-warning is-${w.severity}`} data-code={w.code}>
-              <strong>{w.severity === 'warning' ? 'Warning' : 'Note'}:</strong> {w.message}
+          {warnings.map((w) => (
+            <li key={w.code} class={`gen-warning is-${w.severity}`} data-code={w.code} data-severity={w.severity}>
+              <strong>{w.severity === 'warning' ? 'Warning' : 'Note'}:</strong> <FlagText text={w.message} />
             </li>
           ))}
         </ul>
@@ -24,18 +44,24 @@ export function PlanSummary({ plan }: { plan: Plan }) {
   );
 }
 
-/** The derivation in words: every value with its arithmetic and why. */
+/** The derivation in words: every value with its arithmetic and why, named as a reader knows it. */
 export function Derivation({ plan }: { plan: Plan }) {
   return (
-    <details class="gen-derivation">
+    <details class="gen-derivation" data-testid="derivation">
       <summary>How each value was derived</summary>
       <dl>
-        {plan.derivation.map((step) => (
-          <div key={step.field}>
-            <dt><code>{step.field}</code> = {String(step.value)}</dt>
-            <dd>{step.formula}. {step.why}</dd>
-          </div>
-        ))}
+        {plan.derivation.map((step) => {
+          const { label, manifestKey, value } = describeStep(step);
+          return (
+            <div key={step.field} data-field={step.field}>
+              <dt>
+                {label} = <FlagText text={value} />
+                {manifestKey ? <> <span class="gen-derivation-key">(<code>{manifestKey}</code>)</span></> : null}
+              </dt>
+              <dd><FlagText text={`${step.formula}. ${step.why}`} /></dd>
+            </div>
+          );
+        })}
       </dl>
     </details>
   );

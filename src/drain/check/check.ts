@@ -14,15 +14,16 @@ import { locate, sameNamespace, selects, type Located } from './locate.ts';
 import { containersOf } from './pod.ts';
 import { readManifest, type Manifest } from './read-manifest.ts';
 import { checkDrainFlag } from './rules/drain-flag.ts';
-import { checkGatewayTimeouts } from './rules/gateway.ts';
-import { policyKinds } from './gateway-policies.ts';
+import { checkGatewayPolicyMissing, checkGatewayTimeouts } from './rules/gateway.ts';
 import { checkGrace } from './rules/grace.ts';
 import { objectNotes, planNotes } from './rules/notes.ts';
 import { checkPools } from './rules/pool.ts';
 import { checkPreStop } from './rules/prestop.ts';
 import { checkProbes } from './rules/probes.ts';
 import { checkRollout } from './rules/rollout.ts';
-import { findSettings, generatorSettings, resolveSettings, usableSettings, type FoundSetting } from './settings.ts';
+import {
+  checkedFor, detectGateway, findSettings, generatorSettings, headerSettings, resolveSettings, usableSettings, type CheckedFor, type FoundSetting,
+} from './settings.ts';
 import { computeTargets } from './targets.ts';
 
 /** The outcome of checking a usable manifest. */
@@ -37,31 +38,19 @@ export interface CheckReport {
   inputs: DrainInputs;
   /** The same inputs as a generator query and as `hitless generate` flags. */
   generator: { query: string; flags: string };
+  /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
+  checkedFor: CheckedFor;
 }
 
 export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } | { ok: false; problem: InputProblem };
-
-/** The gateway the manifest's own objects name: a GKE policy, or a Gateway of a profiled class. */
-function gatewayHint(located: Located, profiles: Profiles): FoundSetting | undefined {
-  const kinds = policyKinds(profiles);
-  for (const policy of located.policies) {
-    const known = kinds.find((p) => p.kind === policy.kind);
-    if (known) return { flag: 'gateway', value: known.gateway.id, from: `${policy.kind}/${policy.name}` };
-  }
-  for (const gateway of located.gateways) {
-    if (gateway.kind !== 'Gateway') continue;
-    const className = (gateway.value.spec as Record<string, unknown> | undefined)?.gatewayClassName;
-    const profile = profiles.gateways.find((g) => typeof className === 'string' && g.gatewayClassNames.includes(className));
-    if (profile) return { flag: 'gateway', value: profile.id, from: `Gateway/${gateway.name} gatewayClassName ${className}` };
-  }
-  return undefined;
-}
 
 /** Build the context of each model-server workload; note the workloads that run none. */
 function workloadContexts(check: CheckContext, user: Record<string, string>, hint: FoundSetting | undefined): WorkloadContext[] {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
   const givenServer = user['model-server'];
+  // The model server the generator's header names: used only for a workload the profiles do not recognise.
+  const headerServer = givenServer ? undefined : headerSettings(check.manifest.text, profiles).modelServer;
   for (const workload of located.workloads) {
     const object = workload.object;
     const containers = containersOf(workload.serving);
@@ -75,9 +64,10 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     }
     const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
     const found = findSettings(workload, container, identified, pool);
+    if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
     const { inputs } = resolveSettings(user, found, profiles);
-    const serverKnown = Boolean(identified || givenServer);
+    const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
     const plan = planFor(inputs, profiles);
     const targets = computeTargets(container, workload.serving.spec, server, serverKnown, plan, inputs);
@@ -113,7 +103,8 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   const located = locate(manifest, profiles);
   const check: CheckContext = { manifest, located, profiles, findings: [] };
   const user = usableSettings(settings, profiles);
-  const hint = user.gateway ? undefined : gatewayHint(located, profiles);
+  const hint = user.gateway ? undefined : detectGateway(text, located, profiles);
+  const gatewayUsed = checkedFor(user, hint, profiles);
   const contexts = workloadContexts(check, user, hint);
 
   const seen = new Set<string>();
@@ -135,6 +126,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
     const ctx = pool ? contexts.find((c) => selects(pool.selector, c.workload.serving.labels)) : contexts[0];
     return ctx?.plan ?? fallbackPlan();
   });
+  checkGatewayPolicyMissing(check, contexts, gatewayUsed, { plan: fallbackPlan, inputs: base });
   if (contexts.length > 0 && located.pools.length === 0) {
     report(check, undefined, 'no-pool', 'info', [],
       'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.');
@@ -157,6 +149,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
       found: first?.found ?? (hint ? [hint] : []),
       inputs,
       generator: generatorSettings(inputs, profiles),
+      checkedFor: gatewayUsed,
     },
   };
 }

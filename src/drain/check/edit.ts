@@ -4,9 +4,11 @@ import type { Segment } from './path.ts';
 /**
  * `set` writes a value at a path, creating missing mappings; `append` adds an item to the sequence at a
  * path, creating it when missing. `comment` goes beside a written scalar when the reader has none there.
+ * `add-document` adds a new YAML document (its text is `value`, `path` is empty) after the last one;
+ * `document` is the index it will have.
  */
 export interface Edit {
-  op: 'set' | 'append';
+  op: 'set' | 'append' | 'add-document';
   document: number;
   path: Segment[];
   value: unknown;

@@ -35,6 +35,7 @@ export type CheckCode =
   | 'pool-api-removed'
   | 'gateway-timeout-too-short'
   | 'gateway-draining-too-short'
+  | 'gateway-policy-missing'
   | 'model-server-unknown'
   | 'workload-skipped'
   | 'value-unreadable'
@@ -99,6 +100,7 @@ export const RULES: readonly Rule[] = [
   { code: 'pool-api-removed', severity: 'info', checks: 'An InferencePool in the removed inference.networking.x-k8s.io API.' },
   { code: 'gateway-timeout-too-short', severity: 'error below the longest request; warning below the plan\u2019s gateway timeout', checks: 'A gateway policy or HTTPRoute timeout that cuts long responses.' },
   { code: 'gateway-draining-too-short', severity: 'warning', checks: 'A gateway connection-draining timeout shorter than the pod\u2019s preStop + drain.' },
+  { code: 'gateway-policy-missing', severity: 'warning; info when the gateway is only the checker\u2019s default', checks: 'No policy of the kind the gateway needs (GKE\u2019s GCPBackendPolicy) targets the InferencePool, so its 30 s response timeout and 0 s connection draining apply; the fix is the generator\u2019s policy.' },
   { code: 'model-server-unknown', severity: 'info', checks: 'A workload with GPUs or a pool whose model server the checker cannot tell.' },
   { code: 'workload-skipped', severity: 'info', checks: 'A workload that runs no model server the checker knows.' },
   { code: 'value-unreadable', severity: 'info', checks: 'A drain field that is set to something other than a whole number.' },

@@ -100,7 +100,7 @@ function sequencesIndented(text: string): boolean {
   return true;
 }
 
-/** The edits of every finding, without repeats, sets before appends. */
+/** The edits of every finding, without repeats: sets, then appends, then new documents. */
 export function editsOf(findings: readonly Finding[]): Edit[] {
   const seen = new Set<string>();
   const edits: Edit[] = [];
@@ -113,7 +113,7 @@ export function editsOf(findings: readonly Finding[]): Edit[] {
       }
     }
   }
-  return [...edits.filter((e) => e.op === 'set'), ...edits.filter((e) => e.op === 'append')];
+  return [...edits.filter((e) => e.op === 'set'), ...edits.filter((e) => e.op === 'append'), ...edits.filter((e) => e.op === 'add-document')];
 }
 
 /** The manifest with every finding's fix applied. */
@@ -129,7 +129,7 @@ export function fixManifest(manifest: Manifest, findings: readonly Finding[]): F
   documents.forEach((doc, index) => {
     const end = doc.range[2];
     const original = text.slice(from, end);
-    const own = edits.filter((e) => e.document === index);
+    const own = edits.filter((e) => e.document === index && e.op !== 'add-document');
     if (own.length === 0) {
       out += original;
     } else {
@@ -144,5 +144,15 @@ export function fixManifest(manifest: Manifest, findings: readonly Finding[]): F
     from = end;
   });
   out += text.slice(from);
+  // New documents go after the last one, each after its own `---` (none is needed after a trailing `---`).
+  for (const edit of edits.filter((e) => e.op === 'add-document')) {
+    const body = String(edit.value);
+    if (out.trim() !== '') {
+      if (!out.endsWith('\n')) out += '\n';
+      if (!/(^|\n)---[ \t]*\n$/.test(out)) out += '---\n';
+    }
+    out += body.endsWith('\n') ? body : `${body}\n`;
+    written++;
+  }
   return { text: out, edits: written, skipped: edits.length - written };
 }

@@ -5,4 +5,4 @@ export { RULES, countFindings, describeCounts, type Finding, type FindingCode, t
 export type { InputProblem } from './guard-input.ts';
 export { utf8Length, tooLarge } from './guard-input.ts';
 export { MAX_INPUT_BYTES, formatKiB } from './limits.ts';
-export { CHECK_SETTING_FLAGS, settingErrors, type FoundSetting } from './settings.ts';
+export { CHECK_SETTING_FLAGS, describeCheckedFor, settingErrors, type CheckedFor, type FoundSetting } from './settings.ts';

@@ -1,15 +1,21 @@
 /**
  * Rules on the gateway side: a policy's request timeout or connection-draining timeout (where the gateway
- * profiles place them, e.g. GKE's GCPBackendPolicy) and an HTTPRoute timeout that cuts long requests.
+ * profiles place them, e.g. GKE's GCPBackendPolicy), such a policy missing for a pool, and an HTTPRoute
+ * timeout that cuts long requests.
  */
+import { documentText } from '../../emit.ts';
+import { extraManifestDocuments } from '../../emit-extra.ts';
 import type { Plan } from '../../plan.ts';
+import type { DrainInputs } from '../../resolve.ts';
 import { formatSeconds as s } from '../../seconds.ts';
-import { formulaOf, report, setEdit, type CheckContext } from '../context.ts';
+import { formulaOf, report, setEdit, type CheckContext, type WorkloadContext } from '../context.ts';
 import { parseDuration } from '../duration.ts';
 import { policySettings, type PolicySetting } from '../gateway-policies.ts';
+import { sameNamespace, selects, type Pool } from '../locate.ts';
 import { isRecord, quote, valueAt } from '../path.ts';
 import { intField } from '../pod.ts';
 import type { ManifestObject } from '../read-manifest.ts';
+import type { CheckedFor } from '../settings.ts';
 
 /** The plan for whatever a policy or route points at: the pool's workload when the manifest has it. */
 export type PlanFor = (poolName: string | undefined, namespace: string | undefined) => Plan;
@@ -101,4 +107,71 @@ export function checkGatewayTimeouts(check: CheckContext, planFor: PlanFor): voi
     for (const setting of settings.filter((x) => x.kind === policy.kind)) checkSetting(check, policy, setting, plan);
   }
   for (const route of check.located.routes) checkRoute(check, route, planFor);
+}
+
+/** Whether a policy's targetRef names this InferencePool (in its namespace). */
+function targetsPool(policy: ManifestObject, pool: Pool): boolean {
+  const ref = valueAt(policy.value, ['spec', 'targetRef']);
+  return isRecord(ref) && ref.kind === 'InferencePool' && ref.name === pool.object.name && sameNamespace(policy, pool.object);
+}
+
+/** What the gateway does to a pool's requests at one setting's default, in a clause. */
+function atDefault(setting: PolicySetting, plan: Plan): string {
+  if (setting.role === 'requestTimeout') {
+    return `the load balancer cuts any response after ${s(setting.defaultSeconds)} (the ${setting.setting} default)`
+      + (setting.defaultSeconds < plan.maxRequestSeconds
+        ? `, less than the ${s(plan.maxRequestSeconds)} longest request: long generations are cut mid-stream, in steady state as well as during rollouts`
+        : '');
+  }
+  const serving = plan.preStopSeconds + plan.drainSeconds;
+  return `once a terminating pod\u2019s endpoint leaves the load balancer, requests in flight get ${s(setting.defaultSeconds)} to finish `
+    + `(the ${setting.setting} default), while the pod serves them for up to ${s(serving)} (${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain)`;
+}
+
+/** The plan and inputs for a pool with no workload in the manifest. */
+export interface FallbackFor {
+  plan: () => Plan;
+  inputs: DrainInputs;
+}
+
+/**
+ * gateway-policy-missing: the check's gateway sizes a request timeout or connection draining in a policy (GKE's
+ * GCPBackendPolicy), and no policy of that kind targets a pool in the manifest, so the gateway's defaults apply. The
+ * fix is the generator's own policy for that pool, from the same emitter. A warning when the reader chose the gateway
+ * or the manifest names it; a note, whose policy is not written into the fixed manifest, when the gateway is only the
+ * default, which may not be the reader's.
+ */
+export function checkGatewayPolicyMissing(check: CheckContext, contexts: WorkloadContext[], gateway: CheckedFor, fallback: FallbackFor): void {
+  const settings = policySettings(check.profiles).filter((p) => p.gateway.id === gateway.gateway);
+  const kinds = [...new Set(settings.map((p) => p.kind))];
+  if (kinds.length === 0) return;
+  let added = check.manifest.documents.length;
+  for (const pool of check.located.pools) {
+    if (!pool.current) continue;
+    const ctx = contexts.find((c) => sameNamespace(pool.object, c.object) && selects(pool.selector, c.workload.serving.labels));
+    const plan = ctx?.plan ?? fallback.plan();
+    const base = ctx?.inputs ?? fallback.inputs;
+    for (const kind of kinds) {
+      if (check.located.policies.some((policy) => policy.kind === kind && targetsPool(policy, pool))) continue;
+      const inputs: DrainInputs = { ...base, name: pool.object.name, namespace: pool.object.namespace ?? base.namespace };
+      const extras = extraManifestDocuments(plan, inputs, check.profiles).filter((e) => e.kind === kind);
+      if (extras.length === 0) continue;
+      const texts = extras.map((extra) => {
+        // A pool without a namespace is applied to the reader's current one; so is its policy.
+        if (pool.object.namespace === undefined) extra.document.deleteIn(['metadata', 'namespace']);
+        return documentText(extra.document);
+      });
+      const effects = settings.filter((p) => p.kind === kind).map((p) => atDefault(p, plan));
+      const assumed = gateway.source === 'default'
+        ? `If your gateway is ${gateway.name} (the checker\u2019s default; choose yours in the settings or with --gateway): `
+        : '';
+      const message = `${assumed}No ${kind} targets InferencePool/${pool.object.name}, so ${gateway.name}\u2019s defaults apply: ${effects.join('; and ')}. `
+        + `Add the generator\u2019s ${kind} for this pool.`;
+      // Only for a gateway the reader chose or the manifest names: the default may not be the reader's gateway, so
+      // its policy is shown but not written into the fixed manifest.
+      const edits = gateway.source === 'default' ? [] : texts.map((text) => ({ op: 'add-document' as const, document: added++, path: [], value: text }));
+      const fix = { text: texts.join('---\n').trimEnd(), edits };
+      report(check, pool.object, 'gateway-policy-missing', gateway.source === 'default' ? 'info' : 'warning', ['metadata', 'name'], message, fix);
+    }
+  }
 }
