@@ -1,0 +1,65 @@
+/** What the generator's manifest and the checker's fixed manifest share: lazy highlighting, Copy and Download. */
+import { useEffect, useState } from 'preact/hooks';
+import type { HighlightToken } from './highlight.ts';
+
+/** The text's highlighted lines once shiki has loaded (after `delayMs`), or null while the plain text shows. */
+export function useHighlighted(text: string, delayMs = 0): HighlightToken[][] | null {
+  const [tokens, setTokens] = useState<{ code: string; lines: HighlightToken[][] } | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    const handle = setTimeout(() => {
+      import('./highlight.ts')
+        .then((m) => m.highlightYaml(text.replace(/\n$/, '')))
+        .then((lines) => { if (!cancelled) setTokens({ code: text, lines }); })
+        .catch(() => { /* plain text stays: highlighting is an enhancement */ });
+    }, delayMs);
+    return () => { cancelled = true; clearTimeout(handle); };
+  }, [text]);
+  return tokens && tokens.code === text ? tokens.lines : null;
+}
+
+/** Copy `text` to the clipboard; `status` is the sentence to show for 2.5 s after. */
+export function useCopy(text: string): { onCopy: () => Promise<void>; status: string } {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const handle = setTimeout(() => setState('idle'), 2500);
+    return () => clearTimeout(handle);
+  }, [state]);
+  const onCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+  const status = state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Copy failed: select the text and copy it.' : '';
+  return { onCopy, status };
+}
+
+/** Save `text` as a YAML file through a temporary link. */
+export function downloadText(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The `<code>` of a manifest: highlighted lines when there are some, else the plain text. Its text is `text` exactly. */
+export function YamlCode({ text, lines }: { text: string; lines: HighlightToken[][] | null }) {
+  return (
+    <code>
+      {lines
+        ? lines.map((line, i) => (
+          <span class="line" key={i}>
+            {line.map((t, j) => <span key={j} style={{ '--hl-light': t.light, '--hl-dark': t.dark }}>{t.content}</span>)}
+            {'\n'}
+          </span>
+        ))
+        : text}
+    </code>
+  );
+}
