@@ -3,9 +3,11 @@
  * derivation in words. `../shared/DRAIN-MODEL.md` is the specification; the guide page
  * "The grace-period math" explains it to readers.
  */
-import type { Basis, GatewaySecondsSetting, Profiles } from './profiles.ts';
+import type { Basis, Profiles } from './profiles.ts';
+import { planGatewaySettings, type CappedSetting } from './plan-gateway.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { ceilSeconds, formatFactor, formatSeconds, roundMs } from './seconds.ts';
+
 import { collectWarnings, type Warning } from './warnings.ts';
 
 export const MODEL_VERSION = 1;
@@ -101,40 +103,6 @@ function planRemoval(inputs: DrainInputs, profiles: Profiles): PlannedRemoval {
   };
 }
 
-/** A gateway setting that could not be as large as the plan wanted. */
-export interface CappedSetting {
-  setting: string;
-  wantedSeconds: number;
-  maxSeconds: number;
-}
-
-/**
- * A gateway setting sized from a wanted value: never below its floor (the profile's `floorSeconds`, else the
- * gateway's default), never above its maximum.
- */
-function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, wantedFormula: string): { seconds: number; formula: string; capped?: CappedSetting } {
-  if (wanted > setting.maxSeconds) {
-    return {
-      seconds: setting.maxSeconds,
-      formula: `${wantedFormula} = ${formatSeconds(wanted)}, capped at the ${formatSeconds(setting.maxSeconds)} maximum`,
-      capped: { setting: setting.setting, wantedSeconds: wanted, maxSeconds: setting.maxSeconds },
-    };
-  }
-  if (setting.floorSeconds !== undefined && wanted <= setting.floorSeconds) {
-    return {
-      seconds: setting.floorSeconds,
-      formula: `${wantedFormula} = ${formatSeconds(wanted)}, kept at the ${formatSeconds(setting.floorSeconds)} floor (${setting.floorReason})`,
-    };
-  }
-  if (wanted <= setting.defaultSeconds) {
-    return { seconds: setting.defaultSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, within the ${formatSeconds(setting.defaultSeconds)} default, kept` };
-  }
-  const above = setting.floorSeconds !== undefined
-    ? `above the ${formatSeconds(setting.floorSeconds)} floor (${setting.floorReason})`
-    : `above the ${formatSeconds(setting.defaultSeconds)} default`;
-  return { seconds: wanted, formula: `${wantedFormula}, ${above}` };
-}
-
 /** Compute the drain plan for resolved inputs. The inputs must come from `resolveInputs` without errors. */
 export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   const server = modelServerById(profiles, inputs.modelServer);
@@ -196,36 +164,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     });
   }
 
-  const gateway = gatewayById(profiles, inputs.gateway);
-  const cappedGatewaySettings: CappedSetting[] = [];
-  let gatewayRequestTimeoutSeconds: number | null = null;
-  let gatewayRequestTimeoutNeededSeconds: number | null = null;
-  if (gateway.requestTimeout) {
-    const wanted = ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
-    gatewayRequestTimeoutNeededSeconds = wanted;
-    const sized = sizeGatewaySetting(wanted, gateway.requestTimeout,
-      `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`);
-    gatewayRequestTimeoutSeconds = sized.seconds;
-    if (sized.capped) cappedGatewaySettings.push(sized.capped);
-    derivation.push({
-      field: 'gatewayRequestTimeoutSeconds', value: sized.seconds, formula: sized.formula,
-      why: `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
-        + 'during a drain; it follows the steady-state longest request, not the drain p99, with the drain headroom.'
-        + (gateway.requestTimeout.floorExplanation ? ` ${gateway.requestTimeout.floorExplanation}` : ''),
-    });
-  }
-  let gatewayDrainingSeconds: number | null = null;
-  if (gateway.connectionDraining) {
-    const sized = sizeGatewaySetting(preStopSeconds + drainSeconds, gateway.connectionDraining,
-      `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain`);
-    gatewayDrainingSeconds = sized.seconds;
-    if (sized.capped) cappedGatewaySettings.push(sized.capped);
-    derivation.push({
-      field: 'gatewayDrainingSeconds', value: sized.seconds, formula: sized.formula,
-      why: `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
-        + 'the endpoint may go as early as the deletion, and the pod serves until its drain ends.',
-    });
-  }
+  const gatewaySettings = planGatewaySettings(gatewayById(profiles, inputs.gateway), inputs, { maxRequestSeconds, preStopSeconds, drainSeconds });
+  derivation.push(...gatewaySettings.steps);
 
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;
   const strategy = surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 };
@@ -293,10 +233,10 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     teardownSeconds: inputs.teardownSeconds,
     terminationGracePeriodSeconds,
     drainFlag,
-    gatewayRequestTimeoutSeconds,
-    gatewayRequestTimeoutNeededSeconds,
-    gatewayDrainingSeconds,
-    cappedGatewaySettings,
+    gatewayRequestTimeoutSeconds: gatewaySettings.gatewayRequestTimeoutSeconds,
+    gatewayRequestTimeoutNeededSeconds: gatewaySettings.gatewayRequestTimeoutNeededSeconds,
+    gatewayDrainingSeconds: gatewaySettings.gatewayDrainingSeconds,
+    cappedGatewaySettings: gatewaySettings.cappedGatewaySettings,
     strategy,
     progressDeadlineSeconds,
     probes,
