@@ -11,19 +11,12 @@ import type { LabResources } from './processes.ts';
 import { runOnce, type RunResult } from './run.ts';
 import { bucketOutcomes, median, type Timeline } from './timeline.ts';
 
-/** One kept run, without its per-request records. */
-export interface RunSummary {
-  seed: number;
-  counts: Record<Outcome, number>;
-  lost: number;
-  noisy: boolean;
-  maxLagMs: number;
-  wallMs: number;
+/** One kept run, without its per-request records, events and pod log. */
+export type RunSummary = Omit<RunResult, 'events' | 'records' | 'podLog'> & {
   /** Attempts it took (a noisy or broken attempt is repeated). */
   attempts: number;
-  flags: Record<string, number>;
   error?: string;
-}
+};
 
 /** pass: as predicted; contradiction: the model said otherwise; not-asserted: too close to call; lab-error: no usable run. */
 export type Verdict = 'pass' | 'contradiction' | 'not-asserted' | 'lab-error';
