@@ -51,8 +51,12 @@ test('site search loads its index from the site itself', async ({ page, baseURL 
   const pagefind: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/pagefind/')) pagefind.push(r.url()); });
   await page.goto('/');
+  await page.waitForLoadState('load');
   await page.locator('button[data-open-modal]').first().click();
-  await page.keyboard.type('drain');
+  // Pagefind builds its input when the dialog first opens; keys typed before that would be lost.
+  const input = page.locator('.pagefind-ui__search-input');
+  await expect(input).toBeVisible({ timeout: 15_000 });
+  await input.fill('drain');
   await expect(page.locator('.pagefind-ui__result, .pagefind-ui__message').first()).toBeVisible({ timeout: 15_000 });
   await page.waitForLoadState('networkidle');
   expect(pagefind.length, 'searching fetched the Pagefind index').toBeGreaterThan(0);
