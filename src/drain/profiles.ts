@@ -195,6 +195,11 @@ export interface ModelServerProfile {
   summary: string;
   engineType: string;
   image: string;
+  /**
+   * How an image tag names a release (`tagPattern`, whose first group is the release) and the release the preset
+   * `image` runs (`pinned`: read from its tag, or given in the data where the tag names none). See `releases.ts`.
+   */
+  release: { tagPattern: RegExp; pinned?: string };
   command?: string[];
   /** Arguments; `{model}` and `{port}` are replaced by validated inputs. */
   args: string[];

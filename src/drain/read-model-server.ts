@@ -4,6 +4,7 @@ import {
   type DataCursor,
 } from './check-data.ts';
 import { type DrainFact, type ProbeFact, type ModelServerProfile } from './profiles.ts';
+import { compareReleases, imageTag, releaseParts } from './releases.ts';
 import { ID, DATE, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
 
 function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean): ProbeFact {
@@ -46,11 +47,40 @@ function readDrain(value: unknown, cursor: DataCursor): DrainFact {
   return drain;
 }
 
+/**
+ * The `release` block: `tagPattern` (a regular expression whose first group is the release in an image tag) and an
+ * optional `pinned` release for a preset image whose tag names none. The preset image's release must be knowable.
+ */
+function readRelease(value: unknown, cursor: DataCursor, image: unknown): ModelServerProfile['release'] {
+  const o = readObject(value, cursor, ['tagPattern', 'pinned']);
+  const source = readString(o.tagPattern, at(cursor, 'tagPattern'));
+  let tagPattern: RegExp;
+  try {
+    tagPattern = new RegExp(source);
+  } catch {
+    failAt(at(cursor, 'tagPattern'), `is not a regular expression: ${JSON.stringify(source)}`);
+  }
+  const pinned = optional(o.pinned, at(cursor, 'pinned'), (v, c) => readString(v, c, /^\d+(\.\d+){0,3}$/));
+  const fromTag = typeof image === 'string' ? releaseOfTag(image, tagPattern) : undefined;
+  if (pinned !== undefined && fromTag !== undefined && compareReleases(pinned, fromTag) !== 0) {
+    failAt(at(cursor, 'pinned'), `is ${pinned}, but the image's tag says ${fromTag}`);
+  }
+  const release = { tagPattern, pinned: pinned ?? fromTag };
+  if (release.pinned === undefined) delete release.pinned;
+  return release;
+}
+
+function releaseOfTag(image: string, tagPattern: RegExp): string | undefined {
+  const tag = imageTag(image);
+  const m = tag === undefined ? null : tagPattern.exec(tag);
+  return m?.[1] !== undefined && releaseParts(m[1]) ? m[1] : undefined;
+}
+
 /** Validate one parsed model-server data file. `file` names it in error messages. */
 export function readModelServerProfile(data: unknown, file: string): ModelServerProfile {
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
-    'id', 'name', 'order', 'summary', 'engineType', 'image', 'command', 'args', 'drain', 'probes',
+    'id', 'name', 'order', 'summary', 'engineType', 'image', 'release', 'command', 'args', 'drain', 'probes',
     'shutdownLog', 'shutdownLogNote', 'versionNotes', 'sources', 'lastChecked',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
@@ -65,6 +95,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     summary: readString(o.summary, at(root, 'summary')),
     engineType: readString(o.engineType, at(root, 'engineType'), ID),
     image: readString(o.image, at(root, 'image'), /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/),
+    release: readRelease(o.release, at(root, 'release'), o.image),
     command: optional(o.command, at(root, 'command'), (v, c) => readList(v, c, (item, ic) => readString(item, ic), 1)),
     args: readList(o.args, at(root, 'args'), (v, c) => readString(v, c)),
     drain: readDrain(o.drain, at(root, 'drain')),

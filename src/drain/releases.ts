@@ -1,0 +1,83 @@
+/**
+ * Model-server releases: reading a release from an image tag, ordering releases, and asking what a release has.
+ *
+ * This is the one seam between the facts (content/model-servers/*.yaml, per release) and their readers (the plan,
+ * the emitter, the checker, the pages). Readers ask these functions; they never compare version strings themselves.
+ */
+import type { ModelServerProfile } from './profiles.ts';
+
+/** A release as its numeric parts, most significant first (`0.18.1` → [0, 18, 1], `25.05` → [25, 5]). */
+export type ReleaseParts = readonly number[];
+
+const RELEASE = /^v?(\d+(?:\.\d+){0,3})$/;
+
+/** Split a release such as `0.18.1`, `v3.3.5` or `25.05` into numbers; undefined when it is not one. */
+export function releaseParts(release: string): ReleaseParts | undefined {
+  const m = RELEASE.exec(release.trim());
+  return m ? m[1].split('.').map(Number) : undefined;
+}
+
+/**
+ * Order two releases: negative when `a` is older, 0 when equal, positive when newer. Missing parts count as 0,
+ * so `0.18` equals `0.18.0`. Throws on text that is not a release (callers check with `releaseParts` first).
+ */
+export function compareReleases(a: string, b: string): number {
+  const pa = releaseParts(a);
+  const pb = releaseParts(b);
+  if (!pa || !pb) throw new Error(`not a release: "${pa ? b : a}"`);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The tag of an image reference (`repo/name:tag@sha256:…` → `tag`), or undefined when it has none. */
+export function imageTag(image: string): string | undefined {
+  const withoutDigest = image.split('@')[0];
+  const lastSlash = withoutDigest.lastIndexOf('/');
+  const colon = withoutDigest.indexOf(':', lastSlash + 1);
+  return colon === -1 ? undefined : withoutDigest.slice(colon + 1) || undefined;
+}
+
+/**
+ * The release an image runs, read from its tag with the profile's `release.tagPattern` (whose first group is the
+ * release), or undefined when the tag names no release (`latest`, `server-cuda`, a digest only).
+ */
+export function releaseFromImage(server: ModelServerProfile, image: string): string | undefined {
+  const tag = imageTag(image);
+  if (tag === undefined) return undefined;
+  const m = server.release.tagPattern.exec(tag);
+  if (!m || m[1] === undefined || !releaseParts(m[1])) return undefined;
+  return m[1];
+}
+
+/** Whether `release` falls in [since, until): `since` inclusive, `until` exclusive; absent bounds are open. */
+export function releaseInRange(release: string, range: { since?: string; until?: string }): boolean {
+  if (range.since !== undefined && compareReleases(release, range.since) < 0) return false;
+  if (range.until !== undefined && compareReleases(release, range.until) >= 0) return false;
+  return true;
+}
+
+/** What a release says about the model server's drain flag. */
+export type DrainFlagAt =
+  /** The server has no drain flag in any release (its drain kind is not `flag`). */
+  | { kind: 'no-flag' }
+  /** The release has the flag. */
+  | { kind: 'available'; flag: string }
+  /** The release predates the flag; `since` is the first release that has it. */
+  | { kind: 'too-old'; flag: string; since: string }
+  /** The release is unknown (the tag names none and none was given): whether it has the flag cannot be told. */
+  | { kind: 'unknown-release'; flag: string; since?: string };
+
+/** Whether a release of the server has its drain flag. `release` undefined means it could not be told. */
+export function drainFlagAt(server: ModelServerProfile, release: string | undefined): DrainFlagAt {
+  const { drain } = server;
+  if (drain.kind !== 'flag' || !drain.flag) return { kind: 'no-flag' };
+  const since = drain.minVersion;
+  if (since === undefined) return { kind: 'available', flag: drain.flag };
+  if (release === undefined || !releaseParts(release)) return { kind: 'unknown-release', flag: drain.flag, since };
+  return compareReleases(release, since) < 0
+    ? { kind: 'too-old', flag: drain.flag, since }
+    : { kind: 'available', flag: drain.flag };
+}

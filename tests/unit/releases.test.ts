@@ -1,0 +1,52 @@
+// Releases: how an image tag names a model server's release, and whether that release has the drain flag.
+// Expected values are read off the data files by hand: vLLM's flag first appears in 0.18 (vllm.yaml drain.minVersion).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareReleases, drainFlagAt, imageTag, releaseFromImage, releaseInRange, releaseParts } from '../../src/drain/releases.ts';
+import { profiles } from '../support/drain.ts';
+
+const server = (id: string) => profiles.modelServers.find((s) => s.id === id)!;
+
+test('releases order by number, not by text, and missing parts count as 0', () => {
+  assert.ok(compareReleases('0.9.2', '0.18.0') < 0);
+  assert.ok(compareReleases('0.18.1', '0.18') > 0);
+  assert.equal(compareReleases('0.18', '0.18.0'), 0);
+  assert.equal(compareReleases('v3.3.5', '3.3.5'), 0);
+  assert.deepEqual(releaseParts('25.05'), [25, 5]);
+  assert.equal(releaseParts('latest'), undefined);
+  assert.throws(() => compareReleases('latest', '1.0'), /not a release: "latest"/);
+});
+
+test('an image tag is what follows the last colon after the last slash, before any digest', () => {
+  assert.equal(imageTag('vllm/vllm-openai:v0.10.1'), 'v0.10.1');
+  assert.equal(imageTag('registry.local:5000/vllm/vllm-openai'), undefined);
+  assert.equal(imageTag('registry.local:5000/vllm/vllm-openai:v0.18.1@sha256:abcd'), 'v0.18.1');
+  assert.equal(imageTag('vllm/vllm-openai@sha256:abcd'), undefined);
+});
+
+test('each server reads its own tag shapes', () => {
+  assert.equal(releaseFromImage(server('vllm'), 'vllm/vllm-openai:v0.10.1'), '0.10.1');
+  assert.equal(releaseFromImage(server('vllm'), 'vllm/vllm-openai:latest'), undefined);
+  assert.equal(releaseFromImage(server('triton'), 'nvcr.io/nvidia/tritonserver:24.04-py3'), '24.04');
+  assert.equal(releaseFromImage(server('tgi'), 'ghcr.io/huggingface/text-generation-inference:3.3.5'), '3.3.5');
+  assert.equal(releaseFromImage(server('llamacpp'), 'ghcr.io/ggml-org/llama.cpp:server-cuda-b5583'), '5583');
+  assert.equal(releaseFromImage(server('llamacpp'), 'ghcr.io/ggml-org/llama.cpp:server-cuda'), undefined);
+});
+
+test('the preset vLLM image pins 0.18.1, read from its tag', () => {
+  assert.equal(server('vllm').release.pinned, '0.18.1');
+});
+
+test('a vLLM release before 0.18 lacks --shutdown-timeout; 0.18.0 and later have it; an unknown one cannot be told', () => {
+  assert.deepEqual(drainFlagAt(server('vllm'), '0.10.1'), { kind: 'too-old', flag: '--shutdown-timeout', since: '0.18' });
+  assert.deepEqual(drainFlagAt(server('vllm'), '0.18.0'), { kind: 'available', flag: '--shutdown-timeout' });
+  assert.deepEqual(drainFlagAt(server('vllm'), undefined), { kind: 'unknown-release', flag: '--shutdown-timeout', since: '0.18' });
+  assert.deepEqual(drainFlagAt(server('llamacpp'), '5583'), { kind: 'no-flag' });
+});
+
+test('a range holds from since (inclusive) until until (exclusive)', () => {
+  assert.equal(releaseInRange('0.18.0', { since: '0.18' }), true);
+  assert.equal(releaseInRange('0.17.9', { since: '0.18' }), false);
+  assert.equal(releaseInRange('3.2.2', { since: '3.2.2', until: '3.3' }), true);
+  assert.equal(releaseInRange('3.3.0', { since: '3.2.2', until: '3.3' }), false);
+});
