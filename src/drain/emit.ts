@@ -117,6 +117,8 @@ function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfil
   const container = [...pod, 'containers', 0];
   scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
   scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
+  keyAt(doc, ['spec'], 'strategy').commentBefore =
+    ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s; during a step ${formulaOf(plan, 'rolloutCapacity')}.`;
   scalarAt(doc, [...pod, 'terminationGracePeriodSeconds']).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
   keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
     ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
@@ -125,9 +127,12 @@ function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfil
     const args = doc.getIn([...container, 'args'], true);
     if (!isSeq(args)) throw new Error('container args is not a sequence');
     const last = args.items[args.items.length - 1] as Node;
-    last.comment = ` drain: ${formulaOf(plan, 'drainSeconds')}`;
+    last.comment = ` drain: ${formulaOf(plan, 'drainSeconds')}`
+      + (plan.drainFlagStatus === 'unknown-release' ? '; the image tag names no release: one without this flag refuses to start' : '');
   } else {
-    keyAt(doc, container, 'args').commentBefore = ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
+    keyAt(doc, container, 'args').commentBefore = server.drain.kind === 'flag'
+      ? ` ${drainNote(plan, server)}`
+      : ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
   }
   if (plan.preStopAction === 'sleep') {
     scalarAt(doc, [...container, 'lifecycle', 'preStop', 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
@@ -148,11 +153,31 @@ function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfil
 
 function drainNote(plan: Plan, server: ModelServerProfile): string {
   switch (server.drain.kind) {
+    case 'flag': return `${server.name} ${plan.modelServerRelease} predates ${server.drain.flag} (first in ${server.drain.minVersion}), so it is left out; `
+      + (server.drain.zeroAborts ? 'in-flight requests are aborted at SIGTERM. Use a newer image.' : 'the drain cannot be set. Use a newer image.');
     case 'unbounded': return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
     case 'fixed': return `its ${server.drain.fixedScope} a fixed ${server.drain.fixedSeconds}s after SIGTERM${server.drain.caveat ? `; ${server.drain.caveat}` : ''}.`;
     case 'none': return `it does not drain; in-flight requests end at SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}.`;
     default: return '';
   }
+}
+
+/** The PodDisruptionBudget beside the Deployment: evictions one pod at a time. */
+function podDisruptionBudgetDocument(plan: Plan, inputs: DrainInputs): Document | undefined {
+  if (!plan.podDisruptionBudget) return undefined;
+  const doc = new Document({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: inputs.name, namespace: inputs.namespace },
+    spec: { maxUnavailable: plan.podDisruptionBudget.maxUnavailable, selector: { matchLabels: { app: inputs.name } } },
+  }, DOCUMENT_OPTIONS);
+  doc.commentBefore = [
+    ' Node drains and cluster-autoscaler scale-downs evict pods without regard to the rollout strategy; this budget',
+    ' makes them take one pod at a time. Leave it out (pod-disruption-budget=false) if another budget already selects',
+    ' these pods: the eviction API refuses to evict a pod that two budgets select.',
+  ].join('\n');
+  scalarAt(doc, ['spec', 'maxUnavailable']).comment = ` ${formulaOf(plan, 'podDisruptionBudget')}`;
+  return doc;
 }
 
 /** The header: generator version, the pair profiled, and how to reproduce the output. */
@@ -167,7 +192,10 @@ function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): strin
   ];
 }
 
-/** The documents of the manifest, annotated: the Deployment, the InferencePool, then the gateway's extra objects. */
+/**
+ * The documents of the manifest, annotated: the Deployment, the InferencePool, the gateway's extra objects, then the
+ * PodDisruptionBudget when the plan has one.
+ */
 export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
   const server = modelServerById(profiles, inputs.modelServer);
   const deployment = new Document(deploymentFor(plan, inputs, server), DOCUMENT_OPTIONS);
@@ -176,7 +204,8 @@ export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Pro
   const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
   keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
     ' The Endpoint Picker Service this pool\u2019s gateway asks; deploy it with the GIE or llm-d chart.';
-  return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document)];
+  const budget = podDisruptionBudgetDocument(plan, inputs);
+  return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document), ...(budget ? [budget] : [])];
 }
 
 /** One document as YAML text, written as in the manifest. */

@@ -3,12 +3,17 @@
  *
  * Every surface reads this table: the CLI's long flags, the generator's URL query keys and form,
  * and the validation messages all use `flag`; JSON uses `key`. Ranges are the allowed values,
- * inclusive. A `default` of `'profile'` means the value comes from the chosen gateway or model-server
- * profile (see `resolve.ts`); `undefined` means the field is optional and has no default.
+ * inclusive. A `default` of `'profile'` means the value comes from the data files: the chosen gateway or
+ * model-server profile, or the sourced request defaults (see `resolve.ts`); `undefined` means the field is
+ * optional and has no default. The drain model these fields feed is explained on the site's page
+ * "The drain model" (content/docs/drain-model.mdx).
  */
 
-/** How a field's text is read. */
-export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | 'version' | 'profile';
+/**
+ * How a field's text is read. `version` is a Kubernetes version (1.34); `release` is a model server's release
+ * (0.18.1, v3.3.5, 25.05), read by `releases.ts`.
+ */
+export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | 'version' | 'release' | 'profile';
 
 /** The form group a field belongs to, in the order the generator shows them. */
 export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names';
@@ -39,15 +44,9 @@ export interface FieldSpec {
 }
 
 /**
- * The default time per output token. It comes from no source: it is the rate at which the 40 s in GIE v1.5.0's
- * manifest comment works out for 4096 tokens. Pages and the `request-placeholder` warning call it a placeholder.
- */
-export const TPOT_MS_PLACEHOLDER = 10;
-
-/**
- * What sources report as time per output token for Qwen3-32B, the default model, in milliseconds: about 100 at a
- * batch of about 50 (GIE v1.5.0 config/manifests/vllm/gpu-deployment.yaml, comment) and 47 on H100 (llm-d PR
- * #1653, a closed proposal). Neither is a p99 at full batch for your hardware.
+ * What two sources report as time per output token for Qwen3-32B, in milliseconds. Kept only for the guide
+ * "The grace-period math", which quotes both; the default itself, with its sources, is in
+ * content/request-defaults.yaml (`profiles.requestDefaults`).
  */
 export const REPORTED_TPOT_MS = { model: 'Qwen3-32B', low: 47, high: 100 } as const;
 
@@ -77,8 +76,8 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'The longest request the drain must let finish. Leave empty to derive it from tokens and time per token.' },
   { key: 'maxOutputTokens', flag: 'max-output-tokens', kind: 'int', group: 'request', label: 'Max output tokens', unit: 'tokens', min: 1, max: 1000000, default: 4096,
     help: 'The largest max_tokens your clients send, or the server\u2019s cap.' },
-  { key: 'tpotMs', flag: 'tpot-ms', kind: 'number', group: 'request', label: 'Time per output token', unit: 'ms', min: 0.1, max: 10000, default: TPOT_MS_PLACEHOLDER,
-    help: `p99 milliseconds per output token at full batch, from your own benchmark; the default, ${TPOT_MS_PLACEHOLDER}, is a placeholder with no source.` },
+  { key: 'tpotMs', flag: 'tpot-ms', kind: 'number', group: 'request', label: 'Time per output token', unit: 'ms', min: 0.1, max: 10000, default: 'profile',
+    help: 'p99 milliseconds per output token at full batch for your model and GPUs; measure it with your own benchmark.' },
   { key: 'prefillOverheadPercent', flag: 'prefill-overhead-percent', kind: 'number', group: 'request', label: 'Prefill overhead', unit: '%', min: 0, max: 1000, default: 20,
     help: 'Extra decode time from prefills of other requests sharing the batch.' },
   { key: 'drainHeadroomPercent', flag: 'drain-headroom-percent', kind: 'number', group: 'request', label: 'Drain headroom', unit: '%', min: 0, max: 1000, default: 50,
@@ -94,7 +93,9 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'Process and GPU teardown after the drain ends.' },
   { key: 'image', flag: 'image', kind: 'text', group: 'model-server', label: 'Image', default: 'profile', maxLength: 255,
     pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/, shape: 'an image reference such as vllm/vllm-openai:v0.18.1',
-    help: 'The container image. Pin a version that has the drain flag.' },
+    help: 'The container image. Its tag tells which release runs, and so whether the drain flag exists.' },
+  { key: 'modelServerVersion', flag: 'model-server-version', kind: 'release', group: 'model-server', label: 'Model-server release', maxLength: 20,
+    help: 'The release the image runs, for an image whose tag names none (latest, a digest). Leave empty to read it from the tag.' },
   { key: 'model', flag: 'model', kind: 'text', group: 'model-server', label: 'Model', default: 'Qwen/Qwen3-32B', maxLength: 200,
     pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:-]*$/, shape: 'a model id such as Qwen/Qwen3-32B',
     help: 'The model the server loads.' },
@@ -118,6 +119,8 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'nvidia.com/gpu each pod requests.' },
   { key: 'spareGpus', flag: 'spare-gpus', kind: 'int', group: 'rollout', label: 'Spare GPUs', min: 0, max: 100000, default: 0,
     help: 'Free GPUs a rollout can use for one extra pod. Fewer than one pod\u2019s worth means replace in place.' },
+  { key: 'podDisruptionBudget', flag: 'pod-disruption-budget', kind: 'bool', group: 'rollout', label: 'PodDisruptionBudget', default: true,
+    help: 'Add a PodDisruptionBudget (maxUnavailable 1), so node drains and autoscaler scale-downs evict one pod at a time. Turn it off if one already covers these pods.' },
   { key: 'startupSeconds', flag: 'startup-seconds', kind: 'int', group: 'rollout', label: 'Model load time', unit: 's', min: 1, max: 86400, default: 600,
     help: 'Worst-case seconds from container start until the model serves: sizes the startup probe and the progress deadline.' },
   // probes

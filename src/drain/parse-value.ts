@@ -1,4 +1,5 @@
 import type { FieldSpec } from './fields.ts';
+import { releaseParts } from './releases.ts';
 
 /** The result of reading one field: a value, or a message naming the field and its allowed values. */
 export type ParsedValue = { ok: true; value: number | boolean | string } | { ok: false; message: string };
@@ -32,6 +33,8 @@ export function describeRange(spec: FieldSpec, profileIds: readonly string[] = [
       return `one of ${profileIds.join(', ')}`;
     case 'version':
       return `a Kubernetes version from 1.${spec.min} to 1.${spec.max}, such as 1.34`;
+    case 'release':
+      return `a release number such as 0.18.1 or v3.3.5 (1 to 4 numbers joined by dots), at most ${spec.maxLength} characters`;
     case 'name':
     case 'text':
       return `${spec.shape}, 1 to ${spec.maxLength} characters`;
@@ -73,6 +76,11 @@ export function parseValue(spec: FieldSpec, raw: unknown, profileIds: readonly s
       const minor = Number(match[1]);
       if (minor < spec.min! || minor > spec.max!) return fail(spec, raw, profileIds);
       return { ok: true, value: `1.${minor}` };
+    }
+    case 'release': {
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      if (text.length === 0 || text.length > spec.maxLength! || !releaseParts(text)) return fail(spec, raw, profileIds);
+      return { ok: true, value: text.replace(/^v/, '') };
     }
     case 'name':
     case 'text': {

@@ -1,16 +1,20 @@
 /**
- * The Hitless drain model (v1): from resolved inputs to whole-second settings, warnings and the
- * derivation in words. `../shared/DRAIN-MODEL.md` is the specification; the guide page
- * "The grace-period math" explains it to readers.
+ * The Hitless drain model (v2): from resolved inputs to whole-second settings, warnings and the derivation in
+ * words. The site's page "The drain model" (content/docs/drain-model.mdx) is its specification; the guide
+ * "The grace-period math" works it through for readers.
  */
 import type { Basis, Profiles } from './profiles.ts';
 import { planGatewaySettings, type CappedSetting } from './plan-gateway.ts';
+import { describeRelease, planRelease, type ReleaseSource } from './plan-release.ts';
+import { planRollout, type PlannedRollout } from './plan-rollout.ts';
+import type { DrainFlagAt } from './releases.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { ceilSeconds, formatFactor, formatSeconds, roundMs } from './seconds.ts';
 
 import { collectWarnings, type Warning } from './warnings.ts';
 
-export const MODEL_VERSION = 1;
+/** The version of the drain model this code implements; links and CLI calls made under older ones are migrated. */
+export const MODEL_VERSION = 2;
 
 /** One step of the derivation: the value, its arithmetic (also the YAML comment) and why. */
 export interface DerivationStep {
@@ -47,7 +51,15 @@ export interface Plan {
   unboundedDrain: boolean;
   teardownSeconds: number;
   terminationGracePeriodSeconds: number;
-  /** The model server's drain setting, or null when it has no flag. */
+  /** The model server's release the plan is for, or null when it cannot be told (see `plan-release.ts`). */
+  modelServerRelease: string | null;
+  modelServerReleaseSource: ReleaseSource;
+  /** What that release says about the drain flag (`releases.ts`). */
+  drainFlagStatus: DrainFlagAt['kind'];
+  /**
+   * The model server's drain setting, or null when it has no flag or the release predates it. Set for an unknown
+   * release too, with a warning (see `plan-release.ts` for why).
+   */
   drainFlag: { flag: string; seconds: number } | null;
   /** The gateway's own request timeout the manifest sets, or null when its profile has none. */
   gatewayRequestTimeoutSeconds: number | null;
@@ -62,6 +74,17 @@ export interface Plan {
   cappedGatewaySettings: CappedSetting[];
   strategy: { maxSurge: number; maxUnavailable: number };
   progressDeadlineSeconds: number;
+  /** Rollout steps: ⌈replicas / max(maxSurge, maxUnavailable)⌉. */
+  rolloutSteps: number;
+  /** Worst case for one step: model load + grace (a terminating pod's GPU is free only when it exits). */
+  rolloutStepSeconds: number;
+  /** Worst case for the whole rollout: steps × step seconds. */
+  rolloutSeconds: number;
+  /** Replicas that serve during a step (replicas − maxUnavailable), and that as a whole percent, rounded down. */
+  rolloutServingReplicas: number;
+  rolloutCapacityPercent: number;
+  /** The PodDisruptionBudget the manifest carries, or null when the input turns it off. */
+  podDisruptionBudget: { maxUnavailable: number } | null;
   probes: { startup: PlannedProbe; readiness: PlannedProbe; liveness: PlannedProbe };
   warnings: Warning[];
   derivation: DerivationStep[];
@@ -155,7 +178,18 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'The kubelet sends SIGKILL this long after deletion; the countdown includes the preStop sleep.',
   });
 
-  const drainFlag = server.drain.kind === 'flag' ? { flag: server.drain.flag!, seconds: drainSeconds } : null;
+  const release = planRelease(inputs, server);
+  const flagAt = release.flagAt;
+  if (flagAt.kind !== 'no-flag') {
+    const since = flagAt.kind === 'available' ? server.drain.minVersion : flagAt.since;
+    derivation.push({
+      field: 'modelServerRelease', value: release.release ?? 'unknown',
+      formula: `${server.name} ${describeRelease(release)}` + (since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''),
+      why: 'The drain flag goes into the manifest only for a release that has it: a binary without it refuses to start.',
+    });
+  }
+  // An unknown release gets the flag too (plan-release.ts says why); the warnings say so.
+  const drainFlag = flagAt.kind === 'available' || flagAt.kind === 'unknown-release' ? { flag: flagAt.flag, seconds: drainSeconds } : null;
   if (drainFlag) {
     derivation.push({
       field: 'drainFlag', value: `${drainFlag.flag}=${drainFlag.seconds}`,
@@ -189,6 +223,9 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'A rollout step can take a full drain plus a model load before the new pod is ready.',
   });
 
+  const rollout: PlannedRollout = planRollout(inputs, strategy, terminationGracePeriodSeconds);
+  derivation.push(...rollout.steps);
+
   const startupFailureThreshold = Math.ceil(inputs.startupSeconds / inputs.startupPeriodSeconds);
   derivation.push({
     field: 'startupProbe.failureThreshold', value: startupFailureThreshold,
@@ -220,7 +257,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   const preStopAction = preStopSeconds === 0 ? 'none' : minor < 30 ? 'exec' : 'sleep';
 
   const result: Plan = {
-    modelVersion: 1,
+    modelVersion: MODEL_VERSION,
     gateway: inputs.gateway,
     modelServer: inputs.modelServer,
     ...removal,
@@ -232,6 +269,9 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     unboundedDrain: inputs.unboundedDrain,
     teardownSeconds: inputs.teardownSeconds,
     terminationGracePeriodSeconds,
+    modelServerRelease: release.release,
+    modelServerReleaseSource: release.source,
+    drainFlagStatus: release.flagAt.kind,
     drainFlag,
     gatewayRequestTimeoutSeconds: gatewaySettings.gatewayRequestTimeoutSeconds,
     gatewayRequestTimeoutNeededSeconds: gatewaySettings.gatewayRequestTimeoutNeededSeconds,
@@ -239,6 +279,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     cappedGatewaySettings: gatewaySettings.cappedGatewaySettings,
     strategy,
     progressDeadlineSeconds,
+    ...rollout.fact,
     probes,
     warnings: [],
     derivation,

@@ -1,11 +1,13 @@
 /**
- * Parse and validate profile data files from their text. Both the Node reader (CLI, tests) and the
- * site (Vite's import.meta.glob) pass file names and contents here, so every surface validates alike.
+ * Parse and validate the data files from their text: the gateway and model-server profiles and the request
+ * defaults. Both the Node reader (CLI, tests) and the site (Vite's import.meta.glob) pass file names and contents
+ * here, so every surface validates alike.
  */
 import { isScalar, parseDocument, visit } from 'yaml';
 import { collectProfiles, type Profiles } from './profiles.ts';
 import { readGatewayProfile } from './read-gateway.ts';
 import { readModelServerProfile } from './read-model-server.ts';
+import { readRequestDefaults } from './read-request-defaults.ts';
 
 /** One data file: its path (for messages) and its text. */
 export interface DataFile {
@@ -41,8 +43,14 @@ function checkIdMatchesName(file: DataFile, id: string): void {
   if (base !== id) throw new Error(`${file.path}: id "${id}" must match the file name "${base}"`);
 }
 
-/** Validate every gateway and model-server file; throws naming the file and field of the first problem. */
-export function profilesFromFiles(gatewayFiles: DataFile[], modelServerFiles: DataFile[]): Profiles {
+/** The request defaults file, relative to the content folder. */
+export const REQUEST_DEFAULTS_FILE = 'request-defaults.yaml';
+
+/**
+ * Validate every gateway and model-server file and the request defaults (content/request-defaults.yaml); throws
+ * naming the file and field of the first problem.
+ */
+export function profilesFromFiles(gatewayFiles: DataFile[], modelServerFiles: DataFile[], requestDefaultsFile: DataFile): Profiles {
   const gateways = gatewayFiles.map((f) => {
     const p = readGatewayProfile(parseFile(f), f.path);
     checkIdMatchesName(f, p.id);
@@ -55,5 +63,7 @@ export function profilesFromFiles(gatewayFiles: DataFile[], modelServerFiles: Da
   });
   if (!gateways.some((g) => g.id === 'gke')) throw new Error('content/gateways: the default gateway "gke" has no profile');
   if (!modelServers.some((m) => m.id === 'vllm')) throw new Error('content/model-servers: the default model server "vllm" has no profile');
-  return collectProfiles(gateways, modelServers);
+  if (!requestDefaultsFile) throw new Error(`content/${REQUEST_DEFAULTS_FILE}: missing; it holds the sourced default time per output token`);
+  const requestDefaults = readRequestDefaults(parseFile(requestDefaultsFile), requestDefaultsFile.path);
+  return collectProfiles(gateways, modelServers, requestDefaults);
 }

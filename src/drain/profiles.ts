@@ -4,6 +4,7 @@
  * validates already-parsed data (read-gateway.ts, read-model-server.ts) and stays free of file access so that
  * the browser can use it too.
  */
+import type { RequestDefaults } from './read-request-defaults.ts';
 
 /** How a number is known: written down by the project, measured by someone, or guessed. */
 export type Basis = 'documented' | 'observed' | 'estimate' | 'example';
@@ -221,14 +222,16 @@ export interface ModelServerProfile {
   lastChecked: string;
 }
 
-/** All profiles, keyed by id and sorted for display. */
+/** All profiles, keyed by id and sorted for display, and the sourced request defaults. */
 export interface Profiles {
   gateways: GatewayProfile[];
   modelServers: ModelServerProfile[];
+  /** content/request-defaults.yaml (read-request-defaults.ts). */
+  requestDefaults: RequestDefaults;
 }
 
 /** Put profiles in display order and check that ids are unique. */
-export function collectProfiles(gateways: GatewayProfile[], modelServers: ModelServerProfile[]): Profiles {
+export function collectProfiles(gateways: GatewayProfile[], modelServers: ModelServerProfile[], requestDefaults: RequestDefaults): Profiles {
   for (const [kind, list] of [['gateway', gateways], ['model-server', modelServers]] as const) {
     const seen = new Set<string>();
     for (const p of list) {
@@ -237,6 +240,6 @@ export function collectProfiles(gateways: GatewayProfile[], modelServers: ModelS
     }
   }
   const byOrder = <T extends { order: number; id: string }>(a: T, b: T) => a.order - b.order || a.id.localeCompare(b.id);
-  return { gateways: [...gateways].sort(byOrder), modelServers: [...modelServers].sort(byOrder) };
+  return { gateways: [...gateways].sort(byOrder), modelServers: [...modelServers].sort(byOrder), requestDefaults };
 }
 

@@ -5,6 +5,7 @@
 import { FIELDS, fieldFor, type FieldSpec } from './fields.ts';
 import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
+import { compareReleases, releaseFromImage } from './releases.ts';
 
 /** Every input of the drain model, resolved. Optional fields are `undefined` when not given. */
 export interface DrainInputs {
@@ -26,6 +27,8 @@ export interface DrainInputs {
   modelServer: string;
   teardownSeconds: number;
   image: string;
+  /** The model server's release where the image tag names none; see `plan-release.ts`. */
+  modelServerVersion?: string;
   model: string;
   kubernetesVersion: string;
   name: string;
@@ -35,6 +38,7 @@ export interface DrainInputs {
   replicas: number;
   gpusPerReplica: number;
   spareGpus: number;
+  podDisruptionBudget: boolean;
   startupSeconds: number;
   readinessPeriodSeconds: number;
   readinessFailureThreshold: number;
@@ -95,6 +99,7 @@ export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId
     defaults.healthCheckTimeoutSeconds = gateway.healthCheck.timeoutSeconds;
     defaults.propagationSeconds = gateway.healthCheck.propagationSeconds;
   }
+  defaults.tpotMs = profiles.requestDefaults.tpotMs.value;
   defaults.image = server.image;
   defaults.readinessPeriodSeconds = server.probes.readiness.periodSeconds;
   defaults.readinessFailureThreshold = server.probes.readiness.failureThreshold;
@@ -164,9 +169,24 @@ function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, 
         message: `max-output-tokens × tpot-ms × prefill overhead gives a ${Math.round(derived)} s request, above the `
           + `${limit.toLocaleString('en-US')} s limit of max-request-seconds; lower them or give max-request-seconds`,
       });
-      inputs.maxOutputTokens = fieldFor('maxOutputTokens')!.default as number;
-      inputs.tpotMs = fieldFor('tpotMs')!.default as number;
-      inputs.prefillOverheadPercent = fieldFor('prefillOverheadPercent')!.default as number;
+      const defaults = defaultsFor(profiles, inputs.gateway, inputs.modelServer);
+      inputs.maxOutputTokens = defaults.maxOutputTokens as number;
+      inputs.tpotMs = defaults.tpotMs as number;
+      inputs.prefillOverheadPercent = defaults.prefillOverheadPercent as number;
+    }
+  }
+  if (inputs.modelServerVersion !== undefined) {
+    // A given release is for images whose tag names none; one that contradicts the tag would plan for a binary
+    // the pod does not run.
+    const server = modelServerById(profiles, inputs.modelServer);
+    const fromTag = releaseFromImage(server, inputs.image);
+    if (fromTag !== undefined && compareReleases(fromTag, inputs.modelServerVersion) !== 0) {
+      errors.push({
+        flag: 'model-server-version',
+        message: `model-server-version ${inputs.modelServerVersion} contradicts the image tag, which names ${server.name} ${fromTag}; `
+          + 'leave model-server-version empty to use the tag, or change the image',
+      });
+      inputs.modelServerVersion = undefined;
     }
   }
 }

@@ -296,6 +296,13 @@ export function settingsFor(plan: Plan, profiles: Profiles, overrides: TimelineO
   let drainSetting: string;
   switch (server.drain.kind) {
     case 'flag': {
+      if (plan.drainFlag === null && overrides.drainSeconds === undefined) {
+        // A release without the flag: the server does what its default does (vLLM's 0 aborts at once).
+        const seconds = server.drain.zeroAborts ? 0 : server.drain.defaultSeconds ?? 0;
+        drain = { kind: 'seconds', seconds };
+        drainSetting = `${server.name} ${plan.modelServerRelease ?? ''}: no ${server.drain.flag}`.replace('  ', ' ');
+        break;
+      }
       const seconds = overrides.drainSeconds ?? plan.drainFlag!.seconds;
       drain = { kind: 'seconds', seconds };
       drainSetting = `${server.drain.flag}=${seconds}`;

@@ -5,31 +5,49 @@
 import type { Plan } from './plan.ts';
 import type { Profiles } from './profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
-import { fieldFor, REPORTED_TPOT_MS } from './fields.ts';
 import { formatSeconds } from './seconds.ts';
+import { AUTOSCALER_GRACE_LIMIT_SECONDS } from './plan-rollout.ts';
 
 export type WarningCode =
   | 'removal-estimate'
-  | 'request-placeholder'
+  | 'tpot-default-other-model'
   | 'removal-example'
   | 'health-check-only'
   | 'fail-open-endpoint-view'
   | 'no-prestop'
   | 'exec-sleep'
   | 'drain-flag-min-version'
+  | 'drain-flag-too-old'
+  | 'drain-flag-release-unknown'
   | 'drain-fixed-shorter'
   | 'drain-unbounded-server'
   | 'no-drain'
   | 'unbounded-drain-cost'
   | 'liveness-faster-than-readiness'
   | 'single-replica-outage'
-  | 'gateway-setting-capped';
+  | 'gateway-setting-capped'
+  | 'grace-exceeds-autoscaler';
+
+/**
+ * `error`: the manifest as emitted drops requests or will not do what the plan says (a release without the drain
+ * flag); `warning`: a margin or a fact is missing and requests may be cut; `info`: something to know. The checker
+ * passes these on with the same severity; `hitless generate` prints errors and warnings on stderr.
+ */
+export type WarningSeverity = 'error' | 'warning' | 'info';
 
 export interface Warning {
   code: WarningCode;
-  severity: 'warning' | 'info';
+  severity: WarningSeverity;
   message: string;
 }
+
+/** Where the plan's release came from, as a parenthesis in messages. */
+const RELEASE_SOURCE_WORDS: Record<Plan['modelServerReleaseSource'], string> = {
+  given: 'given as model-server-version',
+  image: 'from the image tag',
+  pinned: 'the preset image',
+  unknown: 'unknown',
+};
 
 /** Every warning that applies to a plan, in a fixed order. */
 export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profiles): Warning[] {
@@ -43,12 +61,12 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       `The ${formatSeconds(plan.removalSeconds)} removal p99 for ${gateway.name} is an estimate, not a measurement. `
       + `Measure it (${gateway.removal.howToMeasure}) and set removal-seconds.`);
   }
-  const tpotDefault = fieldFor('tpotMs')!.default;
-  if (plan.maxRequestDerived && inputs.tpotMs === tpotDefault) {
-    add('request-placeholder', 'warning',
-      `The ${formatSeconds(plan.maxRequestSeconds)} longest request uses the placeholder ${tpotDefault} ms per token, which comes from no source; `
-      + `sources report ${REPORTED_TPOT_MS.low}\u2013${REPORTED_TPOT_MS.high} ms per token for ${REPORTED_TPOT_MS.model}. `
-      + 'Measure your p99 time per output token at full batch and set tpot-ms, or set max-request-seconds.');
+  const requestDefaults = profiles.requestDefaults;
+  if (plan.maxRequestDerived && inputs.tpotMs === requestDefaults.tpotMs.value && inputs.model !== requestDefaults.model) {
+    add('tpot-default-other-model', 'info',
+      `The ${formatSeconds(plan.maxRequestSeconds)} longest request uses the default ${requestDefaults.tpotMs.value} ms per output token, `
+      + `a figure for ${requestDefaults.model}, not for ${inputs.model}. Measure the p99 time per output token of ${inputs.model} `
+      + 'at full batch on your GPUs and set tpot-ms, or set max-request-seconds.');
   }
   if (plan.removalSource === 'health-check' && plan.removalBasis === 'example') {
     add('removal-example', 'warning',
@@ -77,12 +95,29 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       `Kubernetes ${inputs.kubernetesVersion} does not enable the native sleep action (it is alpha and off in 1.29, beta and on from 1.30), `
       + 'so the preStop runs /bin/sleep in the container. The image must have a sleep binary; upgrade to 1.30 or later to drop that need.');
   }
-  if (server.drain.kind === 'flag' && server.drain.minVersion) {
+  if (plan.drainFlagStatus === 'available' && server.drain.minVersionNote) {
     add('drain-flag-min-version', 'info',
-      `${server.drain.flag} is expected from ${server.name} ${server.drain.minVersion}`
-      + (server.drain.minVersionNote ? ` (${server.drain.minVersionNote})` : '')
-      + '; pin an image you have checked has it.'
+      `${server.drain.flag} is expected from ${server.name} ${server.drain.minVersion} (${server.drain.minVersionNote}); `
+      + `this plan is for ${plan.modelServerRelease}. Check that the image you pin has it.`
       + (server.drain.zeroAborts ? ` Without it, or with ${server.drain.flag}=0, in-flight requests are aborted at SIGTERM.` : ''));
+  }
+  if (plan.drainFlagStatus === 'too-old') {
+    add('drain-flag-too-old', 'error',
+      `${server.name} ${plan.modelServerRelease} (${RELEASE_SOURCE_WORDS[plan.modelServerReleaseSource]}) `
+      + `predates ${server.drain.flag}, which ${server.name} has from ${server.drain.minVersion}`
+      + (server.drain.minVersionNote ? ` (${server.drain.minVersionNote})` : '')
+      + ', so the manifest leaves it out: a binary without the flag would refuse to start. '
+      + (server.drain.zeroAborts
+        ? `Without it ${server.name} aborts every in-flight request at SIGTERM, as its default, 0, does. `
+        : `Without it ${server.name} cannot be told to drain for the ${formatSeconds(plan.drainSeconds)} budget. `)
+      + `Use an image of ${server.name} ${server.drain.minVersion} or later.`);
+  }
+  if (plan.drainFlagStatus === 'unknown-release') {
+    add('drain-flag-release-unknown', 'warning',
+      `The tag of the image ${inputs.image} names no ${server.name} release, so Hitless cannot tell whether it has `
+      + `${server.drain.flag}${server.drain.minVersion ? ` (${server.name} ${server.drain.minVersion} and later)` : ''}. `
+      + `The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the rollout stops `
+      + 'while the old pods keep serving. Pin an image tag that names the release, or set model-server-version.');
   }
   if (server.drain.kind === 'fixed' && server.drain.fixedSeconds! < plan.drainSeconds) {
     add('drain-fixed-shorter', 'warning',
@@ -116,6 +151,14 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       `With one replica and no spare GPU, no pod takes new requests from the old pod's deletion (the Endpoint Picker drops it at once) `
       + `until the new pod has its GPU and has loaded the model: up to ${formatSeconds(plan.terminationGracePeriodSeconds + inputs.startupSeconds)}. `
       + 'Add a replica or a spare GPU.');
+  }
+  if (plan.terminationGracePeriodSeconds > AUTOSCALER_GRACE_LIMIT_SECONDS) {
+    add('grace-exceeds-autoscaler', 'warning',
+      `The ${formatSeconds(plan.terminationGracePeriodSeconds)} grace period is longer than the ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} `
+      + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set): a scale-down '
+      + `kills a draining pod after ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} and cuts its requests. Raise --max-graceful-termination-sec to at least `
+      + `${plan.terminationGracePeriodSeconds}, or keep these pods off nodes it removes (the pod annotation `
+      + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.');
   }
   for (const capped of plan.cappedGatewaySettings) {
     add('gateway-setting-capped', 'warning',

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { profilesFromFiles, type DataFile } from '../drain/profile-files.ts';
+import { profilesFromFiles, REQUEST_DEFAULTS_FILE, type DataFile } from '../drain/profile-files.ts';
 import type { Profiles } from '../drain/profiles.ts';
 
 /** The repository's content folder. */
@@ -15,7 +15,9 @@ function readDir(dir: string): DataFile[] {
     .map((name) => ({ path: join(dir, name), text: readFileSync(join(dir, name), 'utf8') }));
 }
 
-/** Load and validate every profile under `contentDir` (default: the repository's `content/`). */
+/** Load and validate every profile and the request defaults under `contentDir` (default: the repository's `content/`). */
 export function readProfiles(contentDir: string = CONTENT_DIR): Profiles {
-  return profilesFromFiles(readDir(join(contentDir, 'gateways')), readDir(join(contentDir, 'model-servers')));
+  const defaultsPath = join(contentDir, REQUEST_DEFAULTS_FILE);
+  return profilesFromFiles(readDir(join(contentDir, 'gateways')), readDir(join(contentDir, 'model-servers')),
+    { path: defaultsPath, text: readFileSync(defaultsPath, 'utf8') });
 }

@@ -3,10 +3,11 @@ import { profilesFromFiles, type DataFile } from '../drain/profile-files.ts';
 import type { Profiles } from '../drain/profiles.ts';
 
 const gatewayTexts = import.meta.glob('/content/gateways/[!_]*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const requestDefaultsText = import.meta.glob('/content/request-defaults.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 const modelServerTexts = import.meta.glob('/content/model-servers/[!_]*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 const toFiles = (texts: Record<string, string>): DataFile[] =>
   Object.entries(texts).sort(([a], [b]) => a.localeCompare(b)).map(([path, text]) => ({ path: path.slice(1), text }));
 
-/** Every profile, validated once per build. */
-export const profiles: Profiles = profilesFromFiles(toFiles(gatewayTexts), toFiles(modelServerTexts));
+/** Every profile and the request defaults, validated once per build. */
+export const profiles: Profiles = profilesFromFiles(toFiles(gatewayTexts), toFiles(modelServerTexts), toFiles(requestDefaultsText)[0]);

@@ -60,6 +60,9 @@ export function validValue(spec: FieldSpec, profiles: Profiles): fc.Arbitrary<st
     case 'version':
       return fc.tuple(fc.integer({ min: spec.min!, max: spec.max! }), fc.constantFrom('', 'v'), fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined }))
         .map(([minor, prefix, patch]) => `${prefix}1.${minor}${patch === undefined ? '' : `.${patch}`}`);
+    case 'release':
+      return fc.tuple(fc.constantFrom('', 'v'), fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 1, maxLength: 4 }))
+        .map(([prefix, parts]) => `${prefix}${parts.join('.')}`);
     case 'name':
     case 'text':
       return validText(spec);
@@ -100,9 +103,14 @@ export function validInputs(profiles: Profiles): fc.Arbitrary<Record<string, str
     if (healthChecked && (mode === 'health-check' || mode === 'both')) Object.assign(raw, healthCheck);
     if (healthChecked && mode === 'health-check-partial') for (const flag of partial) raw[flag] = healthCheck[flag];
     if (healthChecked && mode !== 'profile' && mode !== 'given' && propagation !== undefined) raw['propagation-seconds'] = propagation;
+    // model-server-version is for images whose tag names no release: keep it only with a given image without a tag.
+    const image = typeof raw.image === 'string' ? raw.image.split('@')[0] : undefined;
+    if (raw['model-server-version'] !== undefined && (image === undefined || image.slice(image.lastIndexOf('/') + 1).includes(':'))) {
+      delete raw['model-server-version'];
+    }
     // A derived longest request must stay within max-request-seconds' range: shrink max-output-tokens if needed.
     if (raw['max-request-seconds'] === undefined) {
-      const tpot = numeric(raw['tpot-ms'], 10);
+      const tpot = numeric(raw['tpot-ms'], 100); // content/request-defaults.yaml
       const overhead = numeric(raw['prefill-overhead-percent'], 20);
       const tokens = numeric(raw['max-output-tokens'], 4096);
       const perToken = tpot / 1000 * (1 + overhead / 100);
@@ -173,6 +181,13 @@ export function invalidValue(spec: FieldSpec, profiles: Profiles): fc.Arbitrary<
         WRONG_TYPES,
         fc.constantFrom('2.30', '1', '1.', '1.3a', 'v2', '1.30.1.1', '1.30-beta', 'latest', '1,30', '1.30:', '１.30', '1.3e1', '1.30 #x'),
         HOSTILE_TEXT,
+      );
+    case 'release':
+      return fc.oneof(
+        fc.constantFrom('latest', 'nightly', '1.2.3.4.5', '1..2', 'v', 'vv1', '1.', '.1', '1.2-rc1', '1,2', '１.2', '1.2 #x', '0x10', '1e3'),
+        fc.constant('1.'.repeat(12) + '1'),
+        HOSTILE_TEXT,
+        WRONG_TYPES,
       );
     case 'name':
     case 'text':

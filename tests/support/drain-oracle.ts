@@ -1,7 +1,7 @@
 /**
- * The drain model's numbers and invariants written out again from /work/shared/DRAIN-MODEL.md (v1), for the
- * property tests to hold `plan()` against. It takes resolved inputs (so defaults are the resolver's business)
- * and recomputes every output from the document's formulas.
+ * The drain model's numbers and invariants written out again from the site's page "The drain model"
+ * (content/docs/drain-model.mdx, model v2), for the property tests to hold `plan()` against. It takes resolved
+ * inputs (so defaults are the resolver's business) and recomputes every output from the page's formulas.
  */
 import type { DrainInputs } from '../../src/drain/resolve.ts';
 import type { Plan } from '../../src/drain/plan.ts';
@@ -23,11 +23,43 @@ export interface ExpectedPlan {
   progressDeadlineSecondsAtLeast: number;
   startupFailureThreshold: number;
   drainFlag: { flag: string; seconds: number } | null;
+  rolloutSteps: number;
+  rolloutSeconds: number;
+  rolloutServingReplicas: number;
   preStopAction: 'sleep' | 'exec' | 'none';
   livenessBeforeReadiness: boolean;
 }
 
-/** The plan DRAIN-MODEL.md gives for these inputs. */
+/** Release numbers of `text` (`v0.18.1` → [0, 18, 1]), or undefined when it is not a release. */
+function releaseNumbers(text: string | undefined): number[] | undefined {
+  const m = text === undefined ? null : /^v?(\d+(?:\.\d+){0,3})$/.exec(text);
+  return m ? m[1].split('.').map(Number) : undefined;
+}
+
+/**
+ * Whether the manifest may pass the drain flag: the release is the given one, else the image tag's (by the profile's
+ * tag pattern), else the preset image's pinned one; a release older than the flag's first gets none, an unknown
+ * release gets it (with a warning).
+ */
+function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][number]): boolean {
+  const since = releaseNumbers(server.drain.minVersion);
+  if (!since) return true;
+  const ref = inputs.image.split('@')[0];
+  const tail = ref.slice(ref.lastIndexOf('/') + 1);
+  const tag = tail.includes(':') ? tail.slice(tail.indexOf(':') + 1) : undefined;
+  const fromTag = tag === undefined ? undefined : server.release.tagPattern.exec(tag)?.[1];
+  const release = releaseNumbers(inputs.modelServerVersion)
+    ?? releaseNumbers(fromTag)
+    ?? (inputs.image === server.image ? releaseNumbers(server.release.pinned) : undefined);
+  if (!release) return true;
+  for (let i = 0; i < Math.max(release.length, since.length); i++) {
+    const d = (release[i] ?? 0) - (since[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+/** The plan the drain model page gives for these inputs. */
 export function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
   const gateway = profiles.gateways.find((g) => g.id === inputs.gateway)!;
   const server = profiles.modelServers.find((m) => m.id === inputs.modelServer)!;
@@ -45,6 +77,7 @@ export function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedP
   // "Outputs (all whole seconds)": a teardown given in milliseconds is rounded up like every other output.
   const teardownSeconds = wholeUp(inputs.teardownSeconds);
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;
+  const grace = preStopSeconds + drainSeconds + teardownSeconds;
   const minor = Number(inputs.kubernetesVersion.split('.')[1]);
   return {
     removalSeconds,
@@ -55,19 +88,23 @@ export function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedP
     strategy: surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 },
     progressDeadlineSecondsAtLeast: Math.max(600, preStopSeconds + drainSeconds + teardownSeconds + inputs.startupSeconds),
     startupFailureThreshold: Math.ceil(inputs.startupSeconds / inputs.startupPeriodSeconds),
-    drainFlag: server.drain.kind === 'flag' ? { flag: server.drain.flag!, seconds: drainSeconds } : null,
+    drainFlag: server.drain.kind === 'flag' && flagAllowed(inputs, server) ? { flag: server.drain.flag!, seconds: drainSeconds } : null,
+    // "Rollout": steps = ⌈replicas / max(maxSurge, maxUnavailable)⌉ (always 1 per step here); each step load + grace.
+    rolloutSteps: inputs.replicas,
+    rolloutSeconds: inputs.replicas * (inputs.startupSeconds + grace),
+    rolloutServingReplicas: surge ? inputs.replicas : inputs.replicas - 1,
     preStopAction: preStopSeconds === 0 ? 'none' : minor < 30 ? 'exec' : 'sleep',
     livenessBeforeReadiness: inputs.livenessPeriodSeconds * inputs.livenessFailureThreshold
       < inputs.readinessPeriodSeconds * inputs.readinessFailureThreshold,
   };
 }
 
-/** Everything in `plan` that breaks DRAIN-MODEL.md's invariants or differs from its formulas. */
+/** Everything in `plan` that breaks the drain model page's invariants or differs from its formulas. */
 export function planViolations(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
   const errors: string[] = [];
   const want = expectedPlan(inputs, profiles);
   const same = (what: string, actual: unknown, expected: unknown) => {
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) errors.push(`${what}: plan has ${JSON.stringify(actual)}, DRAIN-MODEL.md gives ${JSON.stringify(expected)}`);
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) errors.push(`${what}: plan has ${JSON.stringify(actual)}, the drain model page gives ${JSON.stringify(expected)}`);
   };
   same('removalSeconds', plan.removalSeconds, want.removalSeconds);
   same('preStopSeconds', plan.preStopSeconds, want.preStopSeconds);
@@ -77,20 +114,24 @@ export function planViolations(plan: Plan, inputs: DrainInputs, profiles: Profil
   same('strategy', plan.strategy, want.strategy);
   same('startupProbe.failureThreshold', plan.probes.startup.failureThreshold, want.startupFailureThreshold);
   same('drainFlag', plan.drainFlag, want.drainFlag);
+  same('rolloutSteps', plan.rolloutSteps, want.rolloutSteps);
+  same('rolloutSeconds', plan.rolloutSeconds, want.rolloutSeconds);
+  same('rolloutServingReplicas', plan.rolloutServingReplicas, want.rolloutServingReplicas);
+  same('grace-exceeds-autoscaler warning', plan.warnings.some((w) => w.code === 'grace-exceeds-autoscaler'), want.terminationGracePeriodSeconds > 600);
   same('preStopAction', plan.preStopAction, want.preStopAction);
   same('liveness-faster-than-readiness warning', plan.warnings.some((w) => w.code === 'liveness-faster-than-readiness'), want.livenessBeforeReadiness);
   same('probe periods and thresholds',
     [plan.probes.readiness.periodSeconds, plan.probes.readiness.failureThreshold, plan.probes.liveness.periodSeconds, plan.probes.liveness.failureThreshold, plan.probes.startup.periodSeconds],
     [inputs.readinessPeriodSeconds, inputs.readinessFailureThreshold, inputs.livenessPeriodSeconds, inputs.livenessFailureThreshold, inputs.startupPeriodSeconds]);
 
-  // The invariants, stated as DRAIN-MODEL.md states them.
+  // The invariants, stated as the drain model page states them.
   if (!(plan.preStopSeconds <= plan.terminationGracePeriodSeconds)) errors.push('invariant: preStopSeconds <= terminationGracePeriodSeconds');
   if (!(plan.terminationGracePeriodSeconds >= plan.preStopSeconds + plan.drainSeconds)) errors.push('invariant: terminationGracePeriodSeconds >= preStopSeconds + drainSeconds');
   if (!(plan.progressDeadlineSeconds >= plan.terminationGracePeriodSeconds + inputs.startupSeconds && plan.progressDeadlineSeconds >= 600)) {
     errors.push(`progressDeadlineSeconds ${plan.progressDeadlineSeconds} < max(600, grace + startup = ${want.progressDeadlineSecondsAtLeast})`);
   }
   if (plan.probes.startup.periodSeconds * plan.probes.startup.failureThreshold < inputs.startupSeconds) errors.push('startup probe does not cover the model load');
-  const int64 = { preStopSeconds: plan.preStopSeconds, drainSeconds: plan.drainSeconds, terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, maxRequestSeconds: plan.maxRequestSeconds };
+  const int64 = { preStopSeconds: plan.preStopSeconds, drainSeconds: plan.drainSeconds, terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, maxRequestSeconds: plan.maxRequestSeconds, rolloutSeconds: plan.rolloutSeconds };
   const int32 = {
     progressDeadlineSeconds: plan.progressDeadlineSeconds,
     ...Object.fromEntries((['startup', 'readiness', 'liveness'] as const).flatMap((p) => [

@@ -1,6 +1,6 @@
 /** Test helpers: the repository's profiles, and raw inputs → plan / manifest through the public core. */
 import { readProfiles } from '../../src/profiles/read-files.ts';
-import { emitManifest, plan, resolveInputs, type Plan } from '../../src/drain/index.ts';
+import { emitManifest, plan, resolveInputs, type ModelServerProfile, type Plan, type Profiles } from '../../src/drain/index.ts';
 
 export const profiles = readProfiles();
 
@@ -21,4 +21,23 @@ export function manifestOf(raw: Record<string, unknown> = {}): string {
 /** The warning codes of a plan. */
 export function codesOf(p: Plan): string[] {
   return p.warnings.map((w) => w.code);
+}
+
+/**
+ * The repository's profiles with one model server changed, for tests that must not depend on today's data files:
+ * `drain` replaces the server's drain facts (whole), `rest` any other top-level facts.
+ */
+export function withServer(id: string, drain: Partial<ModelServerProfile['drain']>, rest: Partial<ModelServerProfile> = {}): Profiles {
+  return {
+    ...profiles,
+    modelServers: profiles.modelServers.map((m) => (m.id === id ? { ...m, ...rest, drain: { summary: '', whileDraining: '', sources: [], ...drain } as ModelServerProfile['drain'] } : m)),
+  };
+}
+
+/** Resolve, plan and emit raw inputs against given profiles; fails the test on input errors. */
+export function generateWith(given: Profiles, raw: Record<string, unknown> = {}): { plan: Plan; manifest: string } {
+  const { inputs, errors } = resolveInputs(raw, given);
+  if (errors.length > 0) throw new Error(`unexpected input errors: ${errors.map((e) => e.message).join('; ')}`);
+  const p = plan(inputs, given);
+  return { plan: p, manifest: emitManifest(p, inputs, given) };
 }

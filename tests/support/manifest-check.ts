@@ -180,7 +180,7 @@ export function planMismatches(docs: Obj[], plan: Plan): string[] {
  */
 export function extraPlanMismatches(docs: Obj[], plan: Plan, inputs: Obj, gateway: Obj): string[] {
   const templates: { manifest: unknown }[] = gateway.extraManifests ?? [];
-  const extras = docs.slice(2);
+  const extras = docs.slice(2).filter((d) => d.kind !== 'PodDisruptionBudget');
   const errors: string[] = [];
   if (extras.length !== templates.length) errors.push(`expected ${templates.length} extra documents for ${gateway.id}, found ${extras.length}`);
   const planValues: Record<string, unknown> = {

@@ -22,12 +22,12 @@ test('estimated removals say so and how to measure', () => {
 });
 
 test('the custom gateway without values uses the example health checks, with a warning', () => {
-  // 5 s × 2 + 5 s + 5 s = 20 s removal; preStop 25; grace 25 + 75 + 15 = 115
+  // 5 s × 2 + 5 s + 5 s = 20 s removal; preStop 25; grace 25 + 738 + 15 = 778
   const p = planOf({ gateway: 'custom' });
   assert.equal(p.removalSeconds, 20);
   assert.equal(p.removalSource, 'health-check');
   assert.equal(p.preStopSeconds, 25);
-  assert.equal(p.terminationGracePeriodSeconds, 115);
+  assert.equal(p.terminationGracePeriodSeconds, 778);
   assert.ok(codesOf(p).includes('removal-example'));
   assert.ok(codesOf(p).includes('health-check-only'));
 });

@@ -33,6 +33,6 @@ test('a zero removal and zero margin leave no preStop hook, with a warning', () 
   assert.ok(codesOf(p).includes('no-prestop'));
   const [deployment] = parseAllDocuments(manifestOf({ 'removal-seconds': 0, 'removal-margin-seconds': 0 })).map((d) => d.toJS());
   assert.equal(deployment.spec.template.spec.containers[0].lifecycle, undefined);
-  // grace = 0 + 75 + 15
-  assert.equal(deployment.spec.template.spec.terminationGracePeriodSeconds, 90);
+  // grace = 0 + 738 + 15
+  assert.equal(deployment.spec.template.spec.terminationGracePeriodSeconds, 753);
 });

@@ -13,18 +13,64 @@ test('a spare GPU per replica surges; fewer replaces in place', () => {
 test('one replica without a spare GPU warns of an outage of grace + load', () => {
   const p = planOf({ replicas: 1 });
   assert.ok(codesOf(p).includes('single-replica-outage'));
-  // 125 s grace + 600 s load = 725 s
-  assert.match(p.warnings.find((w) => w.code === 'single-replica-outage')!.message, /up to 725s/);
+  // 788 s grace + 600 s load = 1388 s
+  assert.match(p.warnings.find((w) => w.code === 'single-replica-outage')!.message, /up to 1388s/);
   assert.ok(!codesOf(planOf({ replicas: 1, 'spare-gpus': 1 })).includes('single-replica-outage'));
 });
 
 test('the progress deadline never drops below 600 s', () => {
+  // At 10 ms per token the grace is 35 + 75 + 15 = 125 s.
   // 125 + 60 = 185 → 600
-  assert.equal(planOf({ 'startup-seconds': 60 }).progressDeadlineSeconds, 600);
+  assert.equal(planOf({ 'tpot-ms': 10, 'startup-seconds': 60 }).progressDeadlineSeconds, 600);
   // 125 + 475 = 600 exactly
-  assert.equal(planOf({ 'startup-seconds': 475 }).progressDeadlineSeconds, 600);
-  // 125 + 1800 = 1925
-  assert.equal(planOf({ 'startup-seconds': 1800 }).progressDeadlineSeconds, 1925);
+  assert.equal(planOf({ 'tpot-ms': 10, 'startup-seconds': 475 }).progressDeadlineSeconds, 600);
+  // defaults: 788 + 60 = 848; 788 + 1800 = 2588
+  assert.equal(planOf({ 'startup-seconds': 60 }).progressDeadlineSeconds, 848);
+  assert.equal(planOf({ 'startup-seconds': 1800 }).progressDeadlineSeconds, 2588);
+});
+
+test('rollout: steps × (model load + grace), and the replicas that serve during a step', () => {
+  // 5 replicas replaced in place: 5 steps × (600 + 788) = 6940 s; 5 − 1 = 4 of 5 serve (80%)
+  const inPlace = planOf({ replicas: 5 });
+  assert.equal(inPlace.rolloutSteps, 5);
+  assert.equal(inPlace.rolloutSeconds, 6940);
+  assert.equal(inPlace.rolloutServingReplicas, 4);
+  assert.equal(inPlace.rolloutCapacityPercent, 80);
+  // With a spare GPU: maxSurge 1, maxUnavailable 0: still 5 steps of one pod, all 5 serve (100%)
+  const surge = planOf({ replicas: 5, 'spare-gpus': 1, 'startup-seconds': 300 });
+  assert.equal(surge.rolloutSteps, 5);
+  assert.equal(surge.rolloutSeconds, 5 * (300 + 788));
+  assert.equal(surge.rolloutServingReplicas, 5);
+  assert.equal(surge.rolloutCapacityPercent, 100);
+  // One replica in place: nothing serves during the step
+  const single = planOf({ replicas: 1 });
+  assert.equal(single.rolloutSeconds, 1388);
+  assert.equal(single.rolloutCapacityPercent, 0);
+  // 7 replicas: 6 of 7 = 85.7% → 85 (rounded down)
+  assert.equal(planOf({ replicas: 7 }).rolloutCapacityPercent, 85);
+});
+
+test('a grace period above 600 s warns about cluster-autoscaler\u2019s --max-graceful-termination-sec', () => {
+  // 550 s longest request, no headroom: drain 550; 35 + 550 + 15 = 600: not above
+  const at600 = planOf({ 'max-request-seconds': 550, 'drain-headroom-percent': 0 });
+  assert.equal(at600.terminationGracePeriodSeconds, 600);
+  assert.ok(!codesOf(at600).includes('grace-exceeds-autoscaler'));
+  // 551 s: 601 s grace
+  const above = planOf({ 'max-request-seconds': 551, 'drain-headroom-percent': 0 });
+  assert.equal(above.terminationGracePeriodSeconds, 601);
+  const w = above.warnings.find((x) => x.code === 'grace-exceeds-autoscaler');
+  assert.equal(w?.severity, 'warning');
+  assert.equal(w?.message,
+    'The 601s grace period is longer than the 600s cluster-autoscaler gives a pod when it removes a node (its '
+    + '--max-graceful-termination-sec, 600 unless set): a scale-down kills a draining pod after 600s and cuts its requests. Raise '
+    + '--max-graceful-termination-sec to at least 601, or keep these pods off nodes it removes (the pod annotation '
+    + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.');
+});
+
+test('the PodDisruptionBudget is on by default and can be turned off', () => {
+  assert.deepEqual(planOf().podDisruptionBudget, { maxUnavailable: 1 });
+  assert.equal(planOf({ 'pod-disruption-budget': 'false' }).podDisruptionBudget, null);
+  assert.equal(planOf({ 'pod-disruption-budget': false }).derivation.find((s) => s.field === 'podDisruptionBudget')!.value, 'off');
 });
 
 test('the startup probe covers the model load, rounded up', () => {

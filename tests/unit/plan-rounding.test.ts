@@ -29,7 +29,7 @@ test('noise below a millisecond does not add a second', () => {
 
 test('a derived longest request is rounded before the headroom is applied', () => {
   // 8192 × 10 ms × 1.2 = 98.304 → 99 s; 99 × 1.5 = 148.5 → 149 s
-  const p = planOf({ 'max-output-tokens': 8192 });
+  const p = planOf({ 'max-output-tokens': 8192, 'tpot-ms': 10 });
   assert.equal(p.maxRequestSeconds, 99);
   assert.equal(p.drainSeconds, 149);
   // tpot 0.1 ms: 4096 × 0.1 ms × 1.2 = 0.49152 s → 1 s; 1 × 1.5 → 2 s

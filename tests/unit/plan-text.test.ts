@@ -9,14 +9,15 @@ import { DERIVATION_LABELS, describeStep, inputErrorLines, sortWarnings, splitFl
 import { healthCheckDisabled, healthCheckDisabledHelp } from '../../src/components/generator/health-check.ts';
 import { profiles } from '../support/check.ts';
 
-test('warnings come before notes, each kind in the plan\u2019s order', () => {
+test('errors come before warnings, warnings before notes, each kind in the plan\u2019s order', () => {
   const sorted = sortWarnings([
     { code: 'removal-estimate', severity: 'info', message: 'a' },
-    { code: 'request-placeholder', severity: 'warning', message: 'b' },
+    { code: 'grace-exceeds-autoscaler', severity: 'warning', message: 'b' },
     { code: 'exec-sleep', severity: 'info', message: 'c' },
     { code: 'no-drain', severity: 'warning', message: 'd' },
+    { code: 'drain-flag-too-old', severity: 'error', message: 'e' },
   ]);
-  assert.deepEqual(sorted.map((w) => w.message), ['b', 'd', 'a', 'c']);
+  assert.deepEqual(sorted.map((w) => w.message), ['e', 'b', 'd', 'a', 'c']);
 });
 
 test('flag names are split out of message text, with dashes, values and bare input names', () => {

@@ -131,7 +131,8 @@ test('a value cut short by an unquoted " #" is refused, naming the file and line
   const vllm = read('content/model-servers/vllm.yaml');
   // versionNotes is a folded block scalar there; turn the id line into a plain value with a trailing comment
   const broken = { ...vllm, text: vllm.text.replace(/^id: vllm$/m, 'id: vllm # see #1838') };
-  assert.throws(() => profilesFromFiles([read('content/gateways/gke.yaml')], [broken]),
+  const defaults = read('content/request-defaults.yaml');
+  assert.throws(() => profilesFromFiles([read('content/gateways/gke.yaml')], [broken], defaults),
     /content\/model-servers\/vllm\.yaml: line 1: a comment follows the value "vllm"; if the "#" belongs to the text, quote the whole value/);
-  assert.doesNotThrow(() => profilesFromFiles([read('content/gateways/gke.yaml')], [vllm]));
+  assert.doesNotThrow(() => profilesFromFiles([read('content/gateways/gke.yaml')], [vllm], defaults));
 });

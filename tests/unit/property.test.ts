@@ -1,7 +1,7 @@
 /**
  * Property-based tests over random valid inputs, generated from the field table's ranges (every gateway,
  * including custom with health-check settings, unbounded drains, Kubernetes 1.25 to 1.40, YAML look-alike
- * names): the plan holds DRAIN-MODEL.md's formulas and invariants, the manifest is schema-valid and parses back
+ * names): the plan holds the drain model page's formulas and invariants, the manifest is schema-valid and parses back
  * to the plan's numbers, and the URL state carries the inputs exactly.
  *
  * Runs are reproducible: a failure prints fast-check's seed and the shrunk counterexample.
@@ -22,7 +22,7 @@ const inputs = validInputs(profiles);
 const asFlags = (raw: Record<string, unknown>) => Object.entries(raw).map(([k, v]) => `--${k}=${JSON.stringify(v)}`).join(' ');
 
 describe('random valid inputs', () => {
-  test('are accepted, and the plan follows DRAIN-MODEL.md (3000 inputs)', () => {
+  test('are accepted, and the plan follows the drain model page (3000 inputs)', () => {
     fc.assert(fc.property(inputs, (raw) => {
       const g = generate(raw);
       assert.deepEqual(g.errors, [], asFlags(raw));
@@ -41,6 +41,7 @@ describe('random valid inputs', () => {
         if (spec.kind === 'int' || spec.kind === 'number') want = Math.round(Number(String(value).trim()) * 1000) / 1000;
         if (spec.kind === 'bool') want = value === true || value === 'true' || value === '1';
         if (spec.kind === 'version') want = `1.${String(value).replace(/^v?1\./, '').split('.')[0]}`;
+        if (spec.kind === 'release') want = String(value).trim().replace(/^v/, '');
         // Health-check inputs give way to a given removal; the rest must arrive unchanged.
         if (flag.startsWith('health-check-') || flag === 'propagation-seconds') continue;
         assert.deepEqual(got, want, `${flag}=${JSON.stringify(value)} resolved to ${JSON.stringify(got)}`);

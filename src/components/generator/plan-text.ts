@@ -9,12 +9,12 @@ import type { DrainInputs, FieldError } from '../../drain/resolve.ts';
 
 type Warning = Plan['warnings'][number];
 
-const SEVERITY_ORDER: Record<string, number> = { warning: 0, info: 1 };
+const SEVERITY_ORDER: Record<string, number> = { error: 0, warning: 1, info: 2 };
 
-/** Warnings before notes; the plan's order otherwise. */
+/** Errors, then warnings, then notes; the plan's order otherwise. */
 export function sortWarnings(warnings: readonly Warning[]): Warning[] {
   return warnings.map((w, i) => [w, i] as const)
-    .sort(([a, i], [b, j]) => (SEVERITY_ORDER[a.severity] ?? 2) - (SEVERITY_ORDER[b.severity] ?? 2) || i - j)
+    .sort(([a, i], [b, j]) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3) || i - j)
     .map(([w]) => w);
 }
 

@@ -12,6 +12,8 @@ const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segme
   'no-drain': (ctx) => ctx.container.path,
   'drain-unbounded-server': (ctx) => ctx.container.path,
   'drain-flag-min-version': (ctx) => [...ctx.container.path, 'image'],
+  'drain-flag-too-old': (ctx) => [...ctx.container.path, 'image'],
+  'drain-flag-release-unknown': (ctx) => [...ctx.container.path, 'image'],
   'exec-sleep': (ctx) => [...ctx.container.path, 'lifecycle'],
 };
 
@@ -45,11 +47,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       }
     }
     const where = WARNING_PATHS[warning.code];
-    if (warning.code === 'request-placeholder') {
-      // About the checker's own request settings, not the reader's manifest: a note, once.
-      if (!seen.has(warning.code)) report(ctx.check, undefined, warning.code, 'info', [], warning.message);
-      seen.add(warning.code);
-    } else if (warning.code === 'drain-unbounded-server') {
+    if (warning.code === 'drain-unbounded-server') {
       // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
       report(ctx.check, ctx.object, warning.code, warning.severity, where!(ctx),
         `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`);
