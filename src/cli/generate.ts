@@ -1,8 +1,14 @@
-/** `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest }` (JSON) on stdout. */
+/**
+ * `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest }` (JSON) on stdout.
+ * `--drain-model 1` says the inputs were written for drain model v1: the output is v2's, and every value that
+ * changed for them is listed, old → new (on stderr, and as `migration` in JSON).
+ */
 import { FIELDS } from '../drain/fields.ts';
 import { describeRange } from '../drain/parse-value.ts';
+import { fieldHelp } from '../drain/field-help.ts';
 import { resolveInputs, defaultsFor, profileIdsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../drain/resolve.ts';
-import { plan } from '../drain/plan.ts';
+import { plan, MODEL_VERSION } from '../drain/plan.ts';
+import { describeChange, migrateInputs, type Migration } from '../drain/migrate.ts';
 import { emitManifest } from '../drain/emit.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
@@ -11,23 +17,35 @@ const FORMATS = ['yaml', 'json'];
 
 /** Run `hitless generate` with its arguments; returns the exit code. */
 export async function runGenerate(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['format']);
+  const args = parseArgs(argv, ['format', 'drain-model']);
   if (args.positional.length > 0) throw new UsageError(`generate takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
   const format = args.options.format ?? 'yaml';
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  const modelText = args.options['drain-model'] ?? String(MODEL_VERSION);
+  if (!/^[1-9]\d*$/.test(modelText) || Number(modelText) > MODEL_VERSION) {
+    throw new UsageError(`--drain-model must be a drain model version from 1 to ${MODEL_VERSION} (got ${JSON.stringify(modelText)})`);
+  }
   const profiles = readProfiles();
   const resolved = resolveInputs(args.inputs, profiles);
   if (resolved.errors.length > 0) {
     throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
   }
+  const migration: Migration | undefined = Number(modelText) < MODEL_VERSION
+    ? migrateInputs(args.inputs, Number(modelText), profiles).migration
+    : undefined;
   const planned = plan(resolved.inputs, profiles);
   const manifest = emitManifest(planned, resolved.inputs, profiles);
+  if (migration) {
+    const lines = migration.changes.length > 0 ? migration.changes.map((c) => `  ${describeChange(c)}`) : ['  nothing'];
+    process.stderr.write(`notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`);
+  }
   if (format === 'json') {
-    process.stdout.write(`${JSON.stringify({ inputs: resolved.inputs, plan: planned, manifest }, null, 2)}\n`);
+    const out = migration ? { inputs: resolved.inputs, plan: planned, manifest, migration } : { inputs: resolved.inputs, plan: planned, manifest };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     process.stdout.write(manifest);
-    for (const w of planned.warnings) if (w.severity === 'warning') process.stderr.write(`warning [${w.code}]: ${w.message}\n`);
   }
+  for (const w of planned.warnings) if (w.severity !== 'info') process.stderr.write(`${w.severity} [${w.code}]: ${w.message}\n`);
   return 0;
 }
 
@@ -37,8 +55,8 @@ export async function runInputs(argv: string[]): Promise<number> {
   const profiles = readProfiles();
   const defaults = defaultsFor(profiles, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER);
   for (const f of FIELDS) {
-    const d = f.default === 'profile' ? `from the profile (${defaults[f.key]} for ${DEFAULT_GATEWAY}/${DEFAULT_MODEL_SERVER})` : f.default === undefined ? 'none' : String(f.default);
-    process.stdout.write(`--${f.flag}\n    ${f.help}\n    allowed: ${describeRange(f, f.kind === 'profile' ? profileIdsFor(f, profiles) : [])}; default: ${d}\n`);
+    const d = f.default === 'profile' ? `from the data files (${defaults[f.key]} for ${DEFAULT_GATEWAY}/${DEFAULT_MODEL_SERVER})` : f.default === undefined ? 'none' : String(f.default);
+    process.stdout.write(`--${f.flag}\n    ${fieldHelp(f, profiles)}\n    allowed: ${describeRange(f, f.kind === 'profile' ? profileIdsFor(f, profiles) : [])}; default: ${d}\n`);
   }
   return 0;
 }

@@ -9,7 +9,7 @@ import { UsageError } from './args.ts';
 const HELP = `hitless: roll out LLM model servers behind an InferencePool without dropping requests
 
 Usage:
-  hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--format yaml|json]
+  hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--format yaml|json] [--drain-model 1]
   hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]   (- reads stdin)
   hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--check | --publish]
                       (hitless lab --help lists the scenarios)

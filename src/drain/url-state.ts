@@ -1,15 +1,19 @@
 /**
- * The generator's state in a URL query: `v=1` plus every input that differs from its default, keyed by
- * its flag (`?v=1&gateway=istio&max-output-tokens=8192`). Reading a query never fails: bad, unknown or
- * tampered values fall back to their defaults and each one yields a notice the page shows.
+ * The generator's state in a URL query: `v=2` plus every input that differs from its default, keyed by
+ * its flag (`?v=2&gateway=istio&max-output-tokens=8192`). `v` is the drain model's version: a link made under an
+ * older model opens the current one with a list of every value that changed, old → new (`migrate.ts`). Reading a
+ * query never fails: bad, unknown or tampered values fall back to their defaults and each one yields a notice the
+ * page shows.
  */
 import { fieldFor } from './fields.ts';
+import { migrateInputs, type Migration } from './migrate.ts';
+import { MODEL_VERSION } from './plan.ts';
 import { quoteForMessage } from './parse-value.ts';
 import type { Profiles } from './profiles.ts';
 import { changedInputs, resolveInputs, type DrainInputs } from './resolve.ts';
 
-/** The version of the query format; a link carries it so later formats can read old links. */
-export const URL_STATE_VERSION = '1';
+/** The version of the query format: the drain model's version; a link carries it so later models can read old links. */
+export const URL_STATE_VERSION = String(MODEL_VERSION);
 
 /** The longest query the page reads; anything longer is ignored as tampered. */
 export const MAX_QUERY_LENGTH = 4000;
@@ -20,6 +24,8 @@ export interface QueryState {
   /** Accepted values by flag, as the form should show them. */
   raw: Record<string, string>;
   notices: string[];
+  /** For a link made under an older drain model: the version and every value that changed for its inputs. */
+  migration?: Migration;
 }
 
 /** The query string (without `?`) for a set of inputs: the version and the non-default values. */
@@ -41,7 +47,9 @@ export function decodeQuery(search: string, profiles: Profiles): QueryState {
   const params = new URLSearchParams(text);
   const raw: Record<string, string> = {};
   const version = params.get('v');
-  if (version !== null && version !== URL_STATE_VERSION) {
+  // An older model's link (v=1) is migrated below; a link without v is read as the current model's.
+  const olderVersion = version !== null && /^[1-9]\d{0,2}$/.test(version) && Number(version) < MODEL_VERSION ? Number(version) : undefined;
+  if (version !== null && version !== URL_STATE_VERSION && olderVersion === undefined) {
     notices.push(`The link was made by settings format v${quoteForMessage(version.slice(0, 10)).slice(1, -1)}; this page reads v${URL_STATE_VERSION}, so some values may not carry over.`);
   }
   for (const [key, value] of params) {
@@ -59,6 +67,10 @@ export function decodeQuery(search: string, profiles: Profiles): QueryState {
   for (const error of resolved.errors) {
     notices.push(`${error.message}; the default was used instead.`);
     delete raw[error.flag];
+  }
+  if (olderVersion !== undefined) {
+    const migrated = migrateInputs(raw, olderVersion, profiles);
+    return { ...resolveInputs(migrated.raw, profiles), raw: migrated.raw, notices, migration: migrated.migration };
   }
   return { inputs: resolved.inputs, raw, notices };
 }

@@ -48,9 +48,9 @@ test('an invalid input gets a line naming its label, the reason, and the value t
   assert.match(inputErrorLines(tokens.errors, tokens.inputs, plan(tokens.inputs, profiles))[0], /^Max output tokens is not valid: .*; the plan uses 4096 tokens until it is fixed\.$/);
   const overhead = resolveInputs({ 'prefill-overhead-percent': '-1' }, profiles);
   assert.match(inputErrorLines(overhead.errors, overhead.inputs, plan(overhead.inputs, profiles))[0], /the plan uses 20% until it is fixed\.$/);
-  // A bad longest request falls back to the derived one: 4096 × 10 ms × 1.2 = 49.152 → 50 s.
+  // A bad longest request falls back to the derived one: 4096 × 100 ms × 1.2 = 491.52 → 492 s.
   const longest = resolveInputs({ 'max-request-seconds': 'x' }, profiles);
-  assert.match(inputErrorLines(longest.errors, longest.inputs, plan(longest.inputs, profiles))[0], /^Longest request is not valid: .*; the plan derives 50 s from the tokens until it is fixed\.$/);
+  assert.match(inputErrorLines(longest.errors, longest.inputs, plan(longest.inputs, profiles))[0], /^Longest request is not valid: .*; the plan derives 492 s from the tokens until it is fixed\.$/);
 });
 
 test('every derivation step of every gateway \u00d7 model server has a reader-facing label', () => {
