@@ -8,6 +8,10 @@ import { FIELDS, GROUPS, fieldFor, type FieldSpec } from '../../drain/fields.ts'
 import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../drain/resolve.ts';
 import { plan as planFor } from '../../drain/plan.ts';
 import { decodeQuery, encodeQuery } from '../../drain/url-state.ts';
+import type { Migration } from '../../drain/migrate.ts';
+import { fieldHelp } from '../../drain/field-help.ts';
+import { planRelease } from '../../drain/plan-release.ts';
+import { MigrationNotice } from './MigrationNotice.tsx';
 import type { Profiles } from '../../drain/profiles.ts';
 import { InputField } from './InputField.tsx';
 import { ManifestOutput } from './ManifestOutput.tsx';
@@ -39,6 +43,7 @@ const FOLDED_GROUPS = ['probes', 'names'];
 export default function Generator({ profiles, initialManifest }: Props) {
   const [raw, setRaw] = useState<Record<string, string>>({});
   const [notices, setNotices] = useState<string[]>([]);
+  const [migration, setMigration] = useState<Migration | null>(null);
   const [pending, setPending] = useState<PendingPreset | null>(null);
   const [openGroups, setOpenGroups] = useState<string[]>([]);
   const root = useRef<HTMLDivElement>(null);
@@ -46,7 +51,9 @@ export default function Generator({ profiles, initialManifest }: Props) {
   const [emit, setEmit] = useState<Emit | null>(null);
   const lastManifest = useRef(initialManifest);
   const wantEmitter = () => { loadEmitter().then((fn) => setEmit(() => fn)); };
-  const urlRead = useRef(false);
+  // The URL is written only once the reader changes something (or a link had to be rewritten): a plain visit to
+  // /generator/ keeps its address.
+  const urlWritable = useRef(false);
 
   useEffect(() => {
     const state = decodeQuery(window.location.search, profiles);
@@ -56,7 +63,8 @@ export default function Generator({ profiles, initialManifest }: Props) {
       wantEmitter();
     }
     if (state.notices.length > 0) setNotices(state.notices);
-    urlRead.current = true;
+    if (state.migration) setMigration(state.migration);
+    urlWritable.current = window.location.search !== '';
     root.current?.setAttribute('data-hydrated', 'true');
   }, []);
 
@@ -84,7 +92,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
   useEffect(() => { if (pending) presetFirstButton.current?.focus(); }, [pending]);
 
   useEffect(() => {
-    if (!urlRead.current) return;
+    if (!urlWritable.current) return;
     const query = encodeQuery(inputs, profiles);
     const url = `${window.location.pathname}?${query}${window.location.hash}`;
     if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
@@ -92,6 +100,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
 
   const setValue = (flag: string, value: string) => {
     performance.mark('hitless:input');
+    urlWritable.current = true;
     wantEmitter();
     setRaw((prev) => ({ ...prev, [flag]: value }));
   };
@@ -110,6 +119,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
 
   const applyPending = (usePreset: boolean) => {
     if (!pending) return;
+    urlWritable.current = true;
     setRaw((prev) => {
       const next = { ...prev, [pending.flag]: pending.value };
       if (usePreset) for (const c of pending.conflicts) delete next[c.flag];
@@ -134,12 +144,18 @@ export default function Generator({ profiles, initialManifest }: Props) {
     return d === undefined ? '' : String(d);
   };
 
+  const helpOf = (spec: FieldSpec): string | undefined => (spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined);
+
   const disabledHelp = useMemo(() => healthCheckDisabledHelp(profiles), [profiles]);
   const disabledProps = (spec: FieldSpec): { disabled?: boolean; help?: string } =>
     (healthCheckDisabled(profiles, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {});
 
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
+    if (spec.key === 'modelServerVersion') {
+      const release = planRelease({ ...inputs, modelServerVersion: undefined }, modelServerById(profiles, inputs.modelServer));
+      return release.release === null ? 'unknown: the image tag names no release' : `from the image: ${release.release}`;
+    }
     if (spec.key === 'removalSeconds' && defaults.removalSeconds === undefined) return `from health checks: ${planned.removalSeconds}`;
     if (spec.group === 'gateway' && defaults[spec.key] === undefined) return 'not used';
     return undefined;
@@ -147,6 +163,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
 
   return (
     <div class="gen" ref={root} data-hydrated="false">
+      {migration ? <MigrationNotice migration={migration} onDismiss={() => setMigration(null)} /> : null}
       {notices.length > 0 ? (
         <div class="gen-notices" role="status" data-testid="notices">
           <p><strong>Some settings in the link could not be used:</strong></p>
@@ -164,7 +181,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
               <div key={spec.flag}>
                 <InputField spec={spec} value={valueOf(spec)} placeholder={placeholderOf(spec)} error={errors.get(spec.flag)}
                   changed={spec.flag in raw && raw[spec.flag] !== String(defaults[spec.key] ?? '')}
-                  options={optionsFor(spec)} onInput={onInput} {...disabledProps(spec)} />
+                  options={optionsFor(spec)} onInput={onInput} help={helpOf(spec)} {...disabledProps(spec)} />
                 {pending && pending.flag === spec.flag ? (
                   <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" aria-describedby="gen-preset-values"
                     data-testid="preset-confirm"
@@ -207,7 +224,7 @@ export default function Generator({ profiles, initialManifest }: Props) {
               </details>
             );
           })}
-          <p class="gen-reset"><button type="button" onClick={() => { setRaw({}); setPending(null); }}>Reset every input</button></p>
+          <p class="gen-reset"><button type="button" onClick={() => { urlWritable.current = true; setRaw({}); setPending(null); }}>Reset every input</button></p>
         </form>
         <div class="gen-result">
           <PlanSummary plan={planned} inputErrors={inputErrors} />

@@ -7,6 +7,8 @@ export function FlagText({ text }: { text: string }) {
   return <>{splitFlags(text).map((part, i) => (part.flag ? <code key={i} class="gen-flag">{part.text}</code> : part.text))}</>;
 }
 
+const SEVERITY_LABELS: Record<Plan['warnings'][number]['severity'], string> = { error: 'Error', warning: 'Warning', info: 'Note' };
+
 interface Props {
   plan: Plan;
   /** One sentence per input the plan could not use (see `inputErrorLines`). */
@@ -24,6 +26,12 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
         + {plan.drainSeconds}s drain + {plan.teardownSeconds}s teardown;
         rollout maxSurge {plan.strategy.maxSurge}, maxUnavailable {plan.strategy.maxUnavailable}.
       </p>
+      <p class="gen-plan-rollout" data-testid="plan-rollout">
+        Rollout, worst case <strong>{plan.rolloutSeconds}s</strong> = {plan.rolloutSteps} step{plan.rolloutSteps === 1 ? '' : 's'} × ({plan.rolloutStepSeconds - plan.terminationGracePeriodSeconds}s
+        model load + {plan.terminationGracePeriodSeconds}s grace); {plan.rolloutServingReplicas} of {plan.rolloutServingReplicas + plan.strategy.maxUnavailable} replicas
+        serve during a step ({plan.rolloutCapacityPercent}%).
+        {plan.podDisruptionBudget ? ' A PodDisruptionBudget lets evictions take one pod at a time.' : ' No PodDisruptionBudget.'}
+      </p>
       {inputErrors.length > 0 ? (
         <ul class="gen-warnings" data-testid="plan-input-errors">
           {inputErrors.map((line, i) => (
@@ -35,7 +43,7 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
         <ul class="gen-warnings" data-testid="warnings">
           {warnings.map((w) => (
             <li key={w.code} class={`gen-warning is-${w.severity}`} data-code={w.code} data-severity={w.severity}>
-              <strong>{w.severity === 'warning' ? 'Warning' : 'Note'}:</strong> <FlagText text={w.message} />
+              <strong>{SEVERITY_LABELS[w.severity]}:</strong> <FlagText text={w.message} />
             </li>
           ))}
         </ul>
