@@ -42,6 +42,7 @@ export default defineConfig({
           { label: 'Manifest generator', link: '/generator/' },
           { label: 'Manifest checker', link: '/checker/' },
           { label: 'The drain lab', link: '/lab/' },
+          { label: 'The drain model', link: '/drain-model/' },
         ] },
         { label: 'Guides', items: [{ autogenerate: { directory: 'guides' } }] },
         { label: 'Gateways', items: [{ label: 'Compare gateways', link: '/gateways/' }, ...profileLinks('gateways', 'gateways')] },

@@ -3,7 +3,7 @@
  * reader actually deployed. Pure: it reads a Plan and the profiles and returns events, windows and the
  * fate of example requests; the timeline island only draws them.
  *
- * The rules, from DRAIN-MODEL.md:
+ * The rules, from the race on the site's page "The drain model" (content/docs/drain-model.mdx):
  * - at t = 0 the pod is deleted; each routing path keeps sending new requests until its removal time;
  *   a load balancer that only health-checks starts noticing only at SIGTERM, when the server stops passing;
  * - the kubelet sleeps (preStop), sends SIGTERM, and sends SIGKILL at terminationGracePeriodSeconds;
