@@ -26,13 +26,20 @@ function podOf(text: string) {
 test('the default manifest has the hand-worked drain values', async ({ page }) => {
   await open(page);
   const { pod, container, deployment } = podOf(await manifestText(page));
-  // gke 30 + 5 = 35; 4096 × 10 ms × 1.2 → 50 s × 1.5 = 75; 35 + 75 + 15 = 125
+  // gke 30 + 5 = 35; 4096 × 100 ms × 1.2 = 491.52 → 492 s × 1.5 = 738; 35 + 738 + 15 = 788
   expect(container.lifecycle.preStop.sleep.seconds).toBe(35);
-  expect(pod.terminationGracePeriodSeconds).toBe(125);
-  expect(container.args).toContain('--shutdown-timeout=75');
-  expect(deployment.spec.progressDeadlineSeconds).toBe(725);
+  expect(pod.terminationGracePeriodSeconds).toBe(788);
+  expect(container.args).toContain('--shutdown-timeout=738');
+  expect(deployment.spec.progressDeadlineSeconds).toBe(1388);
   const plan = JSON.parse((await page.getByTestId('plan').getAttribute('data-plan'))!);
-  expect(plan.terminationGracePeriodSeconds).toBe(125);
+  expect(plan.terminationGracePeriodSeconds).toBe(788);
+  // Rollout: 3 steps × (600 s load + 788 s grace) = 4164 s; 2 of 3 serve during a step
+  expect(plan.rolloutSeconds).toBe(4164);
+  await expect(page.getByTestId('plan-rollout')).toContainText('Rollout, worst case 4164s = 3 steps × (600s model load + 788s grace); 2 of 3 replicas serve during a step (66%).');
+  await expect(page.locator('[data-testid=warnings] li[data-code="grace-exceeds-autoscaler"]')).toBeVisible();
+  await expect(page.locator('[data-testid=warnings]')).not.toContainText(/placeholder|no source/);
+  // A plain visit keeps its address.
+  expect(new URL(page.url()).search).toBe('');
   await expect(page.locator('.gen-manifest.is-highlighted')).toBeVisible();
   expect(await manifestText(page)).toContain('seconds: 35 # 30s removal p99 + 5s margin');
 });
@@ -41,12 +48,13 @@ test('changing inputs updates the manifest and the link', async ({ page }) => {
   await open(page);
   await page.getByLabel('Gateway', { exact: true }).selectOption('istio');
   await page.locator('#in-max-output-tokens').fill('8192');
+  await page.locator('#in-tpot-ms').fill('10');
   // istio 10 + 5 = 15; 8192 × 10 ms × 1.2 = 98.304 → 99 s × 1.5 = 148.5 → 149; 15 + 149 + 15 = 179
   await expect(page.getByTestId('manifest')).toContainText('terminationGracePeriodSeconds: 179 # 15s preStop + 149s drain + 15s teardown');
   const { container } = podOf(await manifestText(page));
   expect(container.lifecycle.preStop.sleep.seconds).toBe(15);
   expect(container.args).toContain('--shutdown-timeout=149');
-  await expect(page).toHaveURL(/\/generator\/\?v=1&gateway=istio&max-output-tokens=8192$/);
+  await expect(page).toHaveURL(/\/generator\/\?v=2&gateway=istio&max-output-tokens=8192&tpot-ms=10$/);
   await expect(page.locator('.gen-plan-line')).toContainText('Grace period 179s');
 });
 
@@ -86,7 +94,7 @@ test('warnings come before notes, flags stay on one line, and the derivation nam
   await page.setViewportSize({ width: 375, height: 812 });
   // Istio: its removal p99 is an estimate (a note, listed first by the plan); 1 replica and no spare GPU (a warning);
   // vLLM's --shutdown-timeout is expected from a version (a note).
-  await open(page, '?v=1&gateway=istio&replicas=1');
+  await open(page, '?v=2&gateway=istio&replicas=1');
   const severities = await page.locator('[data-testid=warnings] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
   expect(severities).toContain('warning');
   expect(severities).toContain('info');
@@ -112,12 +120,12 @@ test('warnings come before notes, flags stay on one line, and the derivation nam
 });
 
 test('a shared link reproduces its manifest, matching the CLI', async ({ page }) => {
-  await open(page, '?v=1&gateway=custom&model-server=triton&spare-gpus=1&kubernetes-version=1.29');
+  await open(page, '?v=2&gateway=custom&model-server=triton&spare-gpus=1&kubernetes-version=1.29');
   const text = await manifestText(page);
   const { container, deployment } = podOf(text);
-  // custom example: 5 × 2 + 5 + 5 = 20 → 25 preStop, as an exec sleep on 1.29
+  // custom example: 5 × 2 + 5 + 5 = 20 → 25 preStop, as an exec sleep on 1.29; drain ⌈492 × 1.5⌉ = 738
   expect(container.lifecycle.preStop.exec.command).toEqual(['/bin/sleep', '25']);
-  expect(container.args).toContain('--exit-timeout-secs=75');
+  expect(container.args).toContain('--exit-timeout-secs=738');
   expect(deployment.spec.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
   const cli = spawnSync(process.execPath, [BIN, 'generate', '--gateway', 'custom', '--model-server', 'triton', '--spare-gpus', '1', '--kubernetes-version', '1.29'], { encoding: 'utf8' });
   expect(cli.status).toBe(0);
@@ -127,7 +135,7 @@ test('a shared link reproduces its manifest, matching the CLI', async ({ page })
 });
 
 test('a tampered link falls back with a visible notice', async ({ page }) => {
-  await open(page, '?v=1&replicas=%22%3E%3Cscript%3E&gateway=istio');
+  await open(page, '?v=2&replicas=%22%3E%3Cscript%3E&gateway=istio');
   await expect(page.getByTestId('notices')).toContainText('replicas must be a whole number from 1 to 1,000');
   const { deployment, container } = podOf(await manifestText(page));
   expect(deployment.spec.replicas).toBe(3);
@@ -136,7 +144,7 @@ test('a tampered link falls back with a visible notice', async ({ page }) => {
 
 test('Copy puts exactly the manifest on the clipboard', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await open(page, '?v=1&gateway=kgateway');
+  await open(page, '?v=2&gateway=kgateway');
   await page.getByTestId('copy').click();
   await expect(page.locator('.gen-copy-status')).toHaveText('Copied to the clipboard.');
   const clipboard = await page.evaluate(() => navigator.clipboard.readText());
@@ -166,6 +174,46 @@ test.describe('without JavaScript', () => {
   test('the page still shows the default manifest', async ({ page }) => {
     await page.goto('/generator/');
     const { pod } = podOf(await manifestText(page));
-    expect(pod.terminationGracePeriodSeconds).toBe(125);
+    expect(pod.terminationGracePeriodSeconds).toBe(788);
   });
+});
+
+// Links saved from the site under drain model v1 (`v=1` plus the non-default values, as v1 wrote them).
+test('a v1 link opens v2 with the changed values, five at once and the rest folded', async ({ page }) => {
+  await open(page, '?v=1');
+  const notice = page.getByTestId('migration-notice');
+  await expect(notice).toContainText('This link was made with drain model v1.');
+  // v1: 4096 × 10 ms × 1.2 = 49.152 → 50 s; drain 75; grace 35 + 75 + 15 = 125. v2: 492, 738, 788.
+  await expect(notice.locator(':scope > ul > li')).toHaveText([
+    'Time per output token (default): 10 ms \u2192 100 ms',
+    'Longest request: 50 s \u2192 492 s',
+    'Drain budget: 75 s \u2192 738 s',
+    'Grace period (terminationGracePeriodSeconds): 125 s \u2192 788 s',
+    'Progress deadline (progressDeadlineSeconds): 725 s \u2192 1388 s',
+  ]);
+  // Nine changes in all: four more behind "and 4 more".
+  const more = notice.locator('details');
+  await expect(more.locator('summary')).toHaveText('and 4 more');
+  await more.locator('summary').click();
+  await expect(more.locator('li')).toHaveText([
+    'Drain flag: --shutdown-timeout=75 \u2192 --shutdown-timeout=738',
+    'Gateway request timeout: 300 s \u2192 738 s',
+    'Gateway connection draining: 110 s \u2192 773 s',
+    'PodDisruptionBudget: none \u2192 maxUnavailable 1',
+  ]);
+  expect(podOf(await manifestText(page)).pod.terminationGracePeriodSeconds).toBe(788);
+  await expect(page).toHaveURL(/\/generator\/\?v=2$/);
+});
+
+test('a v1 link with its own time per token and an old image: only the gated flag and the budget change', async ({ page }) => {
+  await open(page, '?v=1&tpot-ms=40&image=vllm%2Fvllm-openai%3Av0.10.1');
+  // 4096 × 40 ms × 1.2 = 196.608 → 197 s; drain ⌈295.5⌉ = 296 under both models.
+  await expect(page.getByTestId('migration-notice').locator(':scope > ul > li')).toHaveText([
+    'Drain flag: --shutdown-timeout=296 \u2192 none',
+    'PodDisruptionBudget: none \u2192 maxUnavailable 1',
+  ]);
+  const error = page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]');
+  await expect(error).toHaveAttribute('data-severity', 'error');
+  await expect(error).toContainText('Error: vLLM 0.10.1 (from the image tag) predates --shutdown-timeout');
+  expect(podOf(await manifestText(page)).container.args.some((a: string) => a.startsWith('--shutdown-timeout'))).toBe(false);
 });
