@@ -330,3 +330,13 @@ export function settingsFor(plan: Plan, profiles: Profiles, overrides: TimelineO
     maxRequestSeconds: plan.maxRequestSeconds,
   };
 }
+
+/**
+ * The span of an enlarged view of the front of the race (deletion, SIGTERM, the last routing path), for a timeline
+ * whose drain makes that part too small to read: twice the later of SIGTERM and the last removal, at least 10 s.
+ * Undefined when the whole timeline is less than three times that, so the full chart already shows it.
+ */
+export function frontZoomSeconds(timeline: Timeline): number | undefined {
+  const zoom = Math.max(10, Math.ceil(2 * Math.max(timeline.sigtermSeconds, timeline.lastRemovalSeconds)));
+  return timeline.spanSeconds > 3 * zoom ? zoom : undefined;
+}

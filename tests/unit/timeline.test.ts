@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readProfiles } from '../../src/profiles/read-files.ts';
 import { plan, resolveInputs } from '../../src/drain/index.ts';
 import {
-  buildTimeline, fateOf, settingsFor, type ExampleRequest, type TimelineOverrides, type TimelineSettings,
+  buildTimeline, fateOf, frontZoomSeconds, settingsFor, type ExampleRequest, type TimelineOverrides, type TimelineSettings,
 } from '../../src/drain/timeline.ts';
 
 const profiles = readProfiles();
@@ -172,4 +172,14 @@ test('a server that does not drain cuts at SIGTERM, and says so', () => {
   assert.equal(cut.fate, 'cut');
   assert.equal(cut.endSeconds, 35);
   assert.equal(cut.reason, 'needs until 40s, but the server does not drain and aborts it at SIGTERM (35s)');
+});
+
+test('a long drain gets an enlarged view of the front race; a short one does not need it', () => {
+  // Defaults (100 ms per token): SIGTERM at 35 s, last removal at 30 s → zoom 2 × 35 = 70 s; SIGKILL at 788 s > 3 × 70.
+  const { inputs } = resolveInputs({}, profiles);
+  const long = buildTimeline(settingsFor(plan(inputs, profiles), profiles));
+  assert.equal(long.sigkillSeconds, 788);
+  assert.equal(frontZoomSeconds(long), 70);
+  // 10 ms per token: SIGKILL at 125 s, the span ends before 3 × 70 = 210 s: no zoom.
+  assert.equal(frontZoomSeconds(timelineFor({})), undefined);
 });

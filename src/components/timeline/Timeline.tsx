@@ -6,7 +6,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import './timeline.css';
 import type { Plan } from '../../drain/plan.ts';
 import type { Profiles } from '../../drain/profiles.ts';
-import { buildTimeline, settingsFor, type Timeline as TimelineData, type TimelineOverrides } from '../../drain/timeline.ts';
+import { buildTimeline, frontZoomSeconds, settingsFor, type Timeline as TimelineData, type TimelineOverrides } from '../../drain/timeline.ts';
 import { formatSeconds as fmt } from '../../drain/seconds.ts';
 import { TimelineChart } from './TimelineChart.tsx';
 import { TimelineText } from './TimelineText.tsx';
@@ -48,6 +48,7 @@ export function Timeline({ plan, profiles, overrides, heading = 'Drain timeline'
     return () => observer.disconnect();
   }, []);
 
+  const zoom = frontZoomSeconds(timeline);
   const counts = Object.fromEntries(['ok', 'refused', 'cut'].map((f) => [f, timeline.requests.filter((r) => r.fate === f).length]));
   return (
     <figure class="tl not-content" data-testid="timeline" data-refused={counts.refused} data-cut={counts.cut}
@@ -59,6 +60,14 @@ export function Timeline({ plan, profiles, overrides, heading = 'Drain timeline'
       <div class="tl-chart" ref={box}>
         <TimelineChart timeline={timeline} width={width} uid={uid} labelledBy={`${uid}-summary`} describedBy={`${uid}-text`} />
       </div>
+      {zoom !== undefined ? (
+        <div class="tl-chart tl-zoom" data-testid="timeline-zoom">
+          <p class="tl-zoom-caption" id={`${uid}-zoom`}>
+            The first {fmt(zoom)}, enlarged: deletion, the preStop sleep, SIGTERM and the last routing path, which the long drain above makes small.
+          </p>
+          <TimelineChart timeline={timeline} width={width} uid={`${uid}-z`} spanSeconds={zoom} labelledBy={`${uid}-zoom`} describedBy={`${uid}-text`} />
+        </div>
+      ) : null}
       <TimelineText timeline={timeline} id={`${uid}-text`} />
     </figure>
   );

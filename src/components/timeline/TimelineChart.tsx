@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import type { RequestOutcome, Timeline, TimelineWindow } from '../../drain/timeline.ts';
 import { formatSeconds as fmt } from '../../drain/seconds.ts';
-import { tickLabel, ticksFor, wrapLabel } from './axis.ts';
+import { tickLabels, ticksFor, wrapLabel } from './axis.ts';
 
 interface Props {
   timeline: Timeline;
@@ -17,6 +17,8 @@ interface Props {
   /** The id of the element that describes the chart in words. */
   describedBy: string;
   labelledBy: string;
+  /** Draw only the first this many seconds (an enlarged view); shapes past it are clipped. */
+  spanSeconds?: number;
 }
 
 const PAD_X = 8;
@@ -59,9 +61,10 @@ interface Row {
 }
 
 /** The chart. Rows are drawn top to bottom in the order the text alternative lists them. */
-export function TimelineChart({ timeline, width, uid, describedBy, labelledBy }: Props) {
+export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, spanSeconds }: Props) {
   const t = timeline;
-  const span = t.spanSeconds * 1.04;
+  const span = spanSeconds ?? t.spanSeconds * 1.04;
+  const inView = (seconds: number) => seconds <= span;
   const plotWidth = Math.max(120, width - 2 * PAD_X);
   const x = (seconds: number) => PAD_X + (seconds / span) * plotWidth;
   const w = (from: number, to: number) => Math.max(2, x(to) - x(from));
@@ -120,7 +123,7 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy }:
         <text x={PAD_X} y={top + 12} class="tl-label">
           {lines.map((line, i) => <tspan key={i} x={PAD_X} dy={i === 0 ? 0 : LINE}>{line}</tspan>)}
         </text>
-        {row.draw(barY)}
+        <g clip-path={`url(#${uid}-plot)`}>{row.draw(barY)}</g>
       </g>
     );
   });
@@ -129,6 +132,7 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy }:
   const height = bottom + AXIS;
   const front = windowOf('front');
   const ticks = ticksFor(span, Math.floor(plotWidth / 56));
+  const labels = tickLabels(ticks);
   const anchor = (seconds: number) => (x(seconds) > width * 0.65 ? 'end' : 'start');
 
   return (
@@ -147,9 +151,10 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy }:
         <pattern id={`${uid}-front`} width="6" height="6" patternUnits="userSpaceOnUse">
           <path d="M0 0 L6 6 M6 0 L0 6" class="tl-pat-bad" />
         </pattern>
+        <clipPath id={`${uid}-plot`}><rect x={x(0) - 12} y={0} width={x(span) - x(0) + 24} height={height} /></clipPath>
       </defs>
       {front ? (
-        <g data-window="front">
+        <g data-window="front" clip-path={`url(#${uid}-plot)`}>
           <rect x={x(front.startSeconds)} y={TOP - 6} width={w(front.startSeconds, front.endSeconds)} height={bottom - TOP + 6}
             fill={`url(#${uid}-front)`} class="tl-front" />
         </g>
@@ -157,18 +162,22 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy }:
       <g class="tl-marker" data-event="sigterm">
         <line x1={x(t.sigtermSeconds)} x2={x(t.sigtermSeconds)} y1={18} y2={bottom} class="tl-sigterm" />
       </g>
-      <g class="tl-marker" data-event="sigkill">
-        <line x1={x(t.sigkillSeconds)} x2={x(t.sigkillSeconds)} y1={34} y2={bottom} class="tl-sigkill" />
-      </g>
+      {inView(t.sigkillSeconds) ? (
+        <g class="tl-marker" data-event="sigkill">
+          <line x1={x(t.sigkillSeconds)} x2={x(t.sigkillSeconds)} y1={34} y2={bottom} class="tl-sigkill" />
+        </g>
+      ) : null}
       {rows}
       <text x={x(t.sigtermSeconds) + (anchor(t.sigtermSeconds) === 'end' ? -4 : 4)} y={14} text-anchor={anchor(t.sigtermSeconds)} class="tl-label tl-strong">SIGTERM {fmt(t.sigtermSeconds)}</text>
-      <text x={x(t.sigkillSeconds) + (anchor(t.sigkillSeconds) === 'end' ? -4 : 4)} y={30} text-anchor={anchor(t.sigkillSeconds)} class="tl-label tl-strong">SIGKILL {fmt(t.sigkillSeconds)}</text>
+      {inView(t.sigkillSeconds)
+        ? <text x={x(t.sigkillSeconds) + (anchor(t.sigkillSeconds) === 'end' ? -4 : 4)} y={30} text-anchor={anchor(t.sigkillSeconds)} class="tl-label tl-strong">SIGKILL {fmt(t.sigkillSeconds)}</text>
+        : <text x={x(span)} y={30} text-anchor="end" class="tl-label tl-strong">SIGKILL {fmt(t.sigkillSeconds)} →</text>}
       <g class="tl-axis">
         <line x1={x(0)} x2={x(span)} y1={bottom + 4} y2={bottom + 4} />
-        {ticks.map((tick) => (
+        {ticks.map((tick, i) => (
           <g key={tick}>
             <line x1={x(tick)} x2={x(tick)} y1={bottom + 4} y2={bottom + 9} />
-            <text x={x(tick)} y={bottom + 22} text-anchor={tick === 0 ? 'start' : 'middle'} class="tl-tick">{tickLabel(tick)}</text>
+            <text x={x(tick)} y={bottom + 22} text-anchor={tick === 0 ? 'start' : 'middle'} class="tl-tick">{labels[i]}</text>
           </g>
         ))}
       </g>

@@ -11,11 +11,15 @@ export function ticksFor(spanSeconds: number, maxTicks: number): number[] {
   return ticks;
 }
 
-/** A tick label: seconds below ten minutes, minutes or hours above. */
-export function tickLabel(seconds: number): string {
-  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600}h`;
-  if (seconds >= 600 && seconds % 60 === 0) return `${seconds / 60}m`;
-  return `${seconds}s`;
+/**
+ * Labels for a whole axis in one unit: hours when every tick is a whole hour (and the axis reaches 3 h), minutes
+ * when every tick is a whole minute (and it reaches 10 min), seconds otherwise. One axis never mixes `0s` and `10m`.
+ */
+export function tickLabels(ticks: readonly number[]): string[] {
+  const last = ticks[ticks.length - 1] ?? 0;
+  if (last >= 10800 && ticks.every((t) => t % 3600 === 0)) return ticks.map((t) => `${t / 3600}h`);
+  if (last >= 600 && ticks.every((t) => t % 60 === 0)) return ticks.map((t) => `${t / 60}m`);
+  return ticks.map((t) => `${t}s`);
 }
 
 /** Break a label into lines of at most `maxChars` characters, at spaces; a longer word keeps its own line. */
