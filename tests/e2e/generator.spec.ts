@@ -179,6 +179,18 @@ test.describe('without JavaScript', () => {
 });
 
 // Links saved from the site under drain model v1 (`v=1` plus the non-default values, as v1 wrote them).
+test('the default plan\u2019s long drain gets an enlarged view of the first 70 s of the timeline', async ({ page }) => {
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await open(page);
+  await page.locator('.gen-timeline').scrollIntoViewIfNeeded();
+  // SIGTERM at 35 s, last removal at 30 s: zoom 2 × 35 = 70 s; SIGKILL at 788 s lies past it.
+  const zoom = page.getByTestId('timeline-zoom');
+  await expect(zoom).toContainText('The first 70s, enlarged');
+  await expect(zoom.locator('[data-event="sigterm"]')).toHaveCount(1);
+  await expect(zoom.locator('[data-event="sigkill"]')).toHaveCount(0);
+  await expect(zoom.locator('svg')).toContainText('SIGKILL 788s →');
+});
+
 test('a v1 link opens v2 with the changed values, five at once and the rest folded', async ({ page }) => {
   await open(page, '?v=1');
   const notice = page.getByTestId('migration-notice');
