@@ -82,7 +82,8 @@ test('every gateway × model server manifest parses and matches its plan', async
       const pod = byKind(docsOf(text), 'Deployment').spec.template.spec;
       assert.equal(pod.terminationGracePeriodSeconds, p.terminationGracePeriodSeconds, `${g.id}/${m.id}`);
       assert.ok(p.preStopSeconds <= pod.terminationGracePeriodSeconds);
-      const drainArg = pod.containers[0].args.find((a: string) => a.startsWith('--shutdown-timeout') || a.startsWith('--exit-timeout-secs'));
+      // vLLM --shutdown-timeout, TGI --graceful-termination-timeout (since 3.2.2), Triton --exit-timeout-secs.
+      const drainArg = pod.containers[0].args.find((a: string) => ['--shutdown-timeout=', '--graceful-termination-timeout=', '--exit-timeout-secs='].some((f) => a.startsWith(f)));
       assert.equal(drainArg, p.drainFlag ? `${p.drainFlag.flag}=${p.drainFlag.seconds}` : undefined, `${g.id}/${m.id}`);
     }
   }

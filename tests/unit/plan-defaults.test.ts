@@ -43,7 +43,7 @@ test('the default plan notes only the placeholder time per token and the drain f
   const p = planOf();
   assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['request-placeholder', 'warning'], ['drain-flag-min-version', 'info']]);
   assert.equal(p.warnings[1].message,
-    '--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM\'s releases); pin an image you have '
+    '--shutdown-timeout is expected from vLLM 0.18.0; pin an image you have '
     + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
 });
 

@@ -34,23 +34,19 @@ test('SGLang has no drain flag and drains until done', () => {
   assert.ok(codesOf(p).includes('drain-unbounded-server'));
 });
 
-test('TGI warns only when its fixed 90 s is shorter than the drain budget', () => {
-  // default drain 75 s ≤ 90 s: no warning
-  assert.ok(!codesOf(planOf({ 'model-server': 'tgi' })).includes('drain-fixed-shorter'));
-  // 8192 tokens: drain 149 s > 90 s: warning
+test('TGI (3.2.2 and later) takes the drain budget in --graceful-termination-timeout, so a long budget is not cut at 90 s', () => {
+  // Fact check #36: launcher/src/main.rs graceful_termination_timeout, default 90, first tag v3.2.2.
+  assert.deepEqual(planOf({ 'model-server': 'tgi' }).drainFlag, { flag: '--graceful-termination-timeout', seconds: 75 });
+  // 8192 tokens: drain 149 s, set on the flag; no fixed-time warning any more.
   const long = planOf({ 'model-server': 'tgi', 'max-output-tokens': 8192 });
   assert.equal(long.drainSeconds, 149);
-  assert.ok(codesOf(long).includes('drain-fixed-shorter'));
-  assert.equal(long.warnings.find((w) => w.code === 'drain-fixed-shorter')!.message,
-    'Hugging Face TGI\'s launcher gives the web server a fixed 90s after SIGTERM (whether in-flight requests finish in that '
-    + 'time is not verified), less than the 149s drain budget: requests longer than that are cut. Lower max-output-tokens or '
-    + 'choose a server with a drain setting.');
+  assert.deepEqual(long.drainFlag, { flag: '--graceful-termination-timeout', seconds: 149 });
+  assert.ok(!codesOf(long).includes('drain-fixed-shorter'));
 });
 
 test('the manifest comment for a server without a drain flag says what it does, and what is not verified', () => {
-  // TGI: content/model-servers/tgi.yaml fixedScope, fixedSeconds 90 and caveat.
-  assert.match(manifestOf({ 'model-server': 'tgi' }),
-    /# Hugging Face TGI has no drain flag: its launcher gives the web server a fixed 90s after SIGTERM; whether in-flight requests finish in that time is not verified\.\n/);
+  // TGI has a drain flag now (fact check #36), so the manifest sets it instead of explaining its absence.
+  assert.match(manifestOf({ 'model-server': 'tgi' }), /- --graceful-termination-timeout=75/);
   // llama.cpp: kind none, with the caveat that this is read from PR descriptions.
   assert.match(manifestOf({ 'model-server': 'llamacpp' }),
     /# llama\.cpp server has no drain flag: it does not drain; in-flight requests end at SIGTERM \(going by the PR descriptions; not tested\)\.\n/);
