@@ -82,6 +82,20 @@ test('pages without extra objects say so, and every page says where the sources 
   await expect(page.getByTestId('last-checked')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
 });
 
+test('each cited source says what it was checked against and when', async ({ page }) => {
+  await page.goto('/model-servers/vllm/');
+  // vllm.yaml: vllm-docs-serve is "vLLM v0.18.0 docs", checked 2026-12-01.
+  await expect(page.locator('#sigterm ~ p [data-testid=checked-against]').first()).toBeVisible();
+  await expect(page.locator('li#source-vllm-docs-serve')).toContainText('vLLM v0.18.0 docs, checked 2026-12-01');
+  // Facts by release: the flag from 0.18.0, none before.
+  const flagRows = page.locator('[data-testid=facts-by-release] tr[data-topic=drain-flag]');
+  await expect(flagRows).toHaveCount(2);
+  await expect(flagRows.nth(0).locator('td').first()).toHaveText('before 0.18.0');
+  await expect(flagRows.nth(1).locator('td').first()).toHaveText('from 0.18.0');
+  await page.goto('/gateways/envoy-ai-gateway/');
+  await expect(page.locator('.hl-knobs')).toContainText('minDrainDuration: default 10 s (Envoy Gateway 1.2 and later)');
+});
+
 test('the comparison page has one row per gateway, each linking to its page and preset', async ({ page }) => {
   await page.goto('/gateways/');
   const rows = page.locator('[data-testid=gateway-comparison] tbody tr');
@@ -98,7 +112,8 @@ test('the comparison page has one row per gateway, each linking to its page and 
 test('each model-server page links to a generator preset with its drain setting', async ({ page }) => {
   // Drain 75 s with the default request inputs; servers without a flag get none.
   const flags: Record<string, string | null> = {
-    vllm: '--shutdown-timeout=75', triton: '--exit-timeout-secs=75', sglang: null, tgi: null, llamacpp: null,
+    // TGI has --graceful-termination-timeout from 3.2.2, and the preset pins 3.3.5.
+    vllm: '--shutdown-timeout=75', triton: '--exit-timeout-secs=75', tgi: '--graceful-termination-timeout=75', sglang: null, llamacpp: null,
   };
   for (const [server, flag] of Object.entries(flags)) {
     const docs = await followGeneratorLink(page, `/model-servers/${server}/`);
