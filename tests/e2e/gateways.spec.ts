@@ -50,7 +50,8 @@ for (const [gateway, preStop] of Object.entries(PRESTOP)) {
       const [, , health, backend] = docs;
       const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
       expect(health.spec.targetRef).toEqual(target);
-      expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/v1/models' } });
+      // portSpecification USE_FIXED_PORT beside port: the HealthCheckPolicy CRD's CEL rules reject a bare port.
+      expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' } });
       expect(backend.spec.targetRef).toEqual(target);
       // timeoutSec: 50 s × 1.5 = 75 needed, raised to the 300 s floor (GIE's GKE example, gke.yaml floorSeconds);
       // draining: 35 s preStop + 75 s drain = 110.
@@ -143,6 +144,8 @@ for (const [path, table] of [['/gateways/', 'gateway-comparison'], ['/model-serv
 }
 
 test('the profile pages pass axe\u2019s WCAG 2.2 AA checks', async ({ page }) => {
+  // Five full axe runs; on a shared, loaded machine each can take well over the 30 s default.
+  test.setTimeout(240_000);
   for (const path of ['/gateways/', '/gateways/gke/', '/gateways/custom/', '/model-servers/', '/model-servers/vllm/']) {
     await page.goto(path);
     // Expressive Code makes a code block that scrolls focusable from a script once its size is known.
