@@ -189,7 +189,7 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
     extraManifests: extras.map(({ uses: _uses, ...extra }) => extra),
     gaps: readList(o.gaps ?? [], at(root, 'gaps'), readGap),
     status: readString(o.status, at(root, 'status')),
-    statusSources: readSourceIds(o.statusSources, at(root, 'statusSources')),
+    statusSources: readList(o.statusSources ?? [], at(root, 'statusSources'), (v, c) => readString(v, c, ID)),
     sources,
     lastChecked: latestChecked(sources),
   };

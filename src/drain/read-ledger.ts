@@ -12,14 +12,17 @@ interface LedgerEntry {
   range?: ReleaseRange & { rangeNote?: string };
 }
 
-/** Every fact of a gateway profile that must cite a source. Gaps that report a missing source need none. */
+/**
+ * Every fact of a gateway profile that must cite a source. Gaps that report a missing source need none, and neither
+ * does the status of a profile with no GatewayClass (the custom profile, whose status is Hitless's own).
+ */
 function gatewayEntries(g: GatewayProfile): LedgerEntry[] {
-  const entries: LedgerEntry[] = [
-    { path: 'mechanismSources', sources: g.mechanismSources },
-    { path: 'statusSources', sources: g.statusSources },
+  const entries: LedgerEntry[] = [{ path: 'mechanismSources', sources: g.mechanismSources }];
+  if (g.gatewayClassNames.length > 0) entries.push({ path: 'statusSources', sources: g.statusSources });
+  entries.push(
     { path: 'detection.sources', sources: g.detection.sources },
     { path: 'removal.sources', sources: g.removal.sources },
-  ];
+  );
   if (g.healthCheck) entries.push({ path: 'healthCheck.sources', sources: g.healthCheck.sources });
   if (g.requestTimeout) entries.push({ path: 'requestTimeout.sources', sources: g.requestTimeout.sources });
   if (g.connectionDraining) entries.push({ path: 'connectionDraining.sources', sources: g.connectionDraining.sources });

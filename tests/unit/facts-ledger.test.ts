@@ -76,7 +76,9 @@ test('the readers refuse the same data with the file and field named', () => {
   assert.throws(() => readModelServerProfile(backwards, 'vllm.yaml'), /vllm\.yaml: facts\[0\]\.until must be a later release than since \(0\.19\.0\), found 0\.18\.0/);
   const noStatusSource = raw('gateways', 'istio');
   delete noStatusSource.statusSources;
-  assert.throws(() => readGatewayProfile(noStatusSource, 'istio.yaml'), /istio\.yaml: statusSources must be a list, found missing/);
+  assert.throws(() => readGatewayProfile(noStatusSource, 'istio.yaml'), /istio\.yaml: \(top level\) fails the facts ledger: statusSources: the fact names no source/);
+  // The custom profile has no GatewayClass: its status is Hitless's own and needs no source.
+  assert.equal(readGatewayProfile(raw('gateways', 'custom'), 'custom.yaml').statusSources.length, 0);
   const ungroundedKnob = raw('gateways', 'envoy-ai-gateway');
   ungroundedKnob.knobs[1].holdsFor = { of: 'Envoy Gateway' };
   assert.throws(() => readGatewayProfile(ungroundedKnob, 'envoy-ai-gateway.yaml'), /envoy-ai-gateway\.yaml: knobs\[1\]\.holdsFor\.since is missing: give since and\/or until/);
