@@ -203,7 +203,12 @@ export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Pro
   annotateDeployment(deployment, plan, server);
   const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
   keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
-    ' The Endpoint Picker Service this pool\u2019s gateway asks; deploy it with the GIE or llm-d chart.';
+    [
+      ` The Endpoint Picker Service (${inputs.name}-epp) this pool\u2019s gateway asks. GIE v1.5.0\u2019s inferencepool chart`,
+      ` installed as release ${inputs.name} creates that Service, and also an InferencePool ${inputs.name} of its own (failureMode`,
+      ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
+      ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
+    ].join('\n');
   const budget = podDisruptionBudgetDocument(plan, inputs);
   return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document), ...(budget ? [budget] : [])];
 }

@@ -9,11 +9,43 @@ import type { RequestDefaults } from './read-request-defaults.ts';
 /** How a number is known: written down by the project, measured by someone, or guessed. */
 export type Basis = 'documented' | 'observed' | 'estimate' | 'example';
 
-/** A public source a profile cites. */
+/**
+ * A public source a profile cites, with what it was checked against and when: `at` names the release tag, commit or
+ * documentation version that was read (`vLLM v0.18.0 docs`, `TGI v3.3.7`, `main at 055e47c2`, `PR, merged`), and
+ * `checked` is the date (YYYY-MM-DD) someone last read it for the facts that cite it.
+ */
 export interface Source {
   id: string;
   title: string;
   url: string;
+  at: string;
+  checked: string;
+}
+
+/** The releases of a product a fact holds for: `since` inclusive, `until` exclusive (see `releaseInRange`). */
+export interface ReleaseRange {
+  since?: string;
+  until?: string;
+}
+
+/** What a per-release model-server fact is about. */
+export const RELEASE_FACT_TOPICS = ['drain-flag', 'in-flight', 'new-requests', 'probes', 'entrypoint', 'shutdown-log'] as const;
+
+/** One topic of the per-release model-server facts. */
+export type ReleaseFactTopic = (typeof RELEASE_FACT_TOPICS)[number];
+
+/**
+ * A model-server fact for a range of releases: the drain flag and its default, what happens to in-flight and new
+ * requests on SIGTERM, the probe endpoints and what they answer while draining, the entrypoint, the log lines in
+ * order. It has `since` and/or `until`; where no bound is known, `rangeNote` says so plainly.
+ */
+export interface ReleaseFact extends ReleaseRange {
+  topic: ReleaseFactTopic;
+  says: string;
+  /** For `shutdown-log`: the lines, in the order the server prints them (`{drainSeconds}` is filled in). */
+  lines?: string[];
+  rangeNote?: string;
+  sources: string[];
 }
 
 /** How a terminating pod stops getting new requests at a gateway. */
@@ -31,6 +63,8 @@ export interface GatewayKnob {
   default: string;
   effect: string;
   role: KnobRole;
+  /** For a default that differs between releases: the product (`Envoy Gateway`) and the releases it holds for. */
+  holdsFor?: ReleaseRange & { of: string };
   sources: string[];
 }
 
@@ -123,6 +157,8 @@ export interface GatewayProfile {
   gatewayClassNote?: string;
   mechanism: Mechanism;
   mechanismDetail: string;
+  /** Where `mechanismDetail` comes from. */
+  mechanismSources: string[];
   failOpenNote?: string;
   detection: DetectionFact;
   removal: RemovalFact;
@@ -135,7 +171,10 @@ export interface GatewayProfile {
   extraManifests: ExtraManifest[];
   gaps: SourceGap[];
   status: string;
+  /** Where `status` comes from. */
+  statusSources: string[];
   sources: Source[];
+  /** The latest `checked` date of its sources. */
   lastChecked: string;
 }
 
@@ -218,7 +257,10 @@ export interface ModelServerProfile {
   /** Which releases print `shutdownLog`, when that differs from the preset image or is not verified. */
   shutdownLogNote?: string;
   versionNotes: string;
+  /** The per-release facts (the ledger), in data order. */
+  facts: ReleaseFact[];
   sources: Source[];
+  /** The latest `checked` date of its sources. */
   lastChecked: string;
 }
 

@@ -7,7 +7,8 @@ import {
   TEMPLATE_VALUES, type DetectionFact, type ExtraManifest, type GatewayKnob, type GatewayProfile, type GatewaySecondsSetting,
   type HealthCheckFact, type RemovalFact, type SourceGap, type TemplateValue,
 } from './profiles.ts';
-import { ID, DATE, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
+import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
+import { gatewayLedgerProblems } from './read-ledger.ts';
 
 function readRemoval(value: unknown, cursor: DataCursor): RemovalFact {
   const o = readObject(value, cursor, ['seconds', 'basis', 'explanation', 'howToMeasure', 'sources']);
@@ -36,14 +37,24 @@ function readHealthCheck(value: unknown, cursor: DataCursor): HealthCheckFact {
 }
 
 function readKnob(value: unknown, cursor: DataCursor): GatewayKnob {
-  const o = readObject(value, cursor, ['name', 'default', 'effect', 'role', 'sources']);
-  return {
+  const o = readObject(value, cursor, ['name', 'default', 'effect', 'role', 'holdsFor', 'sources']);
+  const knob: GatewayKnob = {
     name: readString(o.name, at(cursor, 'name')),
     default: readString(o.default, at(cursor, 'default')),
     effect: readString(o.effect, at(cursor, 'effect')),
     role: readEnum(o.role, at(cursor, 'role'), ['detection', 'backend', 'own-pods'] as const),
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
   };
+  if (o.holdsFor !== undefined) knob.holdsFor = readHoldsFor(o.holdsFor, at(cursor, 'holdsFor'));
+  return knob;
+}
+
+/** The product whose releases a knob's default depends on, and the range: `since` and/or `until` is required. */
+function readHoldsFor(value: unknown, cursor: DataCursor): NonNullable<GatewayKnob['holdsFor']> {
+  const o = readObject(value, cursor, ['of', 'since', 'until']);
+  const range = readRange(o, cursor);
+  if (range.since === undefined && range.until === undefined) failAt(at(cursor, 'since'), 'is missing: give since and/or until');
+  return { of: readString(o.of, at(cursor, 'of')), ...range };
 }
 
 function readDetection(value: unknown, cursor: DataCursor): DetectionFact {
@@ -153,9 +164,9 @@ function readExtraManifest(value: unknown, cursor: DataCursor): ExtraManifest & 
 export function readGatewayProfile(data: unknown, file: string): GatewayProfile {
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
-    'id', 'name', 'order', 'summary', 'gatewayClassNames', 'gatewayClassNote', 'mechanism', 'mechanismDetail', 'failOpenNote',
-    'detection', 'removal', 'healthCheck', 'knobs', 'requestTimeout', 'connectionDraining', 'extraManifests', 'gaps',
-    'status', 'sources', 'lastChecked',
+    'id', 'name', 'order', 'summary', 'gatewayClassNames', 'gatewayClassNote', 'mechanism', 'mechanismDetail',
+    'mechanismSources', 'failOpenNote', 'detection', 'removal', 'healthCheck', 'knobs', 'requestTimeout',
+    'connectionDraining', 'extraManifests', 'gaps', 'status', 'statusSources', 'sources',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const extras = readList(o.extraManifests ?? [], at(root, 'extraManifests'), readExtraManifest);
@@ -167,6 +178,7 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
     gatewayClassNames: readList(o.gatewayClassNames ?? [], at(root, 'gatewayClassNames'), (v, c) => readString(v, c)),
     mechanism: readEnum(o.mechanism, at(root, 'mechanism'), ['epp-only', 'endpoint-view', 'health-check'] as const),
     mechanismDetail: readString(o.mechanismDetail, at(root, 'mechanismDetail')),
+    mechanismSources: readSourceIds(o.mechanismSources, at(root, 'mechanismSources')),
     failOpenNote: optional(o.failOpenNote, at(root, 'failOpenNote'), (v, c) => readString(v, c)),
     detection: readDetection(o.detection, at(root, 'detection')),
     removal: readRemoval(o.removal, at(root, 'removal')),
@@ -177,8 +189,9 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
     extraManifests: extras.map(({ uses: _uses, ...extra }) => extra),
     gaps: readList(o.gaps ?? [], at(root, 'gaps'), readGap),
     status: readString(o.status, at(root, 'status')),
+    statusSources: readList(o.statusSources ?? [], at(root, 'statusSources'), (v, c) => readString(v, c, ID)),
     sources,
-    lastChecked: readString(o.lastChecked, at(root, 'lastChecked'), DATE),
+    lastChecked: latestChecked(sources),
   };
   const gatewayClassNote = optional(o.gatewayClassNote, at(root, 'gatewayClassNote'), (v, c) => readString(v, c));
   if (gatewayClassNote !== undefined) profile.gatewayClassNote = gatewayClassNote;
@@ -187,6 +200,8 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
   }
   checkExtraManifests(extras, profile, root);
   checkSourceRefs(o, root, new Set(sources.map((s) => s.id)));
+  const problems = gatewayLedgerProblems(profile);
+  if (problems.length > 0) failAt(root, `fails the facts ledger: ${problems[0]}`);
   return profile;
 }
 

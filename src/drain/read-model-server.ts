@@ -3,9 +3,12 @@ import {
   at, readBoolean, failAt, optional, readEnum, readList, readNumber, readObject, readString,
   type DataCursor,
 } from './check-data.ts';
-import { type DrainFact, type ProbeFact, type ModelServerProfile } from './profiles.ts';
+import {
+  RELEASE_FACT_TOPICS, type DrainFact, type ProbeFact, type ModelServerProfile, type ReleaseFact,
+} from './profiles.ts';
 import { compareReleases, imageTag, releaseParts } from './releases.ts';
-import { ID, DATE, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
+import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
+import { modelServerLedgerProblems } from './read-ledger.ts';
 
 function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean): ProbeFact {
   const o = readObject(value, cursor, ['path', 'periodSeconds', 'failureThreshold', 'timeoutSeconds']);
@@ -70,6 +73,37 @@ function readRelease(value: unknown, cursor: DataCursor, image: unknown): ModelS
   return release;
 }
 
+/** One per-release fact: topic, range (or a note on why there is none), what it says, its lines and sources. */
+function readReleaseFact(value: unknown, cursor: DataCursor): ReleaseFact {
+  const o = readObject(value, cursor, ['topic', 'since', 'until', 'rangeNote', 'says', 'lines', 'sources']);
+  const fact: ReleaseFact = {
+    topic: readEnum(o.topic, at(cursor, 'topic'), RELEASE_FACT_TOPICS),
+    ...readRange(o, cursor),
+    says: readString(o.says, at(cursor, 'says')),
+    sources: readSourceIds(o.sources, at(cursor, 'sources')),
+  };
+  const rangeNote = optional(o.rangeNote, at(cursor, 'rangeNote'), (v, c) => readString(v, c));
+  if (rangeNote !== undefined) fact.rangeNote = rangeNote;
+  if (fact.since === undefined && fact.until === undefined && rangeNote === undefined) {
+    failAt(at(cursor, 'since'), 'is missing: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known');
+  }
+  const lines = optional(o.lines, at(cursor, 'lines'), (v, c) => readList(v, c, (item, ic) => readString(item, ic), 1));
+  if (lines !== undefined) {
+    if (fact.topic !== 'shutdown-log') failAt(at(cursor, 'lines'), `belongs to topic shutdown-log, not ${fact.topic}`);
+    fact.lines = lines;
+  }
+  return fact;
+}
+
+/** The per-release facts: each topic at least once, so every page can say what holds for which release. */
+function readReleaseFacts(value: unknown, cursor: DataCursor): ReleaseFact[] {
+  const facts = readList(value, cursor, readReleaseFact, 1);
+  for (const topic of RELEASE_FACT_TOPICS) {
+    if (!facts.some((f) => f.topic === topic)) failAt(cursor, `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`);
+  }
+  return facts;
+}
+
 function releaseOfTag(image: string, tagPattern: RegExp): string | undefined {
   const tag = imageTag(image);
   const m = tag === undefined ? null : tagPattern.exec(tag);
@@ -81,7 +115,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
     'id', 'name', 'order', 'summary', 'engineType', 'image', 'release', 'command', 'args', 'drain', 'probes',
-    'shutdownLog', 'shutdownLogNote', 'versionNotes', 'sources', 'lastChecked',
+    'shutdownLog', 'shutdownLogNote', 'versionNotes', 'facts', 'sources',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const probesCursor = at(root, 'probes');
@@ -113,8 +147,9 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     },
     shutdownLog: readList(o.shutdownLog ?? [], at(root, 'shutdownLog'), (v, c) => readString(v, c)),
     versionNotes: readString(o.versionNotes, at(root, 'versionNotes')),
+    facts: readReleaseFacts(o.facts, at(root, 'facts')),
     sources,
-    lastChecked: readString(o.lastChecked, at(root, 'lastChecked'), DATE),
+    lastChecked: latestChecked(sources),
   };
   const shutdownLogNote = optional(o.shutdownLogNote, at(root, 'shutdownLogNote'), (v, c) => readString(v, c));
   if (shutdownLogNote !== undefined) {
@@ -122,5 +157,21 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     profile.shutdownLogNote = shutdownLogNote;
   }
   checkSourceRefs(o, root, new Set(sources.map((s) => s.id)));
+  checkPresetRelease(profile, root);
+  const problems = modelServerLedgerProblems(profile);
+  if (problems.length > 0) failAt(root, `fails the facts ledger: ${problems[0]}`);
   return profile;
+}
+
+/** A drain flag that only some releases have needs a preset image whose release can be read. */
+function checkPresetRelease(profile: ModelServerProfile, root: DataCursor): void {
+  if (profile.drain.kind === 'flag' && profile.drain.minVersion !== undefined) {
+    if (!releaseParts(profile.drain.minVersion)) failAt(at(at(root, 'drain'), 'minVersion'), `must be a release such as 0.18.0, found ${JSON.stringify(profile.drain.minVersion)}`);
+    if (profile.release.pinned === undefined) {
+      failAt(at(root, 'image'), `names no release (its tag does not match release.tagPattern and release.pinned is unset), but ${profile.drain.flag} exists only from ${profile.drain.minVersion}`);
+    }
+    if (compareReleases(profile.release.pinned, profile.drain.minVersion) < 0) {
+      failAt(at(root, 'image'), `runs ${profile.release.pinned}, which predates ${profile.drain.flag} (from ${profile.drain.minVersion})`);
+    }
+  }
 }

@@ -50,7 +50,8 @@ for (const [gateway, preStop] of Object.entries(PRESTOP)) {
       const [, , health, backend] = docs;
       const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
       expect(health.spec.targetRef).toEqual(target);
-      expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/v1/models' } });
+      // portSpecification USE_FIXED_PORT beside port: the HealthCheckPolicy CRD's CEL rules reject a bare port.
+      expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' } });
       expect(backend.spec.targetRef).toEqual(target);
       // timeoutSec: 50 s × 1.5 = 75 needed, raised to the 300 s floor (GIE's GKE example, gke.yaml floorSeconds);
       // draining: 35 s preStop + 75 s drain = 110.
@@ -82,6 +83,20 @@ test('pages without extra objects say so, and every page says where the sources 
   await expect(page.getByTestId('last-checked')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
 });
 
+test('each cited source says what it was checked against and when', async ({ page }) => {
+  await page.goto('/model-servers/vllm/');
+  // vllm.yaml: vllm-docs-serve is "vLLM v0.18.0 docs", checked 2026-12-01.
+  await expect(page.locator('#sigterm ~ p [data-testid=checked-against]').first()).toBeVisible();
+  await expect(page.locator('li#source-vllm-docs-serve')).toContainText('vLLM v0.18.0 docs, checked 2026-12-01');
+  // Facts by release: the flag from 0.18.0, none before.
+  const flagRows = page.locator('[data-testid=facts-by-release] tr[data-topic=drain-flag]');
+  await expect(flagRows).toHaveCount(2);
+  await expect(flagRows.nth(0).locator('td').first()).toHaveText('before 0.18.0');
+  await expect(flagRows.nth(1).locator('td').first()).toHaveText('from 0.18.0');
+  await page.goto('/gateways/envoy-ai-gateway/');
+  await expect(page.locator('.hl-knobs')).toContainText('minDrainDuration: default 10 s (Envoy Gateway 1.2 and later)');
+});
+
 test('the comparison page has one row per gateway, each linking to its page and preset', async ({ page }) => {
   await page.goto('/gateways/');
   const rows = page.locator('[data-testid=gateway-comparison] tbody tr');
@@ -98,7 +113,8 @@ test('the comparison page has one row per gateway, each linking to its page and 
 test('each model-server page links to a generator preset with its drain setting', async ({ page }) => {
   // Drain 75 s with the default request inputs; servers without a flag get none.
   const flags: Record<string, string | null> = {
-    vllm: '--shutdown-timeout=75', triton: '--exit-timeout-secs=75', sglang: null, tgi: null, llamacpp: null,
+    // TGI has --graceful-termination-timeout from 3.2.2, and the preset pins 3.3.5.
+    vllm: '--shutdown-timeout=75', triton: '--exit-timeout-secs=75', tgi: '--graceful-termination-timeout=75', sglang: null, llamacpp: null,
   };
   for (const [server, flag] of Object.entries(flags)) {
     const docs = await followGeneratorLink(page, `/model-servers/${server}/`);
@@ -128,6 +144,8 @@ for (const [path, table] of [['/gateways/', 'gateway-comparison'], ['/model-serv
 }
 
 test('the profile pages pass axe\u2019s WCAG 2.2 AA checks', async ({ page }) => {
+  // Five full axe runs; on a shared, loaded machine each can take well over the 30 s default.
+  test.setTimeout(240_000);
   for (const path of ['/gateways/', '/gateways/gke/', '/gateways/custom/', '/model-servers/', '/model-servers/vllm/']) {
     await page.goto(path);
     // Expressive Code makes a code block that scrolls focusable from a script once its size is known.

@@ -4,7 +4,9 @@
  *
  * - HealthCheckPolicy: spec.targetRef {group, kind, name required; namespace}, spec.default {checkIntervalSec 1-300,
  *   timeoutSec 1-300 and not above checkIntervalSec (defaults 5 and 5), healthyThreshold and unhealthyThreshold 1-10,
- *   config {type TCP|HTTP|HTTPS|HTTP2|GRPC plus exactly the matching <type>HealthCheck}, logConfig {enabled}}
+ *   config {type TCP|HTTP|HTTPS|HTTP2|GRPC plus exactly the matching <type>HealthCheck}, logConfig {enabled}}; each
+ *   <type>HealthCheck carries the three CEL rules on CommonHealthCheck (commit 983ac3d, 2026-03-17) that tie
+ *   `portSpecification` to `port`/`portName`, modelled as the API server evaluates them (see `portRules`)
  * - GCPBackendPolicy: spec.targetRef as above, spec.default {timeoutSec 1-2147483647, connectionDraining
  *   {drainingTimeoutSec 0-3600}, logging {enabled, sampleRate 0-1000000}, sessionAffinity {type, cookieTtlSec
  *   0-1209600}, maxRatePerEndpoint 1-1e9, securityPolicy, backendPreference DEFAULT|PREFERRED, iap}
@@ -32,8 +34,41 @@ const commonHealthCheck: Record<string, Schema> = {
   port: int64(1, 65535),
   portName: { type: 'string', maxLength: 63, pattern: /[a-z]([-a-z0-9]*[a-z0-9])?/ },
 };
+type PortFields = { portSpecification?: string; port?: number; portName?: string };
+
+/**
+ * CommonHealthCheck's CEL rules. In Kubernetes CEL, reading an absent field (`self.portSpecification` with no
+ * portSpecification) is a runtime "no such key" error, which the API server reports as an invalid value; so the
+ * USE_FIXED_PORT and USE_NAMED_PORT rules, read literally, fail whenever portSpecification is absent (even with no
+ * port fields at all), and the third rule (guarded by `!has(...)`) fails when port or portName is set without it.
+ * Only an object that names its portSpecification passes all three; Hitless always writes it.
+ */
+const portRules = [
+  {
+    check: (c: PortFields) => c.portSpecification !== undefined
+      && (c.portSpecification !== 'USE_FIXED_PORT' || (c.port !== undefined && c.portName === undefined)),
+    message: 'for portSpecification being USE_FIXED_PORT, port must be set and portName must be unset'
+      + ' (with portSpecification absent: no such key: portSpecification, evaluating rule)',
+  },
+  {
+    check: (c: PortFields) => c.portSpecification !== undefined
+      && (c.portSpecification !== 'USE_NAMED_PORT' || (c.port === undefined && c.portName !== undefined)),
+    message: 'for portSpecification being USE_NAMED_PORT, port must be unset and portName must be set'
+      + ' (with portSpecification absent: no such key: portSpecification, evaluating rule)',
+  },
+  {
+    check: (c: PortFields) => (c.portSpecification === 'USE_SERVING_PORT' || c.portSpecification === undefined)
+      ? c.port === undefined && c.portName === undefined : true,
+    message: 'port and portName must be unset for portSpecification being USE_SERVING_PORT (which is the default)',
+  },
+] as const;
+
+/** A <type>HealthCheck object with CommonHealthCheck's rules. */
+const withPortRules = (properties: Record<string, Schema>): Schema => ({ type: 'object', properties, rules: portRules });
+
 const httpHealthCheck: Schema = {
   type: 'object',
+  rules: portRules,
   properties: {
     ...commonHealthCheck,
     host: { type: 'string', maxLength: 2048, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/ },
@@ -69,17 +104,14 @@ export const healthCheckPolicySchema: Schema = {
               type: 'object', minProperties: 2, maxProperties: 2,
               properties: {
                 type: { type: 'string', enum: Object.keys(CONFIG_FIELD) },
-                tcpHealthCheck: {
-                  type: 'object',
-                  properties: {
-                    ...commonHealthCheck,
-                    request: { type: 'string', maxLength: 1024, pattern: /^[\x00-\xFF]+$/ },
-                    response: { type: 'string', maxLength: 1024, pattern: /^[\x00-\xFF]+$/ },
-                    proxyHeader: { type: 'string', enum: ['NONE', 'PROXY_V1'] },
-                  },
-                },
+                tcpHealthCheck: withPortRules({
+                  ...commonHealthCheck,
+                  request: { type: 'string', maxLength: 1024, pattern: /^[\x00-\xFF]+$/ },
+                  response: { type: 'string', maxLength: 1024, pattern: /^[\x00-\xFF]+$/ },
+                  proxyHeader: { type: 'string', enum: ['NONE', 'PROXY_V1'] },
+                }),
                 httpHealthCheck, httpsHealthCheck: httpHealthCheck, http2HealthCheck: httpHealthCheck,
-                grpcHealthCheck: { type: 'object', properties: { ...commonHealthCheck, grpcServiceName: { type: 'string', maxLength: 1024 } } },
+                grpcHealthCheck: withPortRules({ ...commonHealthCheck, grpcServiceName: { type: 'string', maxLength: 1024 } }),
               },
               rules: [{
                 check: (c: Record<string, unknown>) => c.type !== undefined && c[CONFIG_FIELD[c.type as string]] !== undefined,

@@ -83,12 +83,12 @@ test('a server the checker cannot tell gets no drain-flag finding, only a note',
 });
 
 test('drain-flag-min-version: an image older than the expected first release is a warning on its image, hedged; v0.18.1 is not', () => {
-  // vllm.yaml: minVersion 0.18, minVersionNote "per llm-d #927; not verified against vLLM's releases".
+  // vllm.yaml: minVersion 0.18.0 (documented for v0.18.0), no minVersionNote any more.
   const f = only(check(vllm({ image: 'image: vllm/vllm-openai:v0.17.1' })), 'drain-flag-min-version');
   assert.equal(f.severity, 'warning');
   assert.equal(f.path, 'spec.template.spec.containers[0].image');
-  assert.equal(f.message, 'The image is vLLM v0.17.1, older than 0.18, the first release expected to have --shutdown-timeout: '
-    + "--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM's releases); pin an image you have "
+  assert.equal(f.message, 'The image is vLLM v0.17.1, older than 0.18.0, the first release expected to have --shutdown-timeout: '
+    + '--shutdown-timeout is expected from vLLM 0.18.0; pin an image you have '
     + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
   assert.ok(!codes(check(vllm())).includes('drain-flag-min-version'));
 });

@@ -24,7 +24,7 @@ test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment a
   // GKE's defaults written out (5 s, 5 s, 2); vLLM's readiness path /v1/models on port 8000.
   assert.deepEqual(health.spec.default, {
     checkIntervalSec: 5, timeoutSec: 5, unhealthyThreshold: 2,
-    config: { type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/v1/models' } },
+    config: { type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' } },
   });
   assert.deepEqual(backend.spec.targetRef, target);
   // 50 s × 1.5 = 75 s needed, raised to the 300 s floor (GIE's GKE example); 35 s preStop + 75 s drain = 110 s draining.
@@ -51,7 +51,7 @@ test('names, port, model server and inputs flow into the policies', async () => 
   const [, , health, backend] = docs;
   assert.deepEqual(health.metadata, { name: 'llama', namespace: 'serving' });
   assert.equal(health.spec.targetRef.name, 'llama');
-  assert.deepEqual(health.spec.default.config.httpHealthCheck, { port: 9000, requestPath: '/health' });
+  assert.deepEqual(health.spec.default.config.httpHealthCheck, { portSpecification: 'USE_FIXED_PORT', port: 9000, requestPath: '/health' });
   assert.deepEqual(backend.spec.default, { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 184 } });
 });
 

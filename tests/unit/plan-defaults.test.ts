@@ -49,7 +49,7 @@ test('the derivation states the arithmetic of each drain value', () => {
   assert.equal(formula('progressDeadlineSeconds'), '788s grace + 600s model load');
   assert.equal(formula('rolloutSeconds'), '3 replicas / 1 per step = 3 steps × (600s model load + 788s grace)');
   assert.equal(formula('rolloutCapacity'), '3 replicas \u2212 1 unavailable = 2 serving (66%)');
-  assert.equal(formula('modelServerRelease'), 'vLLM 0.18.1, from the image tag; --shutdown-timeout is in 0.18 and later');
+  assert.equal(formula('modelServerRelease'), 'vLLM 0.18.1, from the image tag; --shutdown-timeout is in 0.18.0 and later');
 });
 
 test('the default time per output token comes from the data file, with its sources', () => {
@@ -61,12 +61,10 @@ test('the default time per output token comes from the data file, with its sourc
   assert.match(d.lastChecked, /^\d{4}-\d{2}-\d{2}$/);
 });
 
-test('the default plan carries only the drain flag\u2019s unverified first release and the autoscaler limit', () => {
+test('the default plan carries only the autoscaler limit: vLLM 0.18.1 has --shutdown-timeout, documented from 0.18.0', () => {
+  // 35 + 738 + 15 = 788 s grace > 600 s, cluster-autoscaler's default --max-graceful-termination-sec.
   const p = planOf();
-  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['drain-flag-min-version', 'info'], ['grace-exceeds-autoscaler', 'warning']]);
-  assert.equal(p.warnings[0].message,
-    '--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM\'s releases); this plan is for 0.18.1. '
-    + 'Check that the image you pin has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
+  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['grace-exceeds-autoscaler', 'warning']]);
 });
 
 test('no default plan calls a default a placeholder or unsourced, for any gateway and model server', () => {

@@ -11,18 +11,23 @@ import { profiles } from '../support/drain.ts';
 const read = (id: string) => parse(readFileSync(new URL(`../../content/model-servers/${id}.yaml`, import.meta.url), 'utf8'));
 const server = (id: string) => profiles.modelServers.find((m) => m.id === id)!;
 
-test('vLLM\u2019s first release with --shutdown-timeout is expected, not verified; its log lines need PR #43707', () => {
+test('vLLM has --shutdown-timeout from v0.18.0 (documented for v0.18.0); its log lines need PR #43707', () => {
+  // Fact check #2: docs.vllm.ai/en/v0.18.0 lists --shutdown-timeout, so the hedge is gone.
   const vllm = server('vllm');
-  assert.equal(vllm.drain.minVersion, '0.18');
-  assert.equal(vllm.drain.minVersionNote, "per llm-d #927; not verified against vLLM's releases");
-  assert.match(vllm.shutdownLogNote!, /PR #43707 \(merged 26 May 2026\); the first release that has them is not verified/);
+  assert.equal(vllm.drain.minVersion, '0.18.0');
+  assert.ok(!('minVersionNote' in vllm.drain));
+  assert.match(vllm.shutdownLogNote!, /PR #43707 \(May 2026\), after v0\.18\.1/);
   assert.doesNotMatch(vllm.versionNotes, /ships in/);
 });
 
-test('TGI\u2019s fixed 90 s goes to its web server, and whether requests finish in it is not verified', () => {
+test('TGI has --graceful-termination-timeout, default 90, from 3.2.2; the preset image is a release that has it', () => {
+  // Fact check #36: launcher/src/main.rs, commit e5503eba (#3126), first tag v3.2.2.
   const tgi = server('tgi');
-  assert.deepEqual([tgi.drain.kind, tgi.drain.fixedSeconds, tgi.drain.fixedScope], ['fixed', 90, 'launcher gives the web server']);
-  assert.equal(tgi.drain.caveat, 'whether in-flight requests finish in that time is not verified');
+  assert.deepEqual(
+    [tgi.drain.kind, tgi.drain.flag, tgi.drain.defaultSeconds, tgi.drain.minVersion, tgi.release.pinned],
+    ['flag', '--graceful-termination-timeout', 90, '3.2.2', '3.3.5'],
+  );
+  assert.ok(!('fixedScope' in tgi.drain) && tgi.drain.zeroAborts !== true);
 });
 
 test('llama.cpp\u2019s missing drain is read from PR descriptions, not tested', () => {
@@ -35,11 +40,21 @@ test('servers without the new fields read without them (no undefined keys)', () 
   assert.ok(!('shutdownLogNote' in sglang));
 });
 
+test('a preset image must name a release that has the drain flag', () => {
+  const latest = read('tgi');
+  latest.image = 'ghcr.io/huggingface/text-generation-inference:latest';
+  assert.throws(() => readModelServerProfile(latest, 'tgi.yaml'), /tgi\.yaml: image names no release .* --graceful-termination-timeout exists only from 3\.2\.2/);
+  const old = read('tgi');
+  old.image = 'ghcr.io/huggingface/text-generation-inference:3.1.1';
+  assert.throws(() => readModelServerProfile(old, 'tgi.yaml'), /tgi\.yaml: image runs 3\.1\.1, which predates --graceful-termination-timeout \(from 3\.2\.2\)/);
+});
+
 test('a fixed drain needs fixedScope; minVersionNote needs minVersion; shutdownLogNote needs log lines', () => {
   const tgi = read('tgi');
-  delete tgi.drain.fixedScope;
+  Object.assign(tgi.drain, { kind: 'fixed', fixedSeconds: 90 });
   assert.throws(() => readModelServerProfile(tgi, 'tgi.yaml'), /tgi\.yaml: drain\.fixedScope is required when kind is fixed/);
   const vllm = read('vllm');
+  vllm.drain.minVersionNote = 'a note';
   delete vllm.drain.minVersion;
   assert.throws(() => readModelServerProfile(vllm, 'vllm.yaml'), /vllm\.yaml: drain\.minVersionNote needs minVersion/);
   const quiet = read('vllm');

@@ -38,9 +38,9 @@ test('the preset vLLM image pins 0.18.1, read from its tag', () => {
 });
 
 test('a vLLM release before 0.18 lacks --shutdown-timeout; 0.18.0 and later have it; an unknown one cannot be told', () => {
-  assert.deepEqual(drainFlagAt(server('vllm'), '0.10.1'), { kind: 'too-old', flag: '--shutdown-timeout', since: '0.18' });
+  assert.deepEqual(drainFlagAt(server('vllm'), '0.10.1'), { kind: 'too-old', flag: '--shutdown-timeout', since: '0.18.0' });
   assert.deepEqual(drainFlagAt(server('vllm'), '0.18.0'), { kind: 'available', flag: '--shutdown-timeout' });
-  assert.deepEqual(drainFlagAt(server('vllm'), undefined), { kind: 'unknown-release', flag: '--shutdown-timeout', since: '0.18' });
+  assert.deepEqual(drainFlagAt(server('vllm'), undefined), { kind: 'unknown-release', flag: '--shutdown-timeout', since: '0.18.0' });
   assert.deepEqual(drainFlagAt(server('llamacpp'), '5583'), { kind: 'no-flag' });
 });
 

@@ -204,13 +204,13 @@ describe('the GKE policy validators (networking.gke.io/v1)', () => {
   const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'pool' };
   const healthCheck = () => ({
     apiVersion: 'networking.gke.io/v1', kind: 'HealthCheckPolicy', metadata: { name: 'pool' },
-    spec: { targetRef: clone(target), default: { checkIntervalSec: 5, timeoutSec: 5, config: { type: 'HTTP', httpHealthCheck: { port: 8000, requestPath: '/health' } } } },
+    spec: { targetRef: clone(target), default: { checkIntervalSec: 5, timeoutSec: 5, config: { type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/health' } } } },
   });
   const backend = () => ({
     apiVersion: 'networking.gke.io/v1', kind: 'GCPBackendPolicy', metadata: { name: 'pool' },
     spec: { targetRef: clone(target), default: { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 60 } } },
   });
-  test("accept GIE's GKE examples", () => {
+  test("accept GIE's GKE examples, with portSpecification beside port", () => {
     assert.deepEqual(validateSchema(healthCheck(), healthCheckPolicySchema), []);
     assert.deepEqual(validateSchema(backend(), gcpBackendPolicySchema), []);
   });
@@ -220,6 +220,11 @@ describe('the GKE policy validators (networking.gke.io/v1)', () => {
     ['a config type without its field', () => { const p = healthCheck(); p.spec.default.config.type = 'GRPC'; return p; }, healthCheckPolicySchema, /matching <type>HealthCheck/],
     ['checkIntervalSec 301', () => { const p = healthCheck(); p.spec.default.checkIntervalSec = 301; p.spec.default.timeoutSec = 1; return p; }, healthCheckPolicySchema, /<= 300/],
     ['a targetRef without group', () => { const p = healthCheck() as any; delete p.spec.targetRef.group; return p; }, healthCheckPolicySchema, /group: is required/],
+    // gke-gateway-api CommonHealthCheck CEL rules (commit 983ac3d): a port needs portSpecification USE_FIXED_PORT.
+    ['a port without portSpecification (as GIE\'s example writes it)', () => { const p = healthCheck() as any; delete p.spec.default.config.httpHealthCheck.portSpecification; return p; }, healthCheckPolicySchema, /port and portName must be unset for portSpecification being USE_SERVING_PORT/],
+    ['USE_SERVING_PORT with a port', () => { const p = healthCheck(); p.spec.default.config.httpHealthCheck.portSpecification = 'USE_SERVING_PORT'; return p; }, healthCheckPolicySchema, /port and portName must be unset/],
+    ['USE_FIXED_PORT without a port', () => { const p = healthCheck() as any; delete p.spec.default.config.httpHealthCheck.port; return p; }, healthCheckPolicySchema, /USE_FIXED_PORT, port must be set/],
+    ['USE_NAMED_PORT with a port', () => { const p = healthCheck(); p.spec.default.config.httpHealthCheck.portSpecification = 'USE_NAMED_PORT'; return p; }, healthCheckPolicySchema, /USE_NAMED_PORT, port must be unset and portName must be set/],
     ['drainingTimeoutSec 3601', () => { const p = backend(); p.spec.default.connectionDraining.drainingTimeoutSec = 3601; return p; }, gcpBackendPolicySchema, /<= 3600/],
     ['timeoutSec 0', () => { const p = backend(); p.spec.default.timeoutSec = 0; return p; }, gcpBackendPolicySchema, />= 1/],
     ['an unknown field', () => { const p = backend() as any; p.spec.default.drainTimeout = 5; return p; }, gcpBackendPolicySchema, /drainTimeout: unknown field/],

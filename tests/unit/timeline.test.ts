@@ -139,8 +139,21 @@ test('SGLang drains until the last request ends; a short grace cuts it', () => {
   assert.equal(short.problems[0].message, 'The drain may run until 79s, but SIGKILL comes at 70s: raise the grace period by 24s.');
 });
 
-test('TGI gives its web server a fixed 90 s: with the 125 s grace the teardown has no room', () => {
+test('TGI (3.2.2 and later) drains for its flag: the 75 s budget fits the 125 s grace', () => {
+  // Fact check #36: --graceful-termination-timeout, so Hitless sets it to the drain budget.
   const t = timelineFor({ 'model-server': 'tgi' });
+  assert.equal(t.settings.drainSetting, '--graceful-termination-timeout=75');
+  assert.deepEqual(t.windows.map((w) => [w.id, w.startSeconds, w.endSeconds]), [['prestop', 0, 35], ['drain', 35, 110], ['teardown', 110, 125]]);
+  assert.deepEqual(codes(t), []);
+});
+
+test('a fixed drain (TGI before 3.2.2 gave its web server 90 s): with the 125 s grace the teardown has no room', () => {
+  // A copy of the TGI profile as it was before 3.2.2; no current profile has a fixed drain.
+  const tgi = profiles.modelServers.find((m) => m.id === 'tgi')!;
+  const old = { ...tgi, drain: { ...tgi.drain, kind: 'fixed' as const, fixedSeconds: 90, fixedScope: 'launcher gives the web server' } };
+  const oldProfiles = { ...profiles, modelServers: profiles.modelServers.map((m) => (m.id === 'tgi' ? old : m)) };
+  const { inputs } = resolveInputs({ 'model-server': 'tgi' }, oldProfiles);
+  const t = buildTimeline(settingsFor(plan(inputs, oldProfiles), oldProfiles));
   assert.equal(t.settings.drainSetting, 'Hugging Face TGI: fixed 90s');
   assert.deepEqual(t.windows.map((w) => [w.id, w.startSeconds, w.endSeconds]), [['prestop', 0, 35], ['drain', 35, 125], ['teardown', 125, 125]]);
   assert.deepEqual(codes(t), ['teardown-past-sigkill']);    // 35 + 90 + 15 = 140 > 125

@@ -1,5 +1,5 @@
 /** Words and badge styles for profile values: mechanisms, bases, knob roles and drain kinds. */
-import type { Basis, DrainKind, KnobRole, Mechanism } from '../../drain/profiles.ts';
+import type { Basis, DrainKind, KnobRole, Mechanism, ReleaseFact, ReleaseFactTopic } from '../../drain/profiles.ts';
 
 /** Starlight badge variants. */
 export type BadgeVariant = 'note' | 'tip' | 'caution' | 'danger' | 'success' | 'default';
@@ -34,3 +34,20 @@ export const DRAIN_KIND_LABELS: Record<DrainKind, string> = {
   fixed: 'Fixed drain time, no flag',
   none: 'Does not drain',
 };
+
+/** What a per-release model-server fact is about, as a table heading. */
+export const RELEASE_FACT_LABELS: Record<ReleaseFactTopic, string> = {
+  'drain-flag': 'Drain flag and default',
+  'in-flight': 'In-flight requests on SIGTERM',
+  'new-requests': 'New requests on SIGTERM',
+  probes: 'Probe endpoints while draining',
+  entrypoint: 'Entrypoint',
+  'shutdown-log': 'Shutdown log lines',
+};
+
+/** The releases a fact holds for, in words: "from 0.18.0", "before 0.18.0", "from 24.04 before 25.05", plus its note. */
+export function rangeText(fact: Pick<ReleaseFact, 'since' | 'until' | 'rangeNote'>): string {
+  const bounds = [fact.since && `from ${fact.since}`, fact.until && `before ${fact.until}`].filter(Boolean).join(' ');
+  const text = bounds || 'release not known';
+  return fact.rangeNote ? `${text} (${fact.rangeNote})` : text;
+}
