@@ -17,7 +17,7 @@ export const STAND_IN_LOG_FORMAT: Readonly<Record<string, string>> = {
 export function standInLogLabel(modelServer: string, modelServerName: string = modelServer): string {
   const format = STAND_IN_LOG_FORMAT[modelServer];
   return format
-    ? `Stand-in output, shaped like ${modelServerName}'s log at ${format}. Times are model seconds after the deletion.`
+    ? `Stand-in output, shaped like the log of ${format}. Times are model seconds after the deletion.`
     : `Stand-in output; it does not follow a ${modelServerName} release. Times are model seconds after the deletion.`;
 }
 

@@ -96,19 +96,21 @@ export function checkSet(profiles: Profiles): Prepared[] {
 /**
  * What --publish runs: the plan once per detection mechanism and every mistake, with vLLM; then, for every other
  * model server, the plan and what its own drain setting predicts: a drain flag shorter than the longest request
- * where the server has a flag, a grace period shorter than the drain where it drains without a bound of its own.
+ * where the server has a flag, a grace period shorter than the drain where it drains without a bound of its own,
+ * and the scenarios that only it has (Triton held by an idle connection).
  */
 export function publishSet(profiles: Profiles): Prepared[] {
   const vllm = 'vllm';
   const set = [
     ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway, modelServer: vllm })),
-    ...SCENARIOS.filter((s) => s.name !== 'recommended').map((s) => prepare(s.name, profiles, { modelServer: vllm })),
+    ...SCENARIOS.filter((s) => s.name !== 'recommended' && (s.onlyModelServer ?? vllm) === vllm).map((s) => prepare(s.name, profiles, { modelServer: vllm })),
   ];
   for (const server of profiles.modelServers) {
     if (server.id === vllm) continue;
     set.push(prepare('recommended', profiles, { modelServer: server.id }));
     if (hasDrainFlag(server)) set.push(prepare('short-drain', profiles, { modelServer: server.id }));
     if (server.drain.kind === 'unbounded') set.push(prepare('short-grace', profiles, { modelServer: server.id }));
+    for (const only of SCENARIOS.filter((s) => s.onlyModelServer === server.id)) set.push(prepare(only.name, profiles, { modelServer: server.id }));
   }
   return set;
 }

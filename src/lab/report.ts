@@ -54,6 +54,7 @@ export function scenarioJson(result: ScenarioResult) {
       refused: range(p.prediction.refused),
       back: p.prediction.back ? { atSeconds: round1(p.prediction.back.at), outcome: p.prediction.back.outcome, count: range(p.prediction.back.count) } : null,
       lost: range(p.prediction.lost),
+      podUpUntilSeconds: p.prediction.upUntil,
     },
     runs: result.runs,
     median: result.median,
@@ -109,6 +110,9 @@ export function scenarioText(result: ScenarioResult): string {
   const pr = p.prediction;
   const span = (r: Range) => (Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`);
   lines.push(`  predicted lost ${span(pr.lost)}, measured ${m.lost} (median)`);
+  if (pr.upUntil !== null) {
+    lines.push(`  predicted: the pod is up until at least ${pr.upUntil} s; it exited at ${result.runs.map((r) => (r.podExitSeconds === null ? '?' : `${r.podExitSeconds} s`)).join(', ')}`);
+  }
   lines.push(`  ${VERDICT_TEXT[result.verdict]}`);
   return lines.join('\n');
 }

@@ -40,6 +40,8 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     summary: "The plan with vLLM's default --shutdown-timeout=0, which aborts every running request at SIGTERM." },
   { name: 'short-drain', title: 'Drain flag shorter than the longest request', defaultGateway: 'gke', needsDrainFlag: true,
     summary: "The plan with the model server's drain flag at 5 s: what still runs 5 s after SIGTERM is ended, aborted by vLLM, cut by the servers that stop or exit (TGI's launcher kills its web server; Triton's one --exit-timeout-secs budget runs out)." },
+  { name: 'idle-connection', title: 'Triton with an idle pooled connection', defaultGateway: 'gke', onlyModelServer: 'triton',
+    summary: 'The plan, with the gateway holding one idle keep-alive connection to the pod, as a connection pool does: Triton waits for open connections out of its one --exit-timeout-secs budget, so the pod stays up for the whole budget although no request is lost.' },
   { name: 'hc-no-prestop', title: 'Health checks only, no preStop', defaultGateway: 'custom', onlyMechanism: 'health-check',
     summary: 'A load balancer that only health-checks, and no preStop: requests are refused until the checks fail.' },
   { name: 'hc-sleep-only', title: 'Health checks only, preStop sleep alone', defaultGateway: 'custom', onlyMechanism: 'health-check',
@@ -87,6 +89,7 @@ export function deriveSetup(spec: ScenarioSpec, inputs: DrainInputs, profiles: P
     graceSeconds: planned.terminationGracePeriodSeconds,
     shutdown: shutdownFor(server, planned),
     rolling: null,
+    idleConnections: 0,
     plan: {
       preStopSeconds: planned.preStopSeconds,
       drainSeconds: planned.drainSeconds,
@@ -143,6 +146,10 @@ function applyScenario(name: string, setup: LabSetup, planned: Plan, server: Mod
       setup.changes.push(`${flag}=${SHORT_DRAIN_SECONDS} (the plan sets ${setup.plan.drainFlag ?? `none, so the server uses its default of ${server.drain.defaultSeconds ?? 0} s`})`);
       return;
     }
+    case 'idle-connection':
+      setup.idleConnections = 1;
+      setup.changes.push('the gateway holds one idle keep-alive connection to the pod from before the deletion');
+      return;
     case 'hc-sleep-only':
       setup.preStopFailsHealth = false;
       setup.changes = [`the preStop only sleeps ${planned.preStopSeconds} s; the health check keeps passing until SIGTERM`];

@@ -70,7 +70,8 @@ export function shutdownLog(s: ServerShutdown, pid: number): ShutdownLog {
     case 'triton': {
       // HTTPServer::Stop counts down the one --exit-timeout-secs budget while connections stay open; core
       // InferenceServer::Stop gets what is left for in-flight inferences, then unloads the models.
-      const left = (n: number | null) => Math.max(0, Math.ceil(n ?? 0));
+      // Triton takes one off the budget per 1 s round; the stand-in's rounds come every model second, a little late.
+      const left = (n: number | null) => Math.max(0, Math.round(n ?? 0));
       return {
         sigterm: ['Signal (15) received.'],
         progress: (n, secondsLeft) => `Timeout ${left(secondsLeft)}: Found ${n} HTTP service connections`,

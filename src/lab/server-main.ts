@@ -136,7 +136,8 @@ function onSigterm(): void {
   const s = config.shutdown;
   if (s.mode === 'exit') process.exit(0);
   if (s.newRequests === 'refuse-connection') server.close();
-  server.closeIdleConnections();
+  // Triton keeps its open connections (idle keep-alive ones too) and waits for them; the others drop idle ones.
+  if (s.waitsFor !== 'connections') server.closeIdleConnections();
   if (s.mode === 'abort') {
     abortAll();
     return finish();

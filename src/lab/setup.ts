@@ -53,6 +53,8 @@ export interface LabSetup {
   graceSeconds: number;
   shutdown: ServerShutdown;
   rolling: RolloutOrder | null;
+  /** Idle keep-alive connections the gateway holds open to the deleted pod, as a connection pool does. */
+  idleConnections: number;
   /** The plan's numbers, for reports. */
   plan: { preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
   /** How this setup departs from the plan, in words (empty for the plan itself). */

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ModelServerProfile, Profiles } from '../../src/drain/profiles.ts';
 import { standInGatewayLabel, standInLogLabel } from '../../src/lab/labels.ts';
+import { exitContradicts } from '../../src/lab/predict.ts';
 import { LabInputError, prepare, publishSet } from '../../src/lab/prepare.ts';
 import { shutdownLog } from '../../src/lab/server-logs.ts';
 import type { ServerShutdown } from '../../src/lab/setup.ts';
@@ -77,6 +78,7 @@ test('publish covers every model server, with short-drain for TGI once it has th
   assert.ok(flagged.includes('short-drain@gke/triton'));
   assert.ok(flagged.includes('short-grace@gke/sglang'));
   assert.ok(flagged.includes('vllm-abort@gke/vllm'));
+  assert.ok(flagged.includes('idle-connection@gke/triton'));
   assert.ok(!ids(withTgiFixed(profiles)).includes('short-drain@gke/tgi'));
 });
 
@@ -84,10 +86,23 @@ const triton: ServerShutdown = {
   mode: 'drain', boundSeconds: 45, afterBound: 'cut', newRequests: 'refuse-connection', waitsFor: 'connections', teardownSeconds: 2, profile: 'triton',
 };
 
+test('Triton held by an idle pooled connection: no loss, and the pod stays up for the whole budget', () => {
+  const { setup, prediction } = prepare('idle-connection', profiles, { ...gke, modelServer: 'triton' });
+  assert.equal(setup.idleConnections, 1);
+  assert.equal(prediction.expect, 'none');
+  // SIGTERM at 35 + --exit-timeout-secs=45: up until 80, before SIGKILL at 95.
+  assert.equal(prediction.upUntil, 80);
+  assert.equal(exitContradicts(prediction, 60), true); // exited when the last request ended: the budget was not held
+  assert.equal(exitContradicts(prediction, 79.5), false); // within the 1 s slack
+  assert.equal(exitContradicts(prediction, 82), false);
+  assert.equal(prepare('recommended', profiles, { ...gke, modelServer: 'triton' }).prediction.upUntil, null);
+  assert.throws(() => prepare('idle-connection', profiles, { ...gke, modelServer: 'vllm' }), LabInputError);
+});
+
 test('the Triton stand-in logs in r25.05\'s order, counting down one budget', () => {
   const log = shutdownLog(triton, 1);
   assert.deepEqual(log.sigterm, ['Signal (15) received.']);
-  assert.equal(log.progress!(3, 41.2, []), 'Timeout 42: Found 3 HTTP service connections');
+  assert.equal(log.progress!(3, 41.8, []), 'Timeout 42: Found 3 HTTP service connections');
   assert.deepEqual(log.drained(37.5), [
     'Waiting for in-flight requests to complete.',
     'Timeout 38: Found 0 model versions that have in-flight inferences',
@@ -108,6 +123,7 @@ test('labels say what stands in for what', () => {
   assert.equal(standInGatewayLabel('epp-only', 'Istio'), "HAProxy with Istio's removal delay");
   assert.equal(standInGatewayLabel('endpoint-view', 'GKE Gateway'), "HAProxy with GKE Gateway's removal delay and health checks");
   assert.equal(standInGatewayLabel('health-check', 'Your own gateway'), 'HAProxy with health checks only');
-  assert.match(standInLogLabel('tgi', 'Hugging Face TGI'), /^Stand-in output, shaped like Hugging Face TGI's log at TGI v3\.3\.7/);
+  assert.match(standInLogLabel('tgi', 'Hugging Face TGI'), /^Stand-in output, shaped like the log of TGI v3\.3\.7/);
+  assert.match(standInLogLabel('other', 'Other'), /^Stand-in output; it does not follow a Other release/);
   assert.match(standInLogLabel('triton', 'NVIDIA Triton'), /Triton r25\.05/);
 });

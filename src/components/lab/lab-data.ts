@@ -54,8 +54,10 @@ export interface LabScenarioData {
     refused: LabRange;
     back: { atSeconds: number | null; outcome: string; count: LabRange } | null;
     lost?: LabRange;
+    /** The pod is still up at this time, when the model says so (Triton held by an idle connection). */
+    podUpUntilSeconds?: number | null;
   };
-  runs: { seed: number; counts: Record<string, number>; lost: number; noisy: boolean; maxLagMs: number; wallMs: number; attempts: number }[];
+  runs: { seed: number; counts: Record<string, number>; lost: number; noisy: boolean; maxLagMs: number; wallMs: number; attempts: number; podExitSeconds?: number | null }[];
   median: Record<string, number>;
   verdict: string;
   timeline: { width: number; buckets: LabBucket[] };
@@ -100,16 +102,22 @@ export function rangeText(r: LabRange | undefined): string {
 }
 
 /** What the model predicts per run for each lost kind and in all, beside what the lab measured (median). */
-export function predictedVersusMeasured(s: LabScenarioData): { kind: string; predicted: string; measured: number }[] {
+export function predictedVersusMeasured(s: LabScenarioData): { kind: string; predicted: string; measured: string }[] {
   const p = s.prediction;
   const zero = { min: 0, max: 0 };
   const back = (kind: 'cut' | 'aborted') => (p.back && p.back.outcome === kind ? p.back.count : zero);
-  return [
-    { kind: 'refused', predicted: rangeText(p.refused), measured: s.median.refused ?? 0 },
-    { kind: 'cut', predicted: rangeText(back('cut')), measured: s.median.cut ?? 0 },
-    { kind: 'aborted', predicted: rangeText(back('aborted')), measured: s.median.aborted ?? 0 },
-    { kind: 'lost in all', predicted: rangeText(p.lost), measured: s.median.lost ?? 0 },
+  const rows = [
+    { kind: 'refused', predicted: rangeText(p.refused), measured: String(s.median.refused ?? 0) },
+    { kind: 'cut', predicted: rangeText(back('cut')), measured: String(s.median.cut ?? 0) },
+    { kind: 'aborted', predicted: rangeText(back('aborted')), measured: String(s.median.aborted ?? 0) },
+    { kind: 'lost in all', predicted: rangeText(p.lost), measured: String(s.median.lost ?? 0) },
   ];
+  if (typeof p.podUpUntilSeconds === 'number') {
+    const exits = s.runs.map((r) => r.podExitSeconds).filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
+    const mid = exits[Math.floor((exits.length - 1) / 2)];
+    rows.push({ kind: 'pod exits', predicted: `at ${secondsText(p.podUpUntilSeconds)} or later`, measured: mid === undefined ? 'not recorded' : `at ${secondsText(mid)}` });
+  }
+  return rows;
 }
 
 /** Seconds for prose: 35, 12.5. */
