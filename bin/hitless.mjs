@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Entry for `npx hitless`: runs src/cli/main.ts on a Node that strips TypeScript types (>= 22.18).
-// On an older system Node it re-runs itself with the project's own Node 24 (node_modules/.bin/node).
-import { spawnSync } from 'node:child_process';
+// On an older system Node it re-runs itself with the project's own Node 24 (node_modules/.bin/node), forwards
+// SIGINT, SIGTERM and SIGHUP to it, ends it when this wrapper loses its own parent, and exits as it exits.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,23 @@ if (major > 22 || (major === 22 && minor >= 18)) {
     process.stderr.write(`hitless needs Node >= 22.18 (this is ${process.version}); run npm ci to install the project's Node 24.\n`);
     process.exit(2);
   }
-  const result = spawnSync(local, [main, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(result.status ?? 1);
+  const child = spawn(local, [main, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const forward = (signal) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal); };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  // A parent that dies without forwarding a signal (npm's shell killed, SIGKILL) re-parents this wrapper: stop the CLI.
+  const parent = process.ppid;
+  const watch = setInterval(() => { if (process.ppid !== parent) forward('SIGTERM'); }, 200);
+  child.once('error', (error) => {
+    process.stderr.write(`hitless: could not start ${local}: ${error.message}\n`);
+    process.exit(2);
+  });
+  child.once('exit', (code, signal) => {
+    clearInterval(watch);
+    if (signal) {
+      // End the way the child ended, so a caller sees the same signal.
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(s, forward);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
 }

@@ -21,7 +21,7 @@ Usage:
   hitless lab --publish   every scenario ${3} times; writes content/lab/results.json
 
 Scenarios:
-${SCENARIOS.map((s) => `  ${s.name.padEnd(15)} ${s.summary}`).join('\n')}
+${SCENARIOS.map((s) => `  ${s.name.padEnd(16)} ${s.summary}`).join('\n')}
 
 --runs is 1 to 10 (default 3; the median is reported), --seed 0 to 4294967295 (default 42; run i uses seed + i).
 Drain-model inputs (see "hitless inputs") change the plan the scenario starts from. Time is scaled:

@@ -29,7 +29,7 @@ export type PodOptions = Omit<StandInConfig, 'tpotMs' | 'chunkTokens'>;
 /** Tokens per streamed chunk: a chunk every half model second at 100 ms per token. */
 export const CHUNK_TOKENS = 5;
 
-/** Start one stand-in and wait (up to 5 s) until it reports its port. */
+/** Start one stand-in and wait (up to 15 s: Node starts slowly on a busy machine) until it reports its port. */
 export async function startPod(resources: LabResources, options: PodOptions): Promise<Pod> {
   const config: StandInConfig = { ...options, tpotMs: LAB_TPOT_MS, chunkTokens: CHUNK_TOKENS };
   const child = resources.spawn(process.execPath, ['--no-warnings', SERVER_MAIN, JSON.stringify(config)], {
@@ -45,7 +45,7 @@ export async function startPod(resources: LabResources, options: PodOptions): Pr
     for (const line of text.split('\n')) if (line.trim() && logs.length < 500) logs.push({ at: performance.now(), line });
   });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.name} did not start within 5 s`)), 5000);
+    const timer = setTimeout(() => reject(new Error(`${options.name} did not start within 15 s`)), 15_000);
     child.once('exit', () => { clearTimeout(timer); reject(new Error(`${options.name} exited while starting`)); });
     child.stdout!.setEncoding('utf8');
     let buffered = '';

@@ -26,6 +26,11 @@ export interface Prediction {
   /** Requests lost at the back: when, and how. */
   back: { at: number; outcome: 'cut' | 'aborted'; count: Range } | null;
   lost: Range;
+  /**
+   * The pod is still up at this time (model seconds), or null when the model says nothing about it: a server
+   * that waits for open connections (Triton) with an idle one held open spends its whole drain budget.
+   */
+  upUntil: number | null;
   /** none: the model says 0 are lost; loss: it says some surely are; either: too close to call. */
   expect: 'none' | 'loss' | 'either';
 }
@@ -105,7 +110,17 @@ export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Pr
   } : null;
   const lost = { min: refused.min + (back?.count.min ?? 0), max: refused.max + (back?.count.max ?? 0) };
   const expect = lost.max === 0 ? 'none' : lost.min >= SURE_LOSS_COUNT ? 'loss' : 'either';
-  return { routeStop: stop, stopAccepting, sigkill: times.sigkill, refused, back, lost, expect };
+  const holdsBudget = setup.idleConnections > 0 && setup.shutdown.waitsFor === 'connections' && setup.shutdown.mode === 'drain';
+  const upUntil = holdsBudget && setup.shutdown.boundSeconds !== null ? Math.min(stopAccepting + setup.shutdown.boundSeconds, times.sigkill) : null;
+  return { routeStop: stop, stopAccepting, sigkill: times.sigkill, refused, back, lost, upUntil, expect };
+}
+
+/** Model seconds of slack on a measured exit time (timers and a stalled host may shift it a little). */
+export const EXIT_SLACK_SECONDS = 1;
+
+/** Whether a measured exit time (model seconds after the deletion) contradicts the prediction. */
+export function exitContradicts(prediction: Pick<Prediction, 'upUntil'>, exitSeconds: number | null): boolean {
+  return prediction.upUntil !== null && exitSeconds !== null && exitSeconds < prediction.upUntil - EXIT_SLACK_SECONDS;
 }
 
 /** Whether observed losses contradict the prediction. */

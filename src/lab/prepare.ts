@@ -3,7 +3,7 @@
  * needs: the real plan, the lab setup derived from it, the model's prediction and the run's shape.
  */
 import { plan as makePlan, type Plan } from '../drain/plan.ts';
-import type { Mechanism, Profiles } from '../drain/profiles.ts';
+import type { Mechanism, ModelServerProfile, Profiles } from '../drain/profiles.ts';
 import { gatewayById, modelServerById, resolveInputs } from '../drain/resolve.ts';
 import { predict, type Prediction } from './predict.ts';
 import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
@@ -54,6 +54,10 @@ export function prepare(name: string, profiles: Profiles, options: { gateway?: s
   if (spec.onlyModelServer && modelServerId !== spec.onlyModelServer) {
     throw new LabInputError(`--model-server must be ${spec.onlyModelServer} for --scenario ${name} (got ${JSON.stringify(modelServerId)})`);
   }
+  if (spec.needsDrainFlag && !hasDrainFlag(modelServerById(profiles, modelServerId))) {
+    const fitting = profiles.modelServers.filter(hasDrainFlag).map((m) => m.id);
+    throw new LabInputError(`--model-server must be one of ${fitting.join(', ')} for --scenario ${name}, which sets a drain flag (got ${JSON.stringify(modelServerId)}, which has none)`);
+  }
   const resolved = resolveInputs(labRawInputs(options.inputs ?? {}, gatewayId, modelServerId), profiles);
   if (resolved.errors.length > 0) throw new LabInputError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
   const planned = makePlan(resolved.inputs, profiles);
@@ -66,6 +70,11 @@ export function prepare(name: string, profiles: Profiles, options: { gateway?: s
   }
   const names = { gateway: gateway.name, modelServer: modelServerById(profiles, modelServerId).name };
   return { id: `${name}@${gatewayId}/${modelServerId}`, spec, names, plan: planned, setup, prediction, shape };
+}
+
+/** Whether a model server's profile has a drain flag the plan can set. */
+export function hasDrainFlag(server: ModelServerProfile): boolean {
+  return server.drain.kind === 'flag' && Boolean(server.drain.flag);
 }
 
 /** The first gateway (in profile order) of each detection mechanism. */
@@ -84,10 +93,24 @@ export function checkSet(profiles: Profiles): Prepared[] {
   ];
 }
 
-/** What --publish runs: the plan once per detection mechanism, then every other scenario with its defaults. */
+/**
+ * What --publish runs: the plan once per detection mechanism and every mistake, with vLLM; then, for every other
+ * model server, the plan and what its own drain setting predicts: a drain flag shorter than the longest request
+ * where the server has a flag, a grace period shorter than the drain where it drains without a bound of its own,
+ * and the scenarios that only it has (Triton held by an idle connection).
+ */
 export function publishSet(profiles: Profiles): Prepared[] {
-  return [
-    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway })),
-    ...SCENARIOS.filter((s) => s.name !== 'recommended').map((s) => prepare(s.name, profiles)),
+  const vllm = 'vllm';
+  const set = [
+    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway, modelServer: vllm })),
+    ...SCENARIOS.filter((s) => s.name !== 'recommended' && (s.onlyModelServer ?? vllm) === vllm).map((s) => prepare(s.name, profiles, { modelServer: vllm })),
   ];
+  for (const server of profiles.modelServers) {
+    if (server.id === vllm) continue;
+    set.push(prepare('recommended', profiles, { modelServer: server.id }));
+    if (hasDrainFlag(server)) set.push(prepare('short-drain', profiles, { modelServer: server.id }));
+    if (server.drain.kind === 'unbounded') set.push(prepare('short-grace', profiles, { modelServer: server.id }));
+    for (const only of SCENARIOS.filter((s) => s.onlyModelServer === server.id)) set.push(prepare(only.name, profiles, { modelServer: server.id }));
+  }
+  return set;
 }

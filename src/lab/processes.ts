@@ -1,21 +1,44 @@
 /**
  * Everything the lab starts, so that it can all be stopped: child processes are tracked by PID and
  * killed by PID (never by name), temporary directories are removed, both in `finally` blocks and
- * when the lab itself gets SIGINT or SIGTERM.
+ * when the lab itself gets SIGINT, SIGTERM or SIGHUP, or its parent goes away. Each child's life is
+ * tied to the lab's: on Linux it starts under `setpriv --pdeathsig KILL`, so the kernel kills it
+ * when the lab dies, even by SIGKILL (stand-ins also exit when their IPC channel to the lab closes).
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** util-linux's setpriv, which sets the parent-death signal and then runs the command in its place. */
+const SETPRIV = '/usr/bin/setpriv';
+
+/** Whether children can be tied to the lab with a parent-death signal (Linux with setpriv). */
+export function canTieToParent(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    accessSync(SETPRIV, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The command line that runs `command` so that the kernel SIGKILLs it when its parent (the lab) dies. */
+export function tiedCommand(command: string, args: readonly string[], tie: boolean = canTieToParent()): [string, string[]] {
+  return tie ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, [...args]];
+}
 
 /** Tracked processes and temp directories. */
 export class LabResources {
   private readonly children = new Map<number, ChildProcess>();
   private readonly dirs = new Set<string>();
+  private readonly tie = canTieToParent();
 
-  /** Spawn a process and track it until it exits. */
+  /** Spawn a process whose life is tied to the lab's, and track it until it exits. */
   spawn(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options, detached: false });
+    const [file, fileArgs] = tiedCommand(command, args, this.tie);
+    const child = spawn(file, fileArgs, { stdio: ['ignore', 'pipe', 'pipe'], ...options, detached: false });
     if (child.pid === undefined) throw new Error(`could not start ${command}`);
     const pid = child.pid;
     this.children.set(pid, child);
@@ -75,20 +98,35 @@ export class LabResources {
   }
 }
 
+/** The signals that stop the lab, and the exit code for each (128 + signal number). */
+export const STOP_SIGNALS: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/** How often the lab checks that its parent is still there, in ms. */
+export const PARENT_POLL_MS = 200;
+
 /**
- * Make SIGINT and SIGTERM stop everything the lab started before it exits (130 / 143).
- * Returns a function that removes the handlers again.
+ * Make SIGINT, SIGTERM and SIGHUP, and the loss of the parent process (a wrapper or npm killed without a
+ * chance to forward a signal; the lab is then re-parented), stop everything the lab started before it exits
+ * (130 / 143 / 129). Returns a function that removes the handlers again.
  */
-export function stopOnSignals(resources: LabResources, onStop: (signal: string) => void = () => {}): () => void {
-  const handler = (signal: NodeJS.Signals) => {
+export function stopOnSignals(resources: LabResources, onStop: (reason: string) => void = () => {}): () => void {
+  const stop = (reason: string, code: number) => {
     resources.releaseAll();
-    onStop(signal);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    onStop(reason);
+    process.exit(code);
   };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
+  const handlers = Object.entries(STOP_SIGNALS).map(([signal, code]) => {
+    const handler = () => stop(signal, code);
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) stop(`parent process ${parent} went away`, STOP_SIGNALS.SIGHUP);
+  }, PARENT_POLL_MS);
+  watch.unref();
   return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+    clearInterval(watch);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
   };
 }

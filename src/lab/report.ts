@@ -3,6 +3,7 @@
  * scenario) and the text the CLI prints.
  */
 import { OUTCOMES } from './classify.ts';
+import { standInGatewayLabel, standInLogLabel } from './labels.ts';
 import type { Range } from './predict.ts';
 import type { ScenarioResult, Verdict } from './suite.ts';
 
@@ -20,6 +21,8 @@ export function scenarioJson(result: ScenarioResult) {
     summary: p.spec.summary,
     gateway: s.gateway,
     gatewayName: p.names.gateway,
+    /** What stood in for the gateway, e.g. "HAProxy with Istio's removal delay". */
+    gatewayLabel: standInGatewayLabel(s.mechanism, p.names.gateway),
     modelServer: s.modelServer,
     modelServerName: p.names.modelServer,
     mechanism: s.mechanism,
@@ -51,6 +54,7 @@ export function scenarioJson(result: ScenarioResult) {
       refused: range(p.prediction.refused),
       back: p.prediction.back ? { atSeconds: round1(p.prediction.back.at), outcome: p.prediction.back.outcome, count: range(p.prediction.back.count) } : null,
       lost: range(p.prediction.lost),
+      podUpUntilSeconds: p.prediction.upUntil,
     },
     runs: result.runs,
     median: result.median,
@@ -58,6 +62,8 @@ export function scenarioJson(result: ScenarioResult) {
     timeline: result.timeline,
     events: result.events,
     podLog: result.podLog,
+    /** The pod log is the stand-in's own output; this says whose log, at which release, it is shaped like. */
+    podLogLabel: standInLogLabel(s.modelServer, p.names.modelServer),
   };
 }
 
@@ -86,7 +92,7 @@ export function scenarioText(result: ScenarioResult): string {
   const { prepared: p } = result;
   const s = p.setup;
   const lines = [
-    `${p.spec.name} — ${p.spec.title} (${s.gateway}, ${s.mechanism}; ${s.modelServer})`,
+    `${p.spec.name} — ${p.spec.title} (${standInGatewayLabel(s.mechanism, p.names.gateway)}; ${p.names.modelServer} stand-in)`,
     `  plan: removal ${p.plan.removalSeconds} s, preStop ${p.plan.preStopSeconds} s, drain ${p.plan.drainSeconds} s`
       + `${s.plan.drainFlag ? ` (${s.plan.drainFlag})` : ''}, grace ${p.plan.terminationGracePeriodSeconds} s`,
   ];
@@ -101,6 +107,12 @@ export function scenarioText(result: ScenarioResult): string {
   });
   const m = result.median;
   lines.push(`  median: ${OUTCOMES.map((o) => `${o} ${m[o]}`).join(', ')}; lost ${m.lost}`);
+  const pr = p.prediction;
+  const span = (r: Range) => (Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`);
+  lines.push(`  predicted lost ${span(pr.lost)}, measured ${m.lost} (median)`);
+  if (pr.upUntil !== null) {
+    lines.push(`  predicted: the pod is up until at least ${pr.upUntil} s; it exited at ${result.runs.map((r) => (r.podExitSeconds === null ? '?' : `${r.podExitSeconds} s`)).join(', ')}`);
+  }
   lines.push(`  ${VERDICT_TEXT[result.verdict]}`);
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
  * deletion of pod1 by the kubelet stand-in (and, in a rolling update, a replacement pod4), then
  * every request classified. Everything started here is stopped by PID in `finally`.
  */
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Outcome } from './classify.ts';
 import { OUTCOMES } from './classify.ts';
@@ -32,6 +33,8 @@ export interface RunResult {
   podLog: LabEvent[];
   /** HAProxy termination states of the lost requests, e.g. { "SC--": 9 }. */
   flags: Record<string, number>;
+  /** When the deleted pod's process exited, model seconds after the deletion (null if it never did). */
+  podExitSeconds: number | null;
 }
 
 const DELETED = 'pod1';
@@ -49,6 +52,7 @@ export async function runOnce(resources: LabResources, setup: LabSetup, shape: R
   const dir = resources.tempDir();
   const pids: number[] = [];
   let lag: ReturnType<typeof startLagMonitor> | null = null;
+  const idle: Socket[] = [];
   try {
     const pods = await Promise.all(['pod1', 'pod2', 'pod3'].map((name) => startPod(resources, podOptions(setup, name, dir))));
     pids.push(...pods.map((p) => p.pid));
@@ -59,6 +63,10 @@ export async function runOnce(resources: LabResources, setup: LabSetup, shape: R
       checks: setup.checks,
     });
     pids.push(proxy.pid);
+    // A gateway's connection pool: idle keep-alive connections to the pod that will be deleted.
+    for (let i = 0; i < setup.idleConnections; i++) idle.push(connect(pods[0].port, '127.0.0.1').on('error', () => {}));
+    let podExit: number | null = null;
+    void pods[0].exited.then((exit) => { podExit = exit.at; });
     const schedule = buildSchedule({ seed, from: -shape.warmup, to: shape.loadEnd, horizon: shape.horizon });
     const deletionAt = performance.now() + LEAD_MS + toWallMs(shape.warmup);
     const log = new EventLog(deletionAt);
@@ -98,9 +106,11 @@ export async function runOnce(resources: LabResources, setup: LabSetup, shape: R
       records,
       podLog: pods[0].logs.map((l) => ({ at: since(l.at), what: l.line })),
       flags,
+      podExitSeconds: podExit === null ? null : since(podExit),
     };
   } finally {
     lag?.stop();
+    for (const socket of idle) socket.destroy();
     await resources.release(pids, [dir]);
   }
 }

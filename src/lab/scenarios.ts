@@ -1,11 +1,11 @@
 /**
  * The lab's scenarios, each derived from the drain model's real plan() for a gateway and model
  * server: the plan itself, and the usual mistakes (no preStop, a preStop shorter than removal, a
- * grace period shorter than preStop + drain, vLLM's default --shutdown-timeout=0, a health-check-only
- * gateway with and without the preStop the plan asks for).
+ * grace period shorter than preStop + drain, vLLM's default --shutdown-timeout=0, a drain flag shorter than
+ * the longest request, a health-check-only gateway with and without the preStop the plan asks for).
  */
 import { plan as makePlan, type Plan } from '../drain/plan.ts';
-import type { Mechanism, Profiles } from '../drain/profiles.ts';
+import type { Mechanism, ModelServerProfile, Profiles } from '../drain/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../drain/resolve.ts';
 import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
@@ -22,6 +22,8 @@ export interface ScenarioSpec {
   onlyMechanism?: Mechanism;
   /** The scenario only makes sense for this model server. */
   onlyModelServer?: string;
+  /** The scenario sets the model server's drain flag, so it needs a server whose profile has one. */
+  needsDrainFlag?: boolean;
 }
 
 /** Every scenario, in report order. */
@@ -36,6 +38,10 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     summary: 'terminationGracePeriodSeconds leaves 5 s after the preStop instead of the drain: SIGKILL cuts long streams.' },
   { name: 'vllm-abort', title: 'vLLM with --shutdown-timeout=0', defaultGateway: 'gke', onlyModelServer: 'vllm',
     summary: "The plan with vLLM's default --shutdown-timeout=0, which aborts every running request at SIGTERM." },
+  { name: 'short-drain', title: 'Drain flag shorter than the longest request', defaultGateway: 'gke', needsDrainFlag: true,
+    summary: "The plan with the model server's drain flag at 5 s: what still runs 5 s after SIGTERM is ended, aborted by vLLM, cut by the servers that stop or exit (TGI's launcher kills its web server; Triton's one --exit-timeout-secs budget runs out)." },
+  { name: 'idle-connection', title: 'Triton with an idle pooled connection', defaultGateway: 'gke', onlyModelServer: 'triton',
+    summary: 'The plan, with the gateway holding one idle keep-alive connection to the pod, as a connection pool does: Triton waits for open connections out of its one --exit-timeout-secs budget, so the pod stays up for the whole budget although no request is lost.' },
   { name: 'hc-no-prestop', title: 'Health checks only, no preStop', defaultGateway: 'custom', onlyMechanism: 'health-check',
     summary: 'A load balancer that only health-checks, and no preStop: requests are refused until the checks fail.' },
   { name: 'hc-sleep-only', title: 'Health checks only, preStop sleep alone', defaultGateway: 'custom', onlyMechanism: 'health-check',
@@ -83,6 +89,7 @@ export function deriveSetup(spec: ScenarioSpec, inputs: DrainInputs, profiles: P
     graceSeconds: planned.terminationGracePeriodSeconds,
     shutdown: shutdownFor(server, planned),
     rolling: null,
+    idleConnections: 0,
     plan: {
       preStopSeconds: planned.preStopSeconds,
       drainSeconds: planned.drainSeconds,
@@ -94,7 +101,7 @@ export function deriveSetup(spec: ScenarioSpec, inputs: DrainInputs, profiles: P
   if (setup.preStopFailsHealth) {
     setup.changes.push(`the preStop hook makes ${routing.checks!.path} answer 503 before it sleeps ${planned.preStopSeconds} s, and the server keeps serving until SIGTERM`);
   }
-  applyScenario(spec.name, setup, planned);
+  applyScenario(spec.name, setup, planned, server);
   return setup;
 }
 
@@ -106,7 +113,10 @@ function gatewayDraining(planned: Plan): number | null {
 /** The number of model seconds short-grace leaves between the preStop's end and SIGKILL. */
 export const SHORT_GRACE_DRAIN_SECONDS = 5;
 
-function applyScenario(name: string, setup: LabSetup, planned: Plan): void {
+/** The drain flag's value in short-drain, in model seconds. */
+export const SHORT_DRAIN_SECONDS = 5;
+
+function applyScenario(name: string, setup: LabSetup, planned: Plan, server: ModelServerProfile): void {
   switch (name) {
     case 'recommended':
       return;
@@ -128,6 +138,17 @@ function applyScenario(name: string, setup: LabSetup, planned: Plan): void {
     case 'vllm-abort':
       setup.shutdown = { ...setup.shutdown, mode: 'abort', boundSeconds: 0, afterBound: 'aborted' };
       setup.changes.push(`--shutdown-timeout=0, vLLM's default (the plan sets ${setup.plan.drainFlag ?? 'a drain'})`);
+      return;
+    case 'short-drain': {
+      const flag = server.drain.flag;
+      if (server.drain.kind !== 'flag' || !flag) throw new Error(`${server.id} has no drain flag`);
+      setup.shutdown = { ...setup.shutdown, mode: 'drain', boundSeconds: SHORT_DRAIN_SECONDS };
+      setup.changes.push(`${flag}=${SHORT_DRAIN_SECONDS} (the plan sets ${setup.plan.drainFlag ?? `none, so the server uses its default of ${server.drain.defaultSeconds ?? 0} s`})`);
+      return;
+    }
+    case 'idle-connection':
+      setup.idleConnections = 1;
+      setup.changes.push('the gateway holds one idle keep-alive connection to the pod from before the deletion');
       return;
     case 'hc-sleep-only':
       setup.preStopFailsHealth = false;

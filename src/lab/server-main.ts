@@ -2,12 +2,14 @@
  * The model-server stand-in, one process per pod: streams OpenAI-style SSE chunks for the requested
  * number of tokens, serves health paths, and on SIGTERM behaves as its profile's server does
  * (drain up to a bound, drain without bound, abort running requests, or exit at once). It listens on
- * 127.0.0.1 on a port the kernel picks, reports it as a JSON line on stdout, logs shutdown lines
- * shaped like the real server's on stderr, and ends each response's connection so the load balancer
- * holds none open. It exits when the lab's IPC channel closes, so it never outlives the lab.
+ * 127.0.0.1 on a port the kernel picks, reports it as a JSON line on stdout, logs its own shutdown
+ * lines, shaped like the real server's (server-logs.ts), on stderr, and ends each response's connection
+ * so the load balancer holds none open. It exits when the lab's IPC channel closes, so it never
+ * outlives the lab.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ABORT_MARKER, DONE_EVENT } from './classify.ts';
 import { startLagMonitor } from './lag.ts';
 import { toWallMs } from './scale.ts';
@@ -30,7 +32,9 @@ const config = JSON.parse(process.argv[2] ?? '{}') as StandInConfig;
 const HEALTH_PATHS = new Set(['/health', '/v1/models', '/v2/health/ready', '/v2/health/live']);
 const MAX_TOKENS = 100_000;
 const log = shutdownLog(config.shutdown, process.pid);
-const streams = new Set<{ res: ServerResponse; timer: NodeJS.Timeout | undefined }>();
+const streams = new Set<{ id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined }>();
+/** Every open HTTP connection (Triton's drain waits for these). */
+const connections = new Set<Socket>();
 let phase: 'loading' | 'serving' | 'draining' = config.startupSeconds > 0 ? 'loading' : 'serving';
 let seq = 0;
 
@@ -57,7 +61,7 @@ function stream(req: IncomingMessage, res: ServerResponse, body: string): void {
   const chunks = Math.ceil(tokens / config.chunkTokens);
   const every = toWallMs((config.chunkTokens * config.tpotMs) / 1000);
   const started = performance.now();
-  const entry: { res: ServerResponse; timer: NodeJS.Timeout | undefined } = { res, timer: undefined };
+  const entry: { id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined } = { id, res, timer: undefined };
   streams.add(entry);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close', 'x-pod': config.name });
   let sent = 0;
@@ -89,11 +93,16 @@ const server = createServer((req, res) => {
   req.on('data', (part: string) => { if (body.length < 10_000) body += part; });
   req.on('end', () => {
     if (phase === 'loading') return reject(res, 'model is loading');
-    if (phase === 'draining') return reject(res, 'server is shutting down');
+    // A server that waits for its open connections (Triton) keeps serving requests that arrive on them.
+    if (phase === 'draining' && config.shutdown.waitsFor !== 'connections') return reject(res, 'server is shutting down');
     stream(req, res, body);
   });
 });
 server.keepAliveTimeout = 1;
+server.on('connection', (socket: Socket) => {
+  connections.add(socket);
+  socket.on('close', () => connections.delete(socket));
+});
 
 /** End every running stream with an error event, as a server that aborts its requests does. */
 function abortAll(): void {
@@ -104,11 +113,19 @@ function abortAll(): void {
   streams.clear();
 }
 
-function finish(): void {
+/** Tear down (model seconds), print the exit lines, and exit. */
+function finish(lines: readonly string[] = log.exit): void {
   setTimeout(() => {
-    for (const line of log.exit) say(line);
+    for (const line of lines) say(line);
     process.exit(0);
   }, toWallMs(config.shutdown.teardownSeconds));
+}
+
+/** Cut every running stream: the process serving it goes away without ending it. */
+function cutAll(): void {
+  for (const entry of streams) clearTimeout(entry.timer);
+  streams.clear();
+  for (const socket of connections) socket.destroy();
 }
 
 function onSigterm(): void {
@@ -119,30 +136,45 @@ function onSigterm(): void {
   const s = config.shutdown;
   if (s.mode === 'exit') process.exit(0);
   if (s.newRequests === 'refuse-connection') server.close();
-  server.closeIdleConnections();
+  // Triton keeps its open connections (idle keep-alive ones too) and waits for them; the others drop idle ones.
+  if (s.waitsFor !== 'connections') server.closeIdleConnections();
   if (s.mode === 'abort') {
     abortAll();
     return finish();
   }
   const started = performance.now();
   const boundMs = s.boundSeconds === null ? Infinity : toWallMs(s.boundSeconds);
+  const waiting = () => (s.waitsFor === 'connections' ? connections.size : streams.size);
+  const secondsLeft = () => (s.boundSeconds === null ? null : s.boundSeconds - (performance.now() - started) / toWallMs(1));
+  const progress = () => {
+    if (log.progress && waiting() > 0) say(log.progress(waiting(), secondsLeft(), [...streams].map((e) => e.id)));
+  };
+  progress();
   let lastProgress = started;
-  // Bounded: ends when no stream is left, at the drain bound, or at the latest after 10 wall minutes.
+  // Bounded: ends when nothing is left to wait for, at the drain bound, or at the latest after 10 wall minutes.
   const poll = setInterval(() => {
     const elapsed = performance.now() - started;
-    if (log.progress && performance.now() - lastProgress >= toWallMs(log.progressEverySeconds)) {
+    if (performance.now() - lastProgress >= toWallMs(log.progressEverySeconds)) {
       lastProgress = performance.now();
-      say(log.progress(streams.size, s.boundSeconds === null ? null : s.boundSeconds - elapsed / toWallMs(1)));
+      progress();
     }
-    if (streams.size === 0) {
+    if (waiting() === 0) {
       clearInterval(poll);
+      for (const line of log.drained(secondsLeft())) say(line);
       return finish();
     }
     if (elapsed >= boundMs || elapsed > 600_000) {
       clearInterval(poll);
-      say(log.bound(streams.size));
-      if (s.afterBound === 'cut') process.exit(0);
-      abortAll();
+      if (streams.size === 0) {
+        // Only idle connections held the wait: nothing is lost, the server stops as if drained.
+        for (const socket of connections) socket.destroy();
+        for (const line of log.drained(0)) say(line);
+        return finish();
+      }
+      const running = streams.size;
+      if (s.afterBound === 'cut') cutAll();
+      else abortAll();
+      for (const line of log.bound(running)) say(line);
       finish();
     }
   }, 10);

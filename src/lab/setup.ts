@@ -18,6 +18,11 @@ export interface ServerShutdown {
   afterBound: 'aborted' | 'cut';
   /** New requests during the drain: the listener closes (connection refused) or they get a 503. */
   newRequests: 'refuse-connection' | 'answer-503';
+  /**
+   * What the drain waits for: running requests, or every open HTTP connection (Triton 24.04+ waits for its
+   * connections to close, idle keep-alive ones included, out of the same --exit-timeout-secs budget).
+   */
+  waitsFor: 'requests' | 'connections';
   /** Model seconds of teardown after the drain before the process exits. */
   teardownSeconds: number;
   /** The profile whose log lines the stand-in imitates. */
@@ -48,6 +53,8 @@ export interface LabSetup {
   graceSeconds: number;
   shutdown: ServerShutdown;
   rolling: RolloutOrder | null;
+  /** Idle keep-alive connections the gateway holds open to the deleted pod, as a connection pool does. */
+  idleConnections: number;
   /** The plan's numbers, for reports. */
   plan: { preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
   /** How this setup departs from the plan, in words (empty for the plan itself). */
@@ -69,18 +76,27 @@ export const ENDPOINT_VIEW_CHECKS = { intervalSeconds: 5, fall: 2, timeoutSecond
 /** Checks rise after this many passes (HAProxy's default is 2). */
 export const CHECK_RISE = 2;
 
-/** The stand-in's SIGTERM behaviour for a model-server profile and its drain setting. */
+/**
+ * The stand-in's SIGTERM behaviour for a model-server profile and its drain setting, as the corrected facts say
+ * (fact check rows #4, #26, #36-39, #44-45, #53): every server stops taking new connections; a `flag` server
+ * drains for the flag's value (the plan's, else the flag's default); what outlives the bound is aborted with an
+ * error event by a server whose zero aborts (vLLM) and cut by the others (TGI's launcher kills its web server,
+ * Triton exits once its one --exit-timeout-secs budget is spent); Triton waits for open connections.
+ * Reads the kind and the flag from the profile, so it works for TGI as `fixed` (90 s) and as `flag`.
+ */
 export function shutdownFor(server: ModelServerProfile, plan: Pick<Plan, 'drainFlag'>): ServerShutdown {
-  const base = { teardownSeconds: LAB_TEARDOWN_SECONDS, profile: server.id, newRequests: 'refuse-connection' as const };
+  const base = {
+    teardownSeconds: LAB_TEARDOWN_SECONDS, profile: server.id, newRequests: 'refuse-connection' as const,
+    waitsFor: server.id === 'triton' ? 'connections' as const : 'requests' as const,
+  };
   const drain = server.drain;
   if (drain.kind === 'none') return { ...base, mode: 'exit', boundSeconds: 0, afterBound: 'cut' };
   if (drain.kind === 'unbounded') return { ...base, mode: 'drain', boundSeconds: null, afterBound: 'cut' };
   if (drain.kind === 'fixed') return { ...base, mode: 'drain', boundSeconds: drain.fixedSeconds!, afterBound: 'cut' };
   const seconds = plan.drainFlag?.seconds ?? drain.defaultSeconds ?? 0;
-  // Triton answers new requests with "unavailable" while it drains; the others stop listening.
-  const newRequests = server.id === 'triton' ? 'answer-503' : 'refuse-connection';
-  if (seconds === 0 && drain.zeroAborts) return { ...base, newRequests, mode: 'abort', boundSeconds: 0, afterBound: 'aborted' };
-  return { ...base, newRequests, mode: 'drain', boundSeconds: seconds, afterBound: 'aborted' };
+  const afterBound = drain.zeroAborts ? 'aborted' as const : 'cut' as const;
+  if (seconds === 0 && drain.zeroAborts) return { ...base, mode: 'abort', boundSeconds: 0, afterBound };
+  return { ...base, mode: 'drain', boundSeconds: seconds, afterBound };
 }
 
 /** The load balancer's routing for a gateway's mechanism. */

@@ -5,7 +5,7 @@
  */
 import { OUTCOMES, type Outcome } from './classify.ts';
 import type { LabEvent } from './kubelet.ts';
-import { contradicts } from './predict.ts';
+import { contradicts, exitContradicts } from './predict.ts';
 import type { Prepared } from './prepare.ts';
 import type { LabResources } from './processes.ts';
 import { runOnce, type RunResult } from './run.ts';
@@ -46,7 +46,10 @@ export interface SuiteOptions {
 }
 
 function summarize(run: RunResult, attempts: number): RunSummary {
-  return { seed: run.seed, counts: run.counts, lost: run.lost, noisy: run.noisy, maxLagMs: run.maxLagMs, wallMs: run.wallMs, attempts, flags: run.flags };
+  return {
+    seed: run.seed, counts: run.counts, lost: run.lost, noisy: run.noisy, maxLagMs: run.maxLagMs, wallMs: run.wallMs, attempts, flags: run.flags,
+    podExitSeconds: run.podExitSeconds,
+  };
 }
 
 /** Run a prepared scenario `runs` times with seeds seed, seed + 1, …. */
@@ -61,12 +64,13 @@ export async function runScenario(resources: LabResources, prepared: Prepared, o
         last = { summary: summarize(run, attempt), run };
       } catch (error) {
         const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-        last = { summary: { seed, counts, lost: 0, noisy: false, maxLagMs: 0, wallMs: 0, attempts: attempt, flags: {}, error: (error as Error).message }, run: null };
+        last = { summary: { seed, counts, lost: 0, noisy: false, maxLagMs: 0, wallMs: 0, attempts: attempt, flags: {}, podExitSeconds: null, error: (error as Error).message }, run: null };
       }
       const broken = last.summary.error !== undefined || last.summary.counts.error > 0;
       // A noisy run that contradicts the model is always repeated (within MAX_ATTEMPTS): a stall, not the
       // settings, may have caused it. Other noisy runs are repeated while the repeat budget lasts.
-      const suspect = broken || (last.summary.noisy && contradicts(prepared.prediction.expect, last.summary.lost));
+      const suspect = broken || (last.summary.noisy && (contradicts(prepared.prediction.expect, last.summary.lost)
+        || exitContradicts(prepared.prediction, last.summary.podExitSeconds)));
       if (!(broken || last.summary.noisy)) break;
       if (!suspect) {
         if (options.repeatBudget && options.repeatBudget.left <= 0) break;
@@ -86,7 +90,9 @@ function conclude(prepared: Prepared, kept: { summary: RunSummary; run: RunResul
   const lost = median(usable.map((k) => k.summary.lost));
   let verdict: Verdict;
   if (usable.length < kept.length || usable.length === 0) verdict = 'lab-error';
-  else if (usable.some((k) => contradicts(prepared.prediction.expect, k.summary.lost))) verdict = 'contradiction';
+  else if (usable.some((k) => contradicts(prepared.prediction.expect, k.summary.lost) || exitContradicts(prepared.prediction, k.summary.podExitSeconds))) {
+    verdict = 'contradiction';
+  }
   else verdict = prepared.prediction.expect === 'either' ? 'not-asserted' : 'pass';
   const byLost = [...usable].sort((a, b) => a.summary.lost - b.summary.lost);
   const middle = byLost[Math.floor((byLost.length - 1) / 2)]?.run ?? null;

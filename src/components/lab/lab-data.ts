@@ -1,8 +1,9 @@
 /**
  * Helpers the lab page's components share: the shape of content/lab/results.json they read, outcome
- * names and patterns, and sentences that describe a run's outcomes in words (the charts' text
- * alternative).
+ * names and patterns, what stood in for the gateway and whose log the stand-in's is shaped like, and
+ * sentences that describe a run's outcomes in words (the charts' text alternative).
  */
+import { standInGatewayLabel, standInLogLabel } from '../../lab/labels.ts';
 
 /** The outcomes the lab counts, in display order (error is the lab's own failure; it stays 0 in published data). */
 export const OUTCOME_KEYS = ['ok', 'refused', 'cut', 'aborted'] as const;
@@ -42,18 +43,33 @@ export interface LabScenarioData {
   summary: string;
   gateway: string;
   gatewayName?: string;
+  gatewayLabel?: string;
   modelServer: string;
   modelServerName?: string;
   mechanism: string;
   plan: { removalSeconds: number; preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
   applied: { preStopSeconds: number; terminationGracePeriodSeconds: number; changes: string[] };
-  prediction: { expect: string; refused: { min: number | null; max: number | null }; back: { atSeconds: number | null; outcome: string; count: { min: number | null; max: number | null } } | null };
-  runs: { seed: number; counts: Record<string, number>; lost: number; noisy: boolean; maxLagMs: number; wallMs: number; attempts: number }[];
+  prediction: {
+    expect: string;
+    refused: LabRange;
+    back: { atSeconds: number | null; outcome: string; count: LabRange } | null;
+    lost?: LabRange;
+    /** The pod is still up at this time, when the model says so (Triton held by an idle connection). */
+    podUpUntilSeconds?: number | null;
+  };
+  runs: { seed: number; counts: Record<string, number>; lost: number; noisy: boolean; maxLagMs: number; wallMs: number; attempts: number; podExitSeconds?: number | null }[];
   median: Record<string, number>;
   verdict: string;
   timeline: { width: number; buckets: LabBucket[] };
   events: LabEventData[];
   podLog: LabEventData[];
+  podLogLabel?: string;
+}
+
+/** A predicted count: a lower and an upper bound (null when unbounded). */
+export interface LabRange {
+  min: number | null;
+  max: number | null;
 }
 
 /** The id of a scenario's section on the lab page. */
@@ -61,9 +77,47 @@ export function scenarioAnchor(id: string): string {
   return `lab-${id.replace(/[^a-z0-9]+/g, '-')}`;
 }
 
+/** What stood in for the scenario's gateway: "HAProxy with Istio's removal delay" (results before it was recorded too). */
+export function gatewayLabel(s: LabScenarioData): string {
+  return s.gatewayLabel ?? standInGatewayLabel(s.mechanism, s.gatewayName ?? s.gateway);
+}
+
+/** The label of the deleted pod's log: stand-in output, shaped like which server's log at which release. */
+export function podLogLabel(s: LabScenarioData): string {
+  return s.podLogLabel ?? standInLogLabel(s.modelServer, s.modelServerName ?? s.modelServer);
+}
+
 /** A scenario's name with its gateway and model server, unique on the page (for region labels). */
 export function scenarioLabel(s: LabScenarioData): string {
-  return `${s.title}, ${s.gatewayName ?? s.gateway}, ${s.modelServerName ?? s.modelServer}`;
+  return `${s.title}, ${gatewayLabel(s)}, ${s.modelServerName ?? s.modelServer}`;
+}
+
+/** A predicted count as text: "0", "about 6", "10 to 30". */
+export function rangeText(r: LabRange | undefined): string {
+  if (!r) return 'not recorded';
+  const lo = Math.round(r.min ?? 0);
+  const hi = Math.round(r.max ?? 0);
+  if (lo === hi) return lo === 0 ? '0' : `about ${lo}`;
+  return `${lo} to ${hi}`;
+}
+
+/** What the model predicts per run for each lost kind and in all, beside what the lab measured (median). */
+export function predictedVersusMeasured(s: LabScenarioData): { kind: string; predicted: string; measured: string }[] {
+  const p = s.prediction;
+  const zero = { min: 0, max: 0 };
+  const back = (kind: 'cut' | 'aborted') => (p.back && p.back.outcome === kind ? p.back.count : zero);
+  const rows = [
+    { kind: 'refused', predicted: rangeText(p.refused), measured: String(s.median.refused ?? 0) },
+    { kind: 'cut', predicted: rangeText(back('cut')), measured: String(s.median.cut ?? 0) },
+    { kind: 'aborted', predicted: rangeText(back('aborted')), measured: String(s.median.aborted ?? 0) },
+    { kind: 'lost in all', predicted: rangeText(p.lost), measured: String(s.median.lost ?? 0) },
+  ];
+  if (typeof p.podUpUntilSeconds === 'number') {
+    const exits = s.runs.map((r) => r.podExitSeconds).filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
+    const mid = exits[Math.floor((exits.length - 1) / 2)];
+    rows.push({ kind: 'pod exits', predicted: `at ${secondsText(p.podUpUntilSeconds)} or later`, measured: mid === undefined ? 'not recorded' : `at ${secondsText(mid)}` });
+  }
+  return rows;
 }
 
 /** Seconds for prose: 35, 12.5. */
