@@ -25,7 +25,7 @@ export function bucketWidth(spanSeconds: number): number {
 export function bucketReport(report: VerifyReport): { width: number; buckets: ChartBucket[] } {
   const span = Math.max(1, reportEndSeconds(report));
   const width = bucketWidth(span);
-  const count = Math.max(1, Math.ceil(span / width));
+  const count = Math.floor(span / width) + 1; // the bucket [from, from + width) holding the last end too
   const buckets: ChartBucket[] = [];
   for (let i = 0; i < count; i++) buckets.push({ from: i * width, ok: 0, refused: 0, cut: 0, aborted: 0, timeout: 0 });
   for (const r of report.perRequest) {

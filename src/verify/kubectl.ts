@@ -20,7 +20,7 @@ export interface KubectlResult {
 }
 
 /** The kubectl binary: $HITLESS_KUBECTL or `kubectl` on PATH. */
-export const KUBECTL = process.env.HITLESS_KUBECTL ?? 'kubectl';
+export const KUBECTL = process.env.HITLESS_KUBECTL || 'kubectl';
 
 /** The flags every command starts with. */
 export function scopeArgs(t: RestartTarget): string[] {
