@@ -33,6 +33,8 @@ export interface RequestResult {
   detail: string | null;
   /** The user stopped it (second Ctrl-C): not counted as an outcome. */
   cancelled: boolean;
+  /** SSE events received. */
+  events: number;
 }
 
 /** The raw response, for tests that compare with another classifier. */
@@ -92,6 +94,7 @@ export function sendRequest(target: RequestTarget, id: number, zeroMs: number, o
       status: status ?? null,
       detail: outcome === 'ok' ? null : detail,
       cancelled,
+      events: facts.events,
     });
   };
   const req = send(target.url, { method: 'POST', headers, agent: target.agent }, (res) => {
