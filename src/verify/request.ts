@@ -99,6 +99,10 @@ export function sendRequest(target: RequestTarget, id: number, zeroMs: number, o
   };
   const req = send(target.url, { method: 'POST', headers, agent: target.agent }, (res) => {
     status = res.statusCode;
+    const type = String(res.headers['content-type'] ?? '');
+    if (status !== undefined && status >= 200 && status <= 299 && !type.includes('text/event-stream')) {
+      detail = `not an event stream (content-type ${JSON.stringify(type.slice(0, 60))}): does the endpoint stream?`;
+    }
     res.on('data', (part: Buffer) => {
       reader.feed(part);
       if (onRaw && raw.length < RAW_LIMIT) raw += part.toString('utf8');

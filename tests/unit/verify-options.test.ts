@@ -5,6 +5,7 @@ import { UsageError } from '../../src/cli/args.ts';
 import { reportHtml } from '../../src/verify/html.ts';
 import { jobYaml } from '../../src/verify/job.ts';
 import { parseVerifyOptions } from '../../src/verify/options.ts';
+import { statusLine } from '../../src/verify/status.ts';
 import type { VerifyReport } from '../../src/verify/report.ts';
 
 const base = ['--url', 'http://gw.example:8080/prefix/', '--model', 'llama'];
@@ -127,4 +128,14 @@ test('the HTML report escapes every string from the user or the endpoint and fet
   assert.doesNotMatch(html, /(src|href)=/, 'nothing is loaded from anywhere');
   assert.match(html, /<svg viewBox="0 0 640 260"/);
   assert.match(html, /<title>1 aborted, 2 to 3 s<\/title>/, 'the aborted request ended at 2 s: bucket 2 to 3 s');
+});
+
+test('the status line shows elapsed, sent, in flight, each outcome and TTFT p50/p99', () => {
+  const stats = {
+    sent: 12, inFlight: 3, skipped: 0, cancelled: 0, counts: { ok: 7, refused: 1, cut: 1, aborted: 0, timeout: 0 },
+    // Ten TTFTs: nearest rank p50 is the 5th (50 ms), p99 the 10th (900 ms).
+    ttftMs: [10, 20, 30, 40, 50, 60, 70, 80, 90, 900], longestOkMs: 0,
+  };
+  assert.equal(statusLine(42.4, stats), '  42 s  sent 12  in flight 3  ok 7  refused 1  cut 1  aborted 0  timeout 0  ttft p50 50 ms p99 900 ms');
+  assert.match(statusLine(1, { ...stats, skipped: 4, ttftMs: [] }), /ttft p50 – p99 –  skipped 4$/);
 });
