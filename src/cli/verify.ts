@@ -10,7 +10,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { startLagMonitor } from '../lab/lag.ts';
 import { reportHtml } from '../verify/html.ts';
 import { jobYaml } from '../verify/job.ts';
-import { startLoad } from '../verify/load.ts';
+import { MAX_ARRIVALS, startLoad } from '../verify/load.ts';
 import { mergeReports, readReportFile } from '../verify/merge.ts';
 import { parseVerifyOptions, RANGES, type VerifyOptions } from '../verify/options.ts';
 import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
@@ -136,10 +136,11 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
     target: { url, body: requestBody(o), headers: o.headers, idHeader: o.idHeader ?? undefined, timeoutMs: o.timeoutSeconds * 1000, agent },
     ratePerSecond: o.ratePerSecond,
     concurrency: o.concurrency,
+    onLimit: () => event(`sending stopped at ${MAX_ARRIVALS} requests, the most one run keeps`),
   });
   const events: VerifyEvent[] = [];
   const event = (what: string) => events.push({ atSeconds: Math.round((performance.now() - load.zeroMs) / 10) / 100, what });
-  event(`load starts: ${o.ratePerSecond} requests/s, at most ${o.concurrency} in flight`);
+  events.push({ atSeconds: 0, what: `load starts: ${o.ratePerSecond} requests/s, at most ${o.concurrency} in flight` });
   const stopStatus = o.quiet ? () => {} : startStatus(process.stderr, load.stats, load.zeroMs);
   let interrupt: () => void = () => {};
   const interrupted = new Promise<void>((resolve) => { interrupt = resolve; });

@@ -74,7 +74,7 @@ export function chartSvg(report: VerifyReport): string {
   for (const n of [0, yMax / 2, yMax]) {
     parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(n)}" y2="${y(n)}" class="grid"/><text x="${M.left - 6}" y="${y(n) + 4}" text-anchor="end" class="tick">${n}</text>`);
   }
-  const tickEvery = bucketWidth(to / 6) * 1;
+  const tickEvery = bucketWidth(to / 6);
   for (let t = 0, i = 0; t <= to && i < 40; t += tickEvery, i++) parts.push(`<text x="${x(t)}" y="${H - M.bottom + 17}" text-anchor="middle" class="tick">${t}</text>`);
   parts.push(`<text x="${M.left + plotW / 2}" y="${H - 6}" text-anchor="middle" class="axis">seconds after the load started</text>`);
   parts.push(`<text x="12" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 12 ${M.top + plotH / 2})" class="axis">requests per ${bw} s</text>`);

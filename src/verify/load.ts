@@ -15,6 +15,8 @@ export interface LoadOptions {
   onRaw?: (id: number, raw: RawResponse) => void;
   /** Each request as it ends. */
   onResult?: (result: RequestResult) => void;
+  /** Called once if sending stops because MAX_ARRIVALS was reached. */
+  onLimit?: () => void;
 }
 
 /** Live numbers of a running load. */
@@ -45,6 +47,9 @@ export interface Load {
 
 /** Most arrivals sent at once when the timer fires late (a stalled client catches up, bounded). */
 const MAX_CATCH_UP = 1000;
+
+/** Most arrivals in one run: every request's result is kept for the report, so memory bounds the run. */
+export const MAX_ARRIVALS = 1_000_000;
 
 /** Start sending now. */
 export function startLoad(options: LoadOptions): Load {
@@ -87,11 +92,17 @@ export function startLoad(options: LoadOptions): Load {
   };
   const tick = () => {
     if (!sending) return;
-    const due = Math.floor((performance.now() - zeroMs) / intervalMs) + 1;
+    const due = Math.min(MAX_ARRIVALS, Math.floor((performance.now() - zeroMs) / intervalMs) + 1);
     for (let n = 0; arrivals < due && n < MAX_CATCH_UP; n++) launch();
     if (arrivals < due) { // later than the catch-up allows: those arrivals are skipped, not queued
       stats.skipped += due - arrivals;
       arrivals = due;
+    }
+    if (arrivals >= MAX_ARRIVALS) {
+      options.onLimit?.();
+      sending = false;
+      maybeFinish();
+      return;
     }
     timer = setTimeout(tick, Math.max(0, zeroMs + arrivals * intervalMs - performance.now()));
   };
