@@ -22,7 +22,9 @@ export function startStatus(out: NodeJS.WriteStream, stats: LoadStats, zeroMs: n
   const tty = out.isTTY === true;
   const draw = () => {
     const line = statusLine((performance.now() - zeroMs) / 1000, stats);
-    if (tty) out.write(`\r\x1b[2K${line.slice(0, Math.max(20, (out.columns ?? 120) - 1))}`);
+    // Cut to the terminal's width so the line never wraps (a wrapped line would not be redrawn in place).
+    const width = out.columns && out.columns > 20 ? out.columns - 1 : 200;
+    if (tty) out.write(`\r\x1b[2K${line.slice(0, width)}`);
     else out.write(`${line}\n`);
   };
   const timer = setInterval(draw, tty ? 500 : PLAIN_EVERY_SECONDS * 1000);
