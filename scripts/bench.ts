@@ -9,7 +9,8 @@
  *
  * Options (environment): BENCH_CHANGES (200), BENCH_CLI_RUNS (15), BENCH_LH_RUNS (3: Lighthouse runs per page,
  * the median is reported), BENCH_PORT (default: a free port), BENCH_SKIP (comma list of: build, js, input, cli, lighthouse;
- * with `build` skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build).
+ * with `build` skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build; `verify` skips the
+ * concurrent-streams figure of `hitless verify`).
  * Exit code 0 whatever the figures; the table says which budgets are missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -451,6 +452,51 @@ async function measureLighthouse(paths: string[]): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------- main
 
+/**
+ * `hitless verify`: how many concurrent streams one verify process (pinned to one core with taskset when it
+ * exists) holds against a stand-in that streams one event per token every 50 ms, with its event loop's lag
+ * p99 under 50 ms while all of them are open. Levels double from 250 until one misses (or 4,000).
+ */
+async function measureVerifyStreams(): Promise<void> {
+  section('hitless verify: concurrent streams on one core (stand-in: one SSE event per token, 20 tokens/s a stream)');
+  const hold = join(ROOT, 'src/verify/bench-hold.ts');
+  const pin = (core: number) => (spawnSync('taskset', ['-V']).status === 0 ? ['taskset', '-c', String(core)] : []);
+  const [serveCmd, ...serveArgs] = [...pin(1), process.execPath, hold, 'serve'];
+  const server = spawn(serveCmd, serveArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolvePort, reject) => {
+      const timer = setTimeout(() => reject(new Error('the stand-in did not start in 10 s')), 10_000);
+      server.stdout!.once('data', (text: Buffer) => { clearTimeout(timer); resolvePort(JSON.parse(text.toString()).port); });
+    });
+    // Every level runs (up to a core's worth of CPU), so the CPU share is known even when a busy host spoils the lag.
+    let held = 0;
+    let heldLine = 'none';
+    let cpuAt1000: number | null = null;
+    for (let streams = 250, missed = false; streams <= 4000; streams *= 2) {
+      const [cmd, ...args] = [...pin(0), process.execPath, hold, 'hold', String(port), String(streams)];
+      const run = spawnSync(cmd, args, { encoding: 'utf8', timeout: 120_000 });
+      const r = JSON.parse(run.stdout.trim().split('\n').at(-1) || '{}') as { peakInFlight: number; lagP99Ms: number; lagMaxMs: number; eventsPerSecond: number; cpuShare: number; lost: number };
+      if (r.peakInFlight === undefined) {
+        process.stdout.write(`    ${streams} streams: no result (${run.error?.message ?? run.stderr.trim().split('\n').at(-1)})\n`);
+        break;
+      }
+      process.stdout.write(`    ${streams} streams: ${r.peakInFlight} in flight at once, ${r.eventsPerSecond} events/s read, lag p99 ${r.lagP99Ms} ms (max ${r.lagMaxMs} ms), ${Math.round(r.cpuShare * 100)}% of a core, ${r.lost} not ok\n`);
+      if (streams === 1000) cpuAt1000 = r.cpuShare;
+      missed ||= !(r.peakInFlight >= streams * 0.99 && r.lost === 0 && r.lagP99Ms < 50);
+      if (!missed) {
+        held = streams;
+        heldLine = `lag p99 ${r.lagP99Ms} ms, ${Math.round(r.cpuShare * 100)}% of a core`;
+      }
+      if (r.cpuShare > 0.8 || r.lost > 0) break;
+    }
+    row('verify: streams one process holds (lag p99 < 50 ms)', `${held} (${heldLine})`, '≥ 1,000', held >= 1000);
+    if (cpuAt1000 !== null) row('verify: CPU at 1,000 streams', `${Math.round(cpuAt1000 * 100)}% of one core`);
+    notes.push(`verify streams: measured with load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores; lag on a shared host counts time the process waited for the CPU.`);
+  } finally {
+    server.kill('SIGKILL');
+  }
+}
+
 async function main(): Promise<void> {
   const chromiumVersion = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
   process.stdout.write(`Hitless bench — ${new Date().toISOString()}\n`);
@@ -471,6 +517,7 @@ async function main(): Promise<void> {
     if (!SKIP.has('js')) await measureJs(browser, outDir, paths);
     if (!SKIP.has('input') && paths.includes('/generator/')) await measureInput(browser);
     if (!SKIP.has('cli')) measureCli();
+    if (!SKIP.has('verify')) await measureVerifyStreams();
     await browser.close();
     if (!SKIP.has('lighthouse')) await measureLighthouse(paths);
   } finally {

@@ -1,0 +1,81 @@
+/**
+ * `hitless verify --merge`: combine the JSON reports of several runs (the shards of the emitted Job,
+ * or runs from several machines) into one. Times are moved onto the earliest start, so the merged
+ * timeline lines up by wall clock; each request and event keeps which shard it came from.
+ */
+import { readFileSync } from 'node:fs';
+import { lostOf, zeroCounts } from './outcome.ts';
+import { ttftSummary, type RequestRow, type VerifyEvent, type VerifyReport } from './report.ts';
+
+/** Read one report; the message names the file and what is wrong with it. */
+export function readReportFile(file: string): VerifyReport {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`--merge: ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  // `kubectl logs` may put a line of its own before the JSON; the report is the last top-level object.
+  const start = text.search(/^\{/m);
+  let data: unknown;
+  try {
+    data = JSON.parse(start === -1 ? text : text.slice(start));
+  } catch {
+    throw new Error(`--merge: ${file} is not a hitless verify JSON report (run verify with --format json)`);
+  }
+  return checkReport(data, file);
+}
+
+/** Check that data is a verify report (version 1); throws naming the file and the field. */
+export function checkReport(data: unknown, file: string): VerifyReport {
+  const r = data as Partial<VerifyReport>;
+  const problem = !r || typeof r !== 'object' ? 'it is not an object'
+    : r.tool !== 'hitless verify' ? '"tool" is not "hitless verify"'
+    : r.version !== 1 ? `version ${JSON.stringify(r.version)} is not 1`
+    : typeof r.startedAt !== 'string' || Number.isNaN(Date.parse(r.startedAt)) ? '"startedAt" is not a time'
+    : !Array.isArray(r.perRequest) ? '"perRequest" is missing'
+    : !Array.isArray(r.events) ? '"events" is missing'
+    : !r.settings || typeof r.settings !== 'object' ? '"settings" is missing'
+    : null;
+  if (problem) throw new Error(`--merge: ${file} is not a hitless verify report: ${problem}`);
+  return r as VerifyReport;
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Merge reports into one; shard i is the i-th report (0-based), in the order given. */
+export function mergeReports(reports: readonly VerifyReport[]): VerifyReport {
+  if (reports.length === 0) throw new Error('nothing to merge');
+  const starts = reports.map((r) => Date.parse(r.startedAt));
+  const zero = Math.min(...starts);
+  const outcomes = zeroCounts();
+  const perRequest: RequestRow[] = [];
+  const events: VerifyEvent[] = [];
+  const ttfts: number[] = [];
+  let skipped = 0;
+  let cancelled = 0;
+  let longestOkSeconds = 0;
+  let clientMaxLagMs = 0;
+  reports.forEach((report, shard) => {
+    const offset = (starts[shard] - zero) / 1000;
+    for (const row of report.perRequest) {
+      if (row.outcome === 'cancelled') cancelled++;
+      else outcomes[row.outcome]++;
+      if (row.ttftMs !== null) ttfts.push(row.ttftMs);
+      perRequest.push({ ...row, shard, start: round3(row.start + offset), end: round3(row.end + offset) });
+    }
+    for (const e of report.events) events.push({ atSeconds: round3(e.atSeconds + offset), what: reports.length > 1 ? `shard ${shard}: ${e.what}` : e.what });
+    skipped += report.skipped ?? 0;
+    longestOkSeconds = Math.max(longestOkSeconds, report.longestOkSeconds ?? 0);
+    clientMaxLagMs = Math.max(clientMaxLagMs, report.clientMaxLagMs ?? 0);
+  });
+  const first = reports[starts.indexOf(zero)];
+  const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
+  return {
+    tool: 'hitless verify', version: 1, startedAt: new Date(zero).toISOString(),
+    settings: { ...first.settings, ratePerSecond: sum((r) => r.settings.ratePerSecond), concurrency: sum((r) => r.settings.concurrency) },
+    requests: perRequest.length, outcomes, lost: lostOf(outcomes), skipped, cancelled,
+    ttftMs: ttftSummary(ttfts), longestOkSeconds, clientMaxLagMs, shards: sum((r) => r.shards ?? 1),
+    events: events.sort((a, b) => a.atSeconds - b.atSeconds), perRequest,
+  };
+}

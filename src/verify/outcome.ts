@@ -1,0 +1,48 @@
+/**
+ * How one request ended, as `hitless verify` sees it from the client side. The same kinds as the
+ * lab's classifier (src/lab/classify.ts), with `timeout` where the lab has its own `error`:
+ * ok: streamed to `[DONE]` or a finish reason. refused: no connection, or an HTTP error status (so
+ * before any token). cut: the stream ended without a finish. aborted: the server ended the stream
+ * with an error event or an `abort` finish reason. timeout: the client's time limit ran out.
+ */
+import type { StreamFacts } from './sse.ts';
+
+/** The outcome of one request. */
+export type VerifyOutcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'timeout';
+
+/** Every outcome, in report order. */
+export const VERIFY_OUTCOMES: readonly VerifyOutcome[] = ['ok', 'refused', 'cut', 'aborted', 'timeout'];
+
+/** Outcomes that count as a lost request. */
+export const LOST_OUTCOMES: readonly VerifyOutcome[] = ['refused', 'cut', 'aborted', 'timeout'];
+
+/** The finish reason vLLM (and others) give a request they aborted. */
+export const ABORT_FINISH_REASON = 'abort';
+
+/** What the client saw of one request. */
+export interface RequestFacts {
+  /** HTTP status, absent when no response head arrived (connection refused, reset, DNS…). */
+  status?: number;
+  timedOut: boolean;
+  stream: StreamFacts;
+}
+
+/** Classify one request from what the client saw. */
+export function classifyRequest(facts: RequestFacts): VerifyOutcome {
+  if (facts.timedOut) return 'timeout';
+  if (facts.status === undefined || facts.status < 200 || facts.status > 299) return 'refused';
+  const s = facts.stream;
+  if (s.error !== null || s.finishReason === ABORT_FINISH_REASON) return 'aborted';
+  if (s.done || s.finishReason !== null) return 'ok';
+  return 'cut';
+}
+
+/** A count of zero for every outcome. */
+export function zeroCounts(): Record<VerifyOutcome, number> {
+  return { ok: 0, refused: 0, cut: 0, aborted: 0, timeout: 0 };
+}
+
+/** Lost requests in a count: everything but ok. */
+export function lostOf(counts: Record<VerifyOutcome, number>): number {
+  return LOST_OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
+}

@@ -1,0 +1,139 @@
+/**
+ * Send one streamed completion and classify how it ended. Plain node:http(s) with the caller's agent
+ * (many concurrent streams need no more than that); a time limit per request; cancellable.
+ */
+import { request as httpRequest, type Agent as HttpAgent } from 'node:http';
+import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
+import { classifyRequest, type VerifyOutcome } from './outcome.ts';
+import { createStreamReader } from './sse.ts';
+
+/** Where and what to send; the same for every request of a run. */
+export interface RequestTarget {
+  url: URL;
+  /** JSON body. */
+  body: string;
+  /** Extra headers (e.g. authorization). Never printed or saved. */
+  headers: Readonly<Record<string, string>>;
+  /** Header that carries each request's number, so gateway logs can be matched (optional). */
+  idHeader?: string;
+  timeoutMs: number;
+  agent: HttpAgent | HttpsAgent;
+}
+
+/** What happened to one request. Times are ms after the run's start (performance.now based). */
+export interface RequestResult {
+  id: number;
+  startMs: number;
+  endMs: number;
+  /** Time to the first output token, ms, or null when none came. */
+  ttftMs: number | null;
+  outcome: VerifyOutcome;
+  status: number | null;
+  /** Why a refused or cut request ended, in a few words (an error code or the stream's error). */
+  detail: string | null;
+  /** The user stopped it (second Ctrl-C): not counted as an outcome. */
+  cancelled: boolean;
+  /** SSE events received. */
+  events: number;
+}
+
+/** The raw response, for tests that compare with another classifier. */
+export interface RawResponse {
+  status?: number;
+  complete: boolean;
+  body: string;
+  timedOut: boolean;
+}
+
+/** A request in flight. */
+export interface InFlight {
+  readonly done: Promise<RequestResult>;
+  cancel(): void;
+}
+
+/** Longest body kept for `onRaw` (tests only). */
+const RAW_LIMIT = 200_000;
+
+/** Send request `id` now; `zeroMs` is the run's start (performance.now). */
+export function sendRequest(target: RequestTarget, id: number, zeroMs: number, onRaw?: (id: number, raw: RawResponse) => void): InFlight {
+  const started = performance.now();
+  let status: number | undefined;
+  let firstTokenAt: number | null = null;
+  let timedOut = false;
+  let cancelled = false;
+  let complete = false;
+  let detail: string | null = null;
+  let raw = '';
+  const reader = createStreamReader(() => { firstTokenAt = performance.now(); });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'content-length': String(Buffer.byteLength(target.body)),
+    ...target.headers,
+  };
+  if (target.idHeader) headers[target.idHeader] = String(id);
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  let settle: (r: RequestResult) => void = () => {};
+  const done = new Promise<RequestResult>((resolve) => { settle = resolve; });
+  let settled = false;
+  const finish = () => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    const facts = reader.end();
+    if (onRaw) onRaw(id, { status, complete, body: raw, timedOut });
+    const outcome = classifyRequest({ status, timedOut, stream: facts });
+    if (outcome === 'aborted') detail = facts.error ?? `finish_reason ${facts.finishReason}`;
+    else if (outcome === 'refused' && status !== undefined) detail = `HTTP ${status}`;
+    settle({
+      id,
+      startMs: started - zeroMs,
+      endMs: performance.now() - zeroMs,
+      ttftMs: firstTokenAt === null ? null : firstTokenAt - started,
+      outcome,
+      status: status ?? null,
+      detail: outcome === 'ok' ? null : detail,
+      cancelled,
+      events: facts.events,
+    });
+  };
+  const req = send(target.url, { method: 'POST', headers, agent: target.agent }, (res) => {
+    status = res.statusCode;
+    const type = String(res.headers['content-type'] ?? '');
+    if (status !== undefined && status >= 200 && status <= 299 && !type.includes('text/event-stream')) {
+      detail = `not an event stream (content-type ${JSON.stringify(type.slice(0, 60))}): does the endpoint stream?`;
+    }
+    res.on('data', (part: Buffer) => {
+      reader.feed(part);
+      if (onRaw && raw.length < RAW_LIMIT) raw += part.toString('utf8');
+    });
+    res.on('end', () => { complete = res.complete; });
+    res.on('error', (error: NodeJS.ErrnoException) => { detail ??= error.code ?? error.message; });
+    res.on('close', () => {
+      complete = complete || res.complete;
+      if (!complete) detail ??= 'the stream broke off';
+      finish();
+    });
+  });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    detail = `no end after ${target.timeoutMs / 1000} s`;
+    req.destroy();
+    finish();
+  }, target.timeoutMs);
+  req.on('error', (error: NodeJS.ErrnoException) => {
+    detail ??= error.code ?? error.message;
+    // Without a response the 'close' of the response never comes: settle here. With one, 'close' settles.
+    if (status === undefined) finish();
+  });
+  req.end(target.body);
+  return {
+    done,
+    cancel() {
+      if (settled) return;
+      cancelled = true;
+      req.destroy();
+      finish();
+    },
+  };
+}
