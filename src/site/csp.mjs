@@ -19,17 +19,28 @@ const STARLIGHT_INLINE_SCRIPT_FILES = [
   'user-components/Tabs.astro',
 ];
 
-/** The text of every `<script is:inline …>` block in an Astro component's source. */
+/**
+ * The text of every `<script is:inline …>` block in an Astro component's source.
+ * @param {string} source
+ * @returns {string[]}
+ */
 export function findInlineScripts(source) {
   return [...source.matchAll(/<script\s+is:inline\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 }
 
-/** The CSP source for a script's text: `'sha256-…'` without the quotes, as Astro's config expects. */
+/**
+ * The CSP source for a script's text: `'sha256-…'` without the quotes, as Astro's config expects.
+ * @param {string} text
+ * @returns {`sha256-${string}`}
+ */
 export function hashScript(text) {
   return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 }
 
-/** Hashes of the inline scripts Starlight renders. */
+/**
+ * Hashes of the inline scripts Starlight renders.
+ * @returns {`sha256-${string}`[]}
+ */
 export function starlightInlineScriptHashes() {
   const require = createRequire(import.meta.url);
   const dist = dirname(require.resolve('@astrojs/starlight/components'));
@@ -43,10 +54,11 @@ export function starlightInlineScriptHashes() {
  * Pagefind's search index ('wasm-unsafe-eval' allows compiling WebAssembly, not eval). Styles: this origin and
  * Astro's hashed styles; style attributes (Expressive Code's token colours, Starlight's hidden elements) are
  * allowed, since they cannot run code.
+ * @returns {Exclude<NonNullable<NonNullable<import('astro').AstroUserConfig['security']>['csp']>, boolean>}
  */
 export function contentSecurityPolicy() {
   return {
-    algorithm: /** @type {const} */ ('SHA-256'),
+    algorithm: 'SHA-256',
     directives: [
       "default-src 'self'",
       "img-src 'self' data:",
@@ -59,7 +71,7 @@ export function contentSecurityPolicy() {
       hashes: starlightInlineScriptHashes(),
     },
     styleDirective: {
-      resources: ["'self'", { resource: "'unsafe-inline'", kind: /** @type {const} */ ('attribute') }],
+      resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
     },
   };
 }
