@@ -50,6 +50,8 @@ test('the sitemap lists the pages', () => {
 
 for (const path of SITEMAP_PATHS) {
   test(`no CSP violation: ${path}`, async ({ page }) => {
+    // Loading, hydrating and scrolling through a long page takes seconds, and far more on a loaded machine.
+    test.setTimeout(90_000);
     const violations = await recordViolations(page);
     await page.goto(path);
     await settle(page);
