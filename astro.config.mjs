@@ -4,6 +4,10 @@ import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
 import preact from '@astrojs/preact';
 import { parse } from 'yaml';
+import { contentSecurityPolicy } from './src/site/csp.mjs';
+
+/** The repository's URL, from package.json: the one place to change it. */
+const REPOSITORY_URL = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).repository.url;
 
 /**
  * Sidebar links for every profile data file in a content folder, in the files' own order.
@@ -24,12 +28,19 @@ export default defineConfig({
   // Separate folders let several builds run side by side (parallel test runs, the benchmark).
   outDir: process.env.HITLESS_OUT_DIR ?? './dist',
   cacheDir: process.env.HITLESS_CACHE_DIR ?? './node_modules/.astro',
+  // A hash-based Content-Security-Policy <meta> on every page (see src/site/csp.mjs).
+  security: { csp: contentSecurityPolicy() },
+  // Pages link the repository through src/components/RepoLink.astro, which reads this.
+  // Stylesheets as files, never inlined: style-src 'self' covers them (Astro does not hash every inlined one).
+  build: { inlineStylesheets: 'never' },
+  vite: { define: { 'import.meta.env.HITLESS_REPOSITORY_URL': JSON.stringify(REPOSITORY_URL) } },
   integrations: [
     preact(),
     starlight({
       title: 'Hitless',
       description: 'Roll out and drain LLM model servers behind an InferencePool without dropping a request.',
       favicon: '/favicon.svg',
+      social: [{ icon: 'github', label: 'Hitless on GitHub', href: REPOSITORY_URL }],
       lastUpdated: false,
       pagination: true,
       customCss: ['./src/styles/site.css'],

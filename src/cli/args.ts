@@ -1,4 +1,8 @@
-/** Parse `--flag value`, `--flag=value` and bare boolean `--flag` arguments for the CLI. */
+/**
+ * Parse the CLI's arguments: `--flag value`, `--flag=value`, and boolean flags as `--flag`, `--flag=true|false`
+ * or `--flag true|false`. A blank value (`--replicas ''`, `--replicas=`) is an error naming the flag, never a
+ * silent default.
+ */
 import { fieldFor } from '../drain/fields.ts';
 
 /** A usage error: the CLI prints it and exits 2. */
@@ -18,9 +22,25 @@ export interface ParsedArgs {
   positional: string[];
 }
 
+/** The words a boolean flag takes after `=`: as the core reads them (`1` and `0` too, as in the site's links). */
+const BOOLEAN_INLINE = ['true', 'false', '1', '0'];
+/** The words taken as a boolean flag's value when they follow it as the next argument. */
+const BOOLEAN_NEXT = ['true', 'false'];
+
+/** The value of a boolean flag: `true` when bare, else its inline value or a following `true`/`false`. */
+function booleanValue(name: string, inline: string | undefined, next: string | undefined): { value: string; usesNext: boolean } {
+  if (inline !== undefined) {
+    if (!BOOLEAN_INLINE.includes(inline)) throw new UsageError(`--${name} must be true or false (got ${JSON.stringify(inline)})`);
+    return { value: inline, usesNext: false };
+  }
+  if (next !== undefined && BOOLEAN_NEXT.includes(next)) return { value: next, usesNext: true };
+  return { value: 'true', usesNext: false };
+}
+
 /**
  * Split argv into drain-model inputs (any flag of the field table), the command's own options
- * (named in `optionNames`; those in `booleanOptions` take no value) and positional arguments.
+ * (named in `optionNames`; those in `booleanOptions` take true or false, and are stored as `'true'` or
+ * `'false'`) and positional arguments.
  */
 export function parseArgs(argv: string[], optionNames: readonly string[], booleanOptions: readonly string[] = []): ParsedArgs {
   const result: ParsedArgs = { inputs: {}, options: {}, positional: [] };
@@ -34,20 +54,27 @@ export function parseArgs(argv: string[], optionNames: readonly string[], boolea
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     const inline = eq === -1 ? undefined : arg.slice(eq + 1);
     const field = fieldFor(name);
-    const isBoolean = booleanOptions.includes(name) || field?.kind === 'bool';
-    let value: string;
-    if (inline !== undefined) value = inline;
-    else if (isBoolean) value = 'true';
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
-    else throw new UsageError(`--${name} needs a value`);
-    if (field && field.flag === name) {
-      if (name in result.inputs) throw new UsageError(`--${name} is given twice`);
-      result.inputs[name] = value;
-    } else if (optionNames.includes(name) || booleanOptions.includes(name)) {
-      result.options[name] = value;
-    } else {
+    const isInput = field !== undefined && field.flag === name;
+    if (!isInput && !optionNames.includes(name) && !booleanOptions.includes(name)) {
       throw new UsageError(`--${name} is not an option of this command (see hitless --help)`);
     }
+    let value: string;
+    if (booleanOptions.includes(name) || (isInput && field.kind === 'bool')) {
+      if (inline?.trim() === '') throw new UsageError(`--${name} needs a value after = (true or false)`);
+      const parsed = booleanValue(name, inline, argv[i + 1]);
+      value = isInput ? parsed.value : String(parsed.value === 'true' || parsed.value === '1');
+      if (parsed.usesNext) i++;
+    } else if (inline !== undefined) {
+      value = inline;
+    } else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) {
+      value = argv[++i];
+    } else {
+      throw new UsageError(`--${name} needs a value`);
+    }
+    if (value.trim() === '') throw new UsageError(`--${name} needs a value (got ${value === '' ? 'an empty one' : 'only spaces'})`);
+    const into = isInput ? result.inputs : result.options;
+    if (name in into) throw new UsageError(`--${name} is given twice`);
+    into[name] = value;
   }
   return result;
 }

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
 import { describeCounts } from '../drain/check/findings.ts';
 import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
-import { describeCheckedFor, settingErrors } from '../drain/check/settings.ts';
+import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
@@ -100,10 +100,40 @@ function findingText(joined: Joined, f: Finding): string {
   return lines.join('\n');
 }
 
+/** A setting given on the command line that replaces a value read from the manifest. */
+export interface Override {
+  flag: string;
+  /** The command line's value, which the check uses. */
+  value: string;
+  /** The manifest's value, which it replaces. */
+  manifest: string;
+  /** Where the manifest's value was read. */
+  from: string;
+}
+
+/** Same value when both read as the same number (`3` and `3.0`), else the same text. */
+function sameValue(a: string, b: string): boolean {
+  const [x, y] = [a.trim(), b.trim()];
+  return x === y || (x !== '' && y !== '' && Number.isFinite(Number(x)) && Number(x) === Number(y));
+}
+
+/** The command-line settings that differ from what the manifest says (the check uses the command line's). */
+export function findOverrides(given: Record<string, string>, found: readonly FoundSetting[]): Override[] {
+  return found
+    .filter((f) => f.flag in given && !sameValue(given[f.flag], f.value))
+    .map((f) => ({ flag: f.flag, value: given[f.flag], manifest: f.value, from: f.from }));
+}
+
+/** "--replicas 5 replaces the manifest's 3 (Deployment/m spec.replicas)". */
+function overrideText(o: Override): string {
+  return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
+}
+
 const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
-settings. The manifest supplies the model server, replicas, GPUs, probes and names. Without --gateway, the
+settings. The manifest supplies the model server, replicas, GPUs, probes and names; an input given here
+replaces the manifest's value, and the output lists each one it replaced. Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
 gke; the output says which. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
@@ -141,6 +171,7 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const { report } = result;
   const code = report.counts.error > 0 ? 1 : 0;
+  const overrides = findOverrides(args.inputs, report.found);
   if (format === 'json') {
     const findings = report.findings.map(({ fix, ...f }) => {
       const place = locate(joined, f.line);
@@ -148,13 +179,14 @@ export async function runCheck(argv: string[]): Promise<number> {
       return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
     });
     const fixed = inputs.length === 1 ? fixManifest(result.manifest, report.findings).text : undefined;
-    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
     return code;
   }
   const names = inputs.map((i) => i.name).join(', ');
   const out = [
     `${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
+    ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];
   for (const f of report.findings) out.push(findingText(joined, f));
   out.push(`  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`);

@@ -14,6 +14,11 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** Both Starlight themes by default; A11Y_THEMES=light (or dark) halves the run when time is short. */
 const THEMES = (process.env.A11Y_THEMES ?? 'light,dark').split(',').map((t) => t.trim()).filter((t): t is 'light' | 'dark' => t === 'light' || t === 'dark');
 const PHONE = { width: 375, height: 812 };
+/**
+ * An axe scan of a large page (the generator with its sidebar, the lab's charts) takes several seconds on an idle
+ * machine and over 30 on a loaded one; the limit is for a hung page, not a slow scan.
+ */
+const SCAN_TIMEOUT_MS = 120_000;
 
 test('the sitemap lists pages, and the server serves the same sitemap', async ({ request }) => {
   expect(SITEMAP_PATHS.length, 'no pages found in the built sitemap (was the site built into $HITLESS_OUT_DIR?)').toBeGreaterThan(1);
@@ -26,6 +31,7 @@ test('the sitemap lists pages, and the server serves the same sitemap', async ({
 for (const path of SITEMAP_PATHS) {
   for (const scheme of THEMES) {
     test(`axe WCAG 2.2 AA, ${scheme} theme: ${path}`, async ({ page }) => {
+      test.setTimeout(SCAN_TIMEOUT_MS);
       await page.emulateMedia({ colorScheme: scheme });
       const response = await page.goto(path);
       expect(response?.status(), `${path} should load`).toBe(200);
@@ -43,6 +49,7 @@ for (const path of SITEMAP_PATHS) {
 
 for (const path of SITEMAP_PATHS) {
   test(`readable at 375 px without horizontal scrolling: ${path}`, async ({ page }) => {
+    test.setTimeout(SCAN_TIMEOUT_MS);
     await page.setViewportSize(PHONE);
     await page.goto(path);
     await settle(page);

@@ -49,24 +49,60 @@ test('random manifests: tokens join back exactly, and every colour passes 4.5:1 
   assert.deepEqual([...problems], []);
 });
 
-test('slicing keeps the grammar: the same colours as shiki tokenizing the whole text at once', async () => {
+/** Shiki's reference engine: Oniguruma (WebAssembly) with the YAML grammar as published, whole text at once. */
+async function referenceHighlighter() {
   const { createHighlighterCore } = await import('@shikijs/core');
-  const { createJavaScriptRawEngine } = await import('@shikijs/engine-javascript/raw');
+  const { createOnigurumaEngine } = await import('@shikijs/engine-oniguruma');
   const { YAML_LIGHT } = await import('../../src/components/generator/yaml-themes.ts');
-  const reference = await createHighlighterCore({
-    engine: createJavaScriptRawEngine(), langs: [import('@shikijs/langs-precompiled/yaml')], themes: [YAML_LIGHT],
+  const h = await createHighlighterCore({
+    engine: createOnigurumaEngine(import('@shikijs/engine-oniguruma/wasm-inlined')),
+    langs: [import('@shikijs/langs/yaml')], themes: [YAML_LIGHT],
   });
+  return (text: string) => h.codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name })
+    .map((l) => l.map((t) => ({ content: t.content, color: t.color })));
+}
+
+/** Each line as its token texts with their colours, e.g. `apiVersion@#024C1A|: @#0E1116|...`. */
+const boundaries = (lines: { content: string; color?: string }[][]) =>
+  lines.map((l) => l.map((t) => `${t.content}@${(t.color ?? '').toUpperCase()}`).join('|'));
+
+test('the first key after the header comment is one token: apiVersion, in the key colour', async () => {
+  // The default manifest opens with four comment lines and a blank line; then `apiVersion: apps/v1`.
+  // The precompiled grammar split this key as `a` + `piVersion` (the comment rule ended one character late).
+  const lines = await highlightYaml(generate({}).manifest.replace(/\n$/, ''));
+  const first = lines.find((l) => l.length > 0 && !l[0].content.startsWith('#') && l[0].content.trim() !== '')!;
+  assert.deepEqual(first.map((t) => t.content), ['apiVersion', ': ', 'apps/v1']);
+  assert.equal(first[0].light?.toUpperCase(), '#024C1A');
+  // A comment directly followed by a key, and one followed by an indented key.
+  const tight = await highlightYaml('# c\nkind: Pod\nspec:\n  # c\n  replicas: 3');
+  assert.deepEqual(tight.map((l) => l.map((t) => t.content)), [['# c'], ['kind', ': ', 'Pod'], ['spec', ':'], ['  ', '# c'], ['  ', 'replicas', ': ', '3']]);
+});
+
+test('emitted manifests: the same token boundaries and colours as shiki\'s reference engine', async () => {
+  const reference = await referenceHighlighter();
+  const texts = [
+    // every gateway with every model server at their defaults
+    ...profiles.gateways.flatMap((g) => profiles.modelServers.map((m) => generate({ gateway: g.id, 'model-server': m.id }).manifest)),
+    // and random inputs, names that read as other YAML types included
+    ...fc.sample(validInputs(profiles), { numRuns: 40, seed: 11 }).map((raw) => generate(raw).manifest),
+  ].map((m) => m.replace(/\n$/, ''));
+  assert.ok(texts.length > 40);
+  for (const text of texts) {
+    const ours = (await highlightYaml(text)).map((l) => l.map((t) => ({ content: t.content, color: t.light })));
+    assert.deepEqual(boundaries(ours), boundaries(reference(text)));
+  }
+});
+
+test('slicing keeps the grammar: the same tokens as the reference tokenizing the whole text at once', async () => {
+  const reference = await referenceHighlighter();
   // A block scalar and a multi-line flow list cross the 20-line slice boundaries.
   const text = [
     generate({ gateway: 'custom', 'model-server': 'sglang' }).manifest.replace(/\n$/, ''),
     '---', 'note: |', ...Array.from({ length: 30 }, (_, i) => `  line ${i} # not a comment`), 'list: [', ...Array.from({ length: 25 }, (_, i) => `  "v${i}",`), ']',
   ].join('\n');
-  const perChar = (lines: { content: string; color?: string }[][]) =>
-    lines.map((l) => l.flatMap((t) => [...t.content].map(() => (t.color ?? '').toUpperCase())).join(','));
-  const whole = reference.codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name });
   const sliced = (await highlightYaml(text)).map((l) => l.map((t) => ({ content: t.content, color: t.light })));
   assert.equal(joined(await highlightYaml(text)), text);
-  assert.deepEqual(perChar(sliced), perChar(whole));
+  assert.deepEqual(boundaries(sliced), boundaries(reference(text)));
   // Keys, comments, strings and numbers get their own colours (github-light-high-contrast's), not the text colour.
   const colourOf = (content: string) => sliced.flat().find((t) => t.content === content)?.color?.toUpperCase();
   assert.equal(colourOf('apiVersion'), '#024C1A');

@@ -1,6 +1,12 @@
 /**
- * Lazy YAML highlighting with shiki's fine-grained core: the precompiled YAML grammar, the raw JavaScript
- * engine (no regex compiler, no WebAssembly) and two small YAML themes. Loaded with import() after first paint.
+ * Lazy YAML highlighting with shiki's fine-grained core: the YAML grammar, the JavaScript regex engine (no
+ * WebAssembly, so no 'wasm-unsafe-eval' in the Content-Security-Policy) and two small YAML themes. Loaded with
+ * import() after first paint.
+ *
+ * Not the precompiled grammar (@shikijs/langs-precompiled, up to 4.4.3): it rewrites the comment rule's end
+ * `(?!\G)` as `(?!^)`, so the line after a comment splits after its first character (`a` + `piVersion`), with
+ * matching shiki versions too. The regex engine compiles the grammar as shiki's reference engine
+ * (Oniguruma) reads it; tests/unit/highlight.test.ts holds the two to the same token boundaries.
  *
  * The text is tokenized in slices of a few lines, carrying the grammar state from one slice to the next and
  * yielding to the browser in between, so highlighting a long manifest never blocks input for long. Both themes
@@ -8,7 +14,7 @@
  * the light colour's counterpart.
  */
 import { createHighlighterCore, type HighlighterCore } from '@shikijs/core';
-import { createJavaScriptRawEngine } from '@shikijs/engine-javascript/raw';
+import { createJavaScriptRegexEngine } from '@shikijs/engine-javascript';
 import { YAML_DARK, YAML_LIGHT } from './yaml-themes.ts';
 
 /** One highlighted token: its text and its colours for the light and dark themes. */
@@ -31,8 +37,8 @@ let highlighter: Promise<HighlighterCore> | undefined;
 
 function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= createHighlighterCore({
-    engine: createJavaScriptRawEngine(),
-    langs: [import('@shikijs/langs-precompiled/yaml')],
+    engine: createJavaScriptRegexEngine(),
+    langs: [import('@shikijs/langs/yaml')],
     themes: [YAML_LIGHT],
   });
   return highlighter;

@@ -1,6 +1,7 @@
 /** What the generator's manifest and the checker's fixed manifest share: lazy highlighting, Copy and Download. */
 import { useEffect, useState } from 'preact/hooks';
 import type { HighlightToken } from './highlight.ts';
+import './yaml-view.css';
 
 /** The text's highlighted lines once shiki has loaded (after `delayMs`), or null while the plain text shows. */
 export function useHighlighted(text: string, delayMs = 0): HighlightToken[][] | null {

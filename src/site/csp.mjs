@@ -1,0 +1,77 @@
+// @ts-check
+/**
+ * The site's Content-Security-Policy, for Astro's `security.csp`. Astro hashes the scripts and styles it bundles;
+ * the `<script is:inline>` blocks Starlight renders (theme, sidebar state, search shortcut) it does not, so their
+ * hashes are computed here from Starlight's own components: an upgrade that changes them changes the hashes.
+ * tests/e2e/csp.spec.ts visits every page and fails on any violation.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** Starlight components that render `<script is:inline>` blocks. */
+const STARLIGHT_INLINE_SCRIPT_FILES = [
+  'components/ThemeProvider.astro',
+  'components/ThemeSelect.astro',
+  'components/Search.astro',
+  'components/SidebarPersister.astro',
+  'user-components/Tabs.astro',
+];
+
+/**
+ * The text of every `<script is:inline …>` block in an Astro component's source.
+ * @param {string} source
+ * @returns {string[]}
+ */
+export function findInlineScripts(source) {
+  return [...source.matchAll(/<script\s+is:inline\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+}
+
+/**
+ * The CSP source for a script's text: `'sha256-…'` without the quotes, as Astro's config expects.
+ * @param {string} text
+ * @returns {`sha256-${string}`}
+ */
+export function hashScript(text) {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+/**
+ * Hashes of the inline scripts Starlight renders.
+ * @returns {`sha256-${string}`[]}
+ */
+export function starlightInlineScriptHashes() {
+  const require = createRequire(import.meta.url);
+  const dist = dirname(require.resolve('@astrojs/starlight/components'));
+  return STARLIGHT_INLINE_SCRIPT_FILES
+    .flatMap((file) => findInlineScripts(readFileSync(join(dist, file), 'utf8')))
+    .map(hashScript);
+}
+
+/**
+ * The `security.csp` setting. Scripts: this origin, hashed inline scripts, and WebAssembly compilation for
+ * Pagefind's search index ('wasm-unsafe-eval' allows compiling WebAssembly, not eval). Styles: this origin and
+ * Astro's hashed styles; style attributes (Expressive Code's token colours, Starlight's hidden elements) are
+ * allowed, since they cannot run code.
+ * @returns {Exclude<NonNullable<NonNullable<import('astro').AstroUserConfig['security']>['csp']>, boolean>}
+ */
+export function contentSecurityPolicy() {
+  return {
+    algorithm: 'SHA-256',
+    directives: [
+      "default-src 'self'",
+      "img-src 'self' data:",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ],
+    scriptDirective: {
+      resources: ["'self'", "'wasm-unsafe-eval'"],
+      hashes: starlightInlineScriptHashes(),
+    },
+    styleDirective: {
+      resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * No dead ends: from the generator and the checker a reader on a phone (375 px) has the site's menu, reaches the
+ * gateway comparison through it, and has the theme switch; the 404 page offers the main entry points; the header
+ * links the repository.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { settle } from '../support/site.ts';
+
+const PHONE = { width: 375, height: 812 };
+const REPOSITORY_URL: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).repository.url;
+
+/** Open the phone menu (Starlight's sidebar in a popover) and return it. */
+async function openMenu(page: Page) {
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  await expect(toggle, 'the page has the menu button').toBeVisible();
+  await toggle.click();
+  const menu = page.locator('#starlight__sidebar');
+  await expect(menu).toBeVisible();
+  return menu;
+}
+
+for (const path of ['/generator/', '/checker/']) {
+  test.describe(`${path} at 375 px`, () => {
+    test.use({ viewport: PHONE });
+
+    test('the menu leads to the gateway comparison', async ({ page }) => {
+      await page.goto(path);
+      await settle(page);
+      const menu = await openMenu(page);
+      await menu.getByRole('link', { name: 'Compare gateways' }).click();
+      await expect(page).toHaveURL(/\/gateways\/$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Compare gateways');
+    });
+
+    test('the menu has the theme switch, and it switches', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(path);
+      await settle(page);
+      const menu = await openMenu(page);
+      const theme = menu.getByRole('combobox', { name: 'Select theme' });
+      await expect(theme).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await theme.selectOption('light');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    });
+  });
+}
+
+test.describe('404 at 375 px', () => {
+  test.use({ viewport: PHONE });
+
+  test('offers the main entry points and the menu', async ({ page }) => {
+    const response = await page.goto('/not/a/page/');
+    expect(response?.status()).toBe(404);
+    const main = page.locator('main');
+    for (const [name, href] of [['Manifest generator', '/generator/'], ['Manifest checker', '/checker/'],
+      ['Compare gateways', '/gateways/'], ['Compare model servers', '/model-servers/']]) {
+      await expect(main.getByRole('link', { name })).toHaveAttribute('href', href);
+    }
+    await openMenu(page);
+  });
+});
+
+test('the header links the repository named in package.json, on every kind of page', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  for (const path of ['/', '/generator/', '/gateways/']) {
+    await page.goto(path);
+    await expect(page.locator('header').getByRole('link', { name: 'Hitless on GitHub' })).toHaveAttribute('href', REPOSITORY_URL);
+  }
+  // Where the CLI is mentioned on the overview, the repository is a link.
+  await page.goto('/');
+  await expect(page.locator('main').getByRole('link', { name: 'the Hitless repository' })).toHaveAttribute('href', REPOSITORY_URL);
+});
