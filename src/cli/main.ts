@@ -13,6 +13,8 @@ Usage:
   hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]   (- reads stdin)
   hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--check | --publish]
                       (hitless lab --help lists the scenarios)
+  hitless policy [--format vap|kyverno] [--deny] [--namespace-selector K=V,...] [--<input> VALUE ...]
+                      admission policies that enforce the plan for every InferencePool's pods
   hitless inputs      list every input with its range and default
   hitless --help
 
@@ -25,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   inputs: async () => (await import('./generate.ts')).runInputs,
   check: async () => (await import('./check.ts')).runCheck,
   lab: async () => (await import('./lab.ts')).runLab,
+  policy: async () => (await import('./policy.ts')).runPolicy,
 };
 
 /** Run the CLI with the given arguments and return its exit code. */
