@@ -5,6 +5,7 @@
  * that contradicts the model, 2 unusable input.
  */
 import { UsageError } from './args.ts';
+import { endQuietlyOnOutputErrors } from './streams.ts';
 
 const HELP = `hitless: roll out LLM model servers behind an InferencePool without dropping requests
 
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /** Run the CLI with the given arguments and return its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnOutputErrors();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${HELP}\n`);
