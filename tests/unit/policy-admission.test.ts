@@ -93,3 +93,35 @@ test('objects without the engine-type label are not matched', () => {
   const object = parse(text);
   assert.equal(admit(vap, object).matched, false);
 });
+
+test('the policies are valid objects: the VAP and binding against the Kubernetes schemas, the ClusterPolicy against Kyverno\u2019s', async () => {
+  const { ValidatingAdmissionPolicy } = await import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy');
+  const { ValidatingAdmissionPolicyBinding } = await import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding');
+  const { ClusterPolicy } = await import('@kubernetes-models/kyverno/kyverno.io/v1/ClusterPolicy');
+  const { inputs } = resolveInputs({}, profiles);
+  const planned = plan(inputs, profiles);
+  for (const namespaceLabels of [{}, { team: 'inference' }]) {
+    for (const actions of [['Warn', 'Audit'], ['Deny', 'Audit']] as const) {
+      const [policy, binding] = policyDocuments(planned, inputs, { ...VAP, namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
+      new ValidatingAdmissionPolicy(policy).validate();
+      new ValidatingAdmissionPolicyBinding(binding).validate();
+      assert.deepEqual(binding.spec.validationActions, [...actions]);
+      const [kyverno] = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno', namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
+      new ClusterPolicy(kyverno).validate();
+      assert.equal(kyverno.spec.validationFailureAction, actions[0] === 'Deny' ? 'Enforce' : 'Audit');
+    }
+  }
+  // The schema check can fail: a rule whose expression is not a string is refused.
+  const [bad] = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno' }).map((d) => d.toJS());
+  bad.spec.rules[0].validate.cel.expressions[0].expression = 5;
+  assert.throws(() => new ClusterPolicy(bad).validate(), /must be string/);
+});
+
+test('every rule message names its code, the field and links the rule', () => {
+  const { vap } = specsFor({});
+  for (const v of vap.validations) {
+    assert.match(v.message, /^[a-z-]+: /);
+    assert.match(v.message, /\(https:\/\/hitless\.invalid\/checker\/#[a-z-]+\)$/);
+    assert.match(v.message, /preStop|terminationGracePeriodSeconds|--shutdown-timeout|Probe/);
+  }
+});
