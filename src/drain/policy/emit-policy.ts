@@ -118,7 +118,7 @@ function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOption
       }],
     },
   }, DOCUMENT_OPTIONS);
-  policy.commentBefore = `${headerOf(plan, inputs)}\n Kyverno 1.11 or later (CEL validation). ${enforce ? 'Enforce: violations are rejected.' : 'Audit: violations are reported in policy reports, not rejected. Add --deny to enforce.'}`;
+  policy.commentBefore = `${headerOf(plan, inputs)}\n Kyverno 1.12 or later (CEL validation with celPreconditions); Kyverno 1.17 deprecated ClusterPolicy. ${enforce ? 'Enforce: violations are rejected.' : 'Audit: violations are reported in policy reports, not rejected. Add --deny to enforce.'}`;
   commentRules(policy.getIn(['spec', 'rules', 0, 'validate', 'cel', 'expressions'], true), rules);
   return [policy];
 }
