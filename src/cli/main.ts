@@ -4,7 +4,9 @@
  * `lab` runs the drain lab. Exit codes: 0 ok, 1 findings at error severity (check) or a lab result
  * that contradicts the model, 2 unusable input.
  */
+import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.ts';
+import { endQuietlyOnOutputErrors } from './streams.ts';
 
 const HELP = `hitless: roll out LLM model servers behind an InferencePool without dropping requests
 
@@ -15,7 +17,10 @@ Usage:
                       (hitless lab --help lists the scenarios)
   hitless verify --url URL --model NAME [--rate N] [--duration S] [--restart deployment/NAME -n NS] ...
                       measure your own endpoint (hitless verify --help)
+  hitless policy [--format vap|kyverno] [--deny] [--namespace-selector K=V,...] [--<input> VALUE ...]
+                      admission policies that enforce the plan for every InferencePool's pods
   hitless inputs      list every input with its range and default
+  hitless --version   the version and the drain model it implements
   hitless --help
 
 Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.`;
@@ -28,11 +33,17 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   check: async () => (await import('./check.ts')).runCheck,
   lab: async () => (await import('./lab.ts')).runLab,
   verify: async () => (await import('./verify.ts')).runVerify,
+  policy: async () => (await import('./policy.ts')).runPolicy,
 };
 
 /** Run the CLI with the given arguments and return its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnOutputErrors();
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`${(await import('./version.ts')).versionLine()}\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${HELP}\n`);
     return name ? 0 : 2;
@@ -53,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/cli/main.ts')) {
+// Run when this file is the program (node src/cli/main.ts), not when a bundle or a test imports it.
+if (import.meta.url.endsWith('/src/cli/main.ts') && process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }

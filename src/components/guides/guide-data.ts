@@ -3,6 +3,7 @@
  * types a number the model produces. Not a page: the docs loader reads only Markdown files.
  */
 import { emitManifest, plan, resolveInputs, type Plan } from '../../drain/index.ts';
+import { emitPolicy, type PolicyFormat } from '../../drain/policy/emit-policy.ts';
 import { profiles } from '../../profiles/site.ts';
 
 export { profiles };
@@ -22,6 +23,12 @@ export function planOf(raw: Record<string, unknown> = {}): Plan {
 export function manifestOf(raw: Record<string, unknown> = {}): string {
   const inputs = resolved(raw);
   return emitManifest(plan(inputs, profiles), inputs, profiles);
+}
+
+/** The admission policy (Warn + Audit, every namespace) for raw inputs, as `hitless policy` prints it. */
+export function policyOf(format: PolicyFormat, raw: Record<string, unknown> = {}): string {
+  const inputs = resolved(raw);
+  return emitPolicy(plan(inputs, profiles), inputs, { format, actions: ['Warn', 'Audit'], namespaceLabels: {}, name: 'hitless-drain' });
 }
 
 /**

@@ -1,0 +1,46 @@
+/** `hitless policy`: admission policies (ValidatingAdmissionPolicy or Kyverno) that enforce the drain plan. */
+import { resolveInputs } from '../drain/resolve.ts';
+import { plan } from '../drain/plan.ts';
+import { emitPolicy, type PolicyAction, type PolicyFormat } from '../drain/policy/emit-policy.ts';
+import { readProfiles } from '../profiles/read-files.ts';
+import { parseArgs, UsageError } from './args.ts';
+
+const FORMATS: readonly PolicyFormat[] = ['vap', 'kyverno'];
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** Read `key=value[,key=value]` into labels, naming the option in every error. */
+export function readNamespaceSelector(text: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const eq = pair.indexOf('=');
+    const key = eq === -1 ? pair : pair.slice(0, eq);
+    const value = eq === -1 ? undefined : pair.slice(eq + 1);
+    if (value === undefined || !LABEL_KEY.test(key) || !LABEL_VALUE.test(value)) {
+      throw new UsageError(`--namespace-selector takes label=value pairs separated by commas, such as team=inference (got ${JSON.stringify(pair)})`);
+    }
+    labels[key] = value;
+  }
+  return labels;
+}
+
+/** Run `hitless policy` with its arguments; returns the exit code. */
+export async function runPolicy(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['format', 'namespace-selector', 'policy-name'], ['deny']);
+  if (args.positional.length > 0) throw new UsageError(`policy takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
+  const format = (args.options.format ?? 'vap') as PolicyFormat;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  const deny = args.options.deny ?? 'false';
+  if (deny !== 'true' && deny !== 'false') throw new UsageError(`--deny takes true or false (got ${JSON.stringify(deny)})`);
+  const name = args.options['policy-name'] ?? 'hitless-drain';
+  if (!DNS_NAME.test(name)) throw new UsageError(`--policy-name must be a DNS subdomain name: lower-case letters, digits, "-" and "." (got ${JSON.stringify(name)})`);
+  const namespaceLabels = args.options['namespace-selector'] === undefined ? {} : readNamespaceSelector(args.options['namespace-selector']);
+  const profiles = readProfiles();
+  const resolved = resolveInputs(args.inputs, profiles);
+  if (resolved.errors.length > 0) throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
+  const planned = plan(resolved.inputs, profiles);
+  const actions: PolicyAction[] = deny === 'true' ? ['Deny', 'Audit'] : ['Warn', 'Audit'];
+  process.stdout.write(emitPolicy(planned, resolved.inputs, { format, actions, namespaceLabels, name }));
+  return 0;
+}

@@ -1,0 +1,127 @@
+// Admission policies: evaluated with a CEL library as the API server would, they deny a workload exactly when
+// `hitless check` reports an error for one of the rules they cover, on hand-written fixtures in the shapes people
+// deploy. Expected verdicts for the named cases are worked out by hand from the default plan (gke + vllm).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { parse, parseAllDocuments } from 'yaml';
+import { checkManifest } from '../../src/drain/check/index.ts';
+import { policyDocuments, type PolicyOptions } from '../../src/drain/policy/emit-policy.ts';
+import { POLICY_CODES } from '../../src/drain/policy/rules.ts';
+import { plan, resolveInputs } from '../../src/drain/index.ts';
+import { admit } from '../support/cel-policy.ts';
+import { manifestOf, profiles } from '../support/drain.ts';
+
+const FIXTURES = new URL('../fixtures/policy/', import.meta.url);
+const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort()
+  .map((file) => ({ file, text: readFileSync(new URL(file, FIXTURES), 'utf8') }));
+
+const VAP: PolicyOptions = { format: 'vap', actions: ['Warn', 'Audit'], namespaceLabels: {}, name: 'hitless-drain' };
+
+/** The VAP spec and the Kyverno CEL block (reshaped like a VAP spec) for settings. */
+function specsFor(settings: Record<string, string>) {
+  const { inputs, errors } = resolveInputs(settings, profiles);
+  assert.deepEqual(errors, []);
+  const planned = plan(inputs, profiles);
+  const vap = policyDocuments(planned, inputs, VAP)[0].toJS().spec;
+  const kyverno = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno' })[0].toJS().spec.rules[0];
+  return {
+    vap,
+    kyverno: { matchConditions: kyverno.celPreconditions, variables: kyverno.validate.cel.variables, validations: kyverno.validate.cel.expressions },
+  };
+}
+
+function deniedCodes(spec: Parameters<typeof admit>[0], text: string): string[] {
+  const codes = new Set<string>();
+  for (const doc of parseAllDocuments(text)) {
+    const result = admit(spec, doc.toJS());
+    for (const failure of result.failures) codes.add(failure.split(':')[0]);
+  }
+  return [...codes].sort();
+}
+
+function checkerErrors(text: string, settings: Record<string, string>): string[] {
+  const result = checkManifest(text, settings, profiles);
+  if (!result.ok) throw new Error(`the checker could not read the fixture: ${JSON.stringify(result.problem)}`);
+  const covered = new Set<string>(POLICY_CODES);
+  return [...new Set(result.report.findings.filter((f) => f.severity === 'error' && covered.has(f.code)).map((f) => f.code))].sort();
+}
+
+const SETTINGS: Record<string, string>[] = [{}, { 'kubernetes-version': '1.29' }, { gateway: 'istio', 'max-output-tokens': '2048' }];
+
+for (const settings of SETTINGS) {
+  const specs = specsFor(settings);
+  for (const { file, text } of fixtures) {
+    test(`${file} with ${JSON.stringify(settings)}: the policies deny exactly the checker's errors`, () => {
+      const expected = checkerErrors(text, settings);
+      assert.deepEqual(deniedCodes(specs.vap, text), expected, 'ValidatingAdmissionPolicy');
+      assert.deepEqual(deniedCodes(specs.kyverno, text), expected, 'Kyverno');
+    });
+  }
+}
+
+test('by hand, on the default plan (preStop 35 s, removal 30 s, longest request and grace from the plan)', () => {
+  const { vap } = specsFor({});
+  const denied = (file: string) => deniedCodes(vap, fixtures.find((f) => f.file === file)!.text);
+  // GIE's reference shape: preStop 30 s (covers the 30 s removal), vLLM without --shutdown-timeout aborts.
+  assert.ok(denied('upstream-style.yaml').includes('drain-aborts-in-flight'));
+  assert.deepEqual(denied('no-prestop.yaml').filter((c) => c.startsWith('prestop')), ['prestop-missing']);
+  assert.ok(denied('short-prestop-exec.yaml').includes('prestop-too-short'), '10 s < 30 s removal');
+  assert.ok(denied('sleep-over-grace.yaml').includes('prestop-exceeds-grace'), '200 s sleep > 150 s grace');
+  assert.ok(denied('shutdown-zero.yaml').includes('drain-aborts-in-flight'));
+  assert.ok(denied('shutdown-short.yaml').includes('drain-flag-too-short'), '20 s drain < longest request');
+  assert.deepEqual(denied('no-probes.yaml').filter((c) => /probe|readiness|startup/.test(c)), ['readiness-missing']);
+  assert.ok(denied('liveness-only.yaml').includes('startup-missing'), '60 + 10 × 3 = 90 s < 600 s load');
+  assert.ok(denied('startup-short.yaml').includes('startup-too-short'), '5 × 30 = 150 s < 600 s load');
+  assert.ok(!denied('simulator.yaml').some((c) => c.startsWith('drain')), 'a simulator is not vLLM');
+  assert.ok(!denied('polling-prestop.yaml').includes('prestop-too-short'), 'a polling loop cannot be timed');
+});
+
+test("the generator's own output is admitted, for every model server", () => {
+  for (const server of ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp']) {
+    const settings = { 'model-server': server };
+    const { vap, kyverno } = specsFor(settings);
+    const manifest = manifestOf(settings);
+    assert.deepEqual(deniedCodes(vap, manifest), [], server);
+    assert.deepEqual(deniedCodes(kyverno, manifest), [], server);
+  }
+});
+
+test('objects without the engine-type label are not matched', () => {
+  const { vap } = specsFor({});
+  const text = fixtures.find((f) => f.file === 'no-prestop.yaml')!.text.replace(/^\s+inference\.networking\.k8s\.io\/engine-type: vllm\n/m, '');
+  const object = parse(text);
+  assert.equal(admit(vap, object).matched, false);
+});
+
+test('the policies are valid objects: the VAP and binding against the Kubernetes schemas, the ClusterPolicy against Kyverno\u2019s', async () => {
+  const { ValidatingAdmissionPolicy } = await import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy');
+  const { ValidatingAdmissionPolicyBinding } = await import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding');
+  const { ClusterPolicy } = await import('@kubernetes-models/kyverno/kyverno.io/v1/ClusterPolicy');
+  const { inputs } = resolveInputs({}, profiles);
+  const planned = plan(inputs, profiles);
+  for (const namespaceLabels of [{}, { team: 'inference' }]) {
+    for (const actions of [['Warn', 'Audit'], ['Deny', 'Audit']] as const) {
+      const [policy, binding] = policyDocuments(planned, inputs, { ...VAP, namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
+      new ValidatingAdmissionPolicy(policy).validate();
+      new ValidatingAdmissionPolicyBinding(binding).validate();
+      assert.deepEqual(binding.spec.validationActions, [...actions]);
+      const [kyverno] = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno', namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
+      new ClusterPolicy(kyverno).validate();
+      assert.equal(kyverno.spec.validationFailureAction, actions[0] === 'Deny' ? 'Enforce' : 'Audit');
+    }
+  }
+  // The schema check can fail: a rule whose expression is not a string is refused.
+  const [bad] = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno' }).map((d) => d.toJS());
+  bad.spec.rules[0].validate.cel.expressions[0].expression = 5;
+  assert.throws(() => new ClusterPolicy(bad).validate(), /must be string/);
+});
+
+test('every rule message names its code, the field and links the rule', () => {
+  const { vap } = specsFor({});
+  for (const v of vap.validations) {
+    assert.match(v.message, /^[a-z-]+: /);
+    assert.match(v.message, /\(https:\/\/hitless\.invalid\/checker\/#[a-z-]+\)$/);
+    assert.match(v.message, /preStop|terminationGracePeriodSeconds|--shutdown-timeout|Probe/);
+  }
+});
