@@ -5,7 +5,7 @@
  *
  *   cli-dist/package.json         name, version, bin, engines; no dependencies
  *   cli-dist/bin/hitless.mjs      the entry; its chunks sit beside it
- *   cli-dist/content/<kind>/*.yaml  the gateway and model-server data (and any other folder the reader loads)
+ *   cli-dist/content/…            the gateway and model-server data and the request defaults (what the reader loads)
  *
  * The drain lab is left out: it starts HAProxy and the stand-ins from the repository's sources, so `hitless lab`
  * in the package says to run it from a checkout.
@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = resolve(process.argv[2] ?? join(ROOT, 'cli-dist'));
-/** The data folders under content/ the CLI reads (every folder of YAML files except the docs and the lab's results). */
+/** The data under content/ the CLI reads: every folder but the docs and the lab's results, and the YAML files. */
 const DATA_DIRS = readdirSync(join(ROOT, 'content')).filter((name) =>
-  statSync(join(ROOT, 'content', name)).isDirectory() && !['docs', 'lab'].includes(name));
+  statSync(join(ROOT, 'content', name)).isDirectory() ? !['docs', 'lab'].includes(name) : /^[^_.].*\.ya?ml$/.test(name));
 
 /** In the package the data sits one folder up from the bundle, not two up from src/profiles/. */
 const relocateContent: Plugin = {
