@@ -191,6 +191,19 @@ test('the default plan\u2019s long drain gets an enlarged view of the first 70 s
   await expect(zoom.locator('svg')).toContainText('SIGKILL 788s →');
 });
 
+test('the release comes from the image tag, or from model-server-version where the tag names none', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('#in-model-server-version')).toHaveAttribute('placeholder', 'from the image: 0.18.1');
+  await page.locator('#in-image').fill('vllm/vllm-openai:latest');
+  await expect(page.locator('#in-model-server-version')).toHaveAttribute('placeholder', 'unknown: the image tag names no release');
+  await expect(page.locator('[data-testid=warnings] li[data-code="drain-flag-release-unknown"]')).toHaveAttribute('data-severity', 'warning');
+  await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=738');
+  await page.locator('#in-model-server-version').fill('0.10.1');
+  await expect(page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]')).toHaveAttribute('data-severity', 'error');
+  await expect(page.getByTestId('manifest')).not.toContainText('--shutdown-timeout=');
+  await expect(page).toHaveURL(/\/generator\/\?v=2&image=vllm%2Fvllm-openai%3Alatest&model-server-version=0\.10\.1$/);
+});
+
 test('a v1 link opens v2 with the changed values, five at once and the rest folded', async ({ page }) => {
   await open(page, '?v=1');
   const notice = page.getByTestId('migration-notice');
