@@ -30,9 +30,9 @@ export default defineConfig({
   cacheDir: process.env.HITLESS_CACHE_DIR ?? './node_modules/.astro',
   // A hash-based Content-Security-Policy <meta> on every page (see src/site/csp.mjs).
   security: { csp: contentSecurityPolicy() },
-  // Pages link the repository through src/components/RepoLink.astro, which reads this.
   // Stylesheets as files, never inlined: style-src 'self' covers them (Astro does not hash every inlined one).
   build: { inlineStylesheets: 'never' },
+  // Pages link the repository through src/components/RepoLink.astro, which reads this.
   vite: { define: { 'import.meta.env.HITLESS_REPOSITORY_URL': JSON.stringify(REPOSITORY_URL) } },
   integrations: [
     preact(),
