@@ -13,9 +13,9 @@ import { manifestErrors } from '../support/manifest-check.ts';
 const kindsOf = (docs: Record<string, any>[]) => docs.map((d) => d.kind);
 
 test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment and InferencePool, all valid', async () => {
-  const { docs, errors } = await manifestErrors(manifestOf({ gateway: 'gke' }));
+  const { docs, errors } = await manifestErrors(manifestOf({ gateway: 'gke', 'tpot-ms': 10 }));
   assert.deepEqual(errors, []);
-  assert.deepEqual(kindsOf(docs), ['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy']);
+  assert.deepEqual(kindsOf(docs), ['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy', 'PodDisruptionBudget']);
   const [, , health, backend] = docs;
   const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
   assert.equal(health.apiVersion, 'networking.gke.io/v1');
@@ -32,7 +32,8 @@ test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment a
 });
 
 test('the policies carry their arithmetic and reasons as comments', () => {
-  const text = manifestOf({ gateway: 'gke' });
+  // At 10 ms per token, so that the 300 s floor is what the plan keeps.
+  const text = manifestOf({ gateway: 'gke', 'tpot-ms': 10 });
   assert.match(text, /timeoutSec: 300 # 50s longest request \(steady state, not drain p99\) × 1\.5 headroom = 75s, kept at the 300s floor \(GIE's GKE example\)\n/);
   assert.match(text, /drainingTimeoutSec: 110 # 35s preStop \+ 75s drain, above the 0s default\n/);
   assert.match(text, /requestPath: \/v1\/models # vLLM’s readiness path, as the pod’s own readinessProbe\n/);
@@ -42,10 +43,10 @@ test('the policies carry their arithmetic and reasons as comments', () => {
 });
 
 test('names, port, model server and inputs flow into the policies', async () => {
-  // SGLang's readiness path is /health. 8192 × 10 ms × 1.2 = 98.304 → 99 s; × 1.5 = 149 s drain, and 149 s
+  // SGLang's readiness path is /health. At 10 ms per token: 8192 × 10 ms × 1.2 = 98.304 → 99 s; × 1.5 = 149 s drain, and 149 s
   // needed for the timeout, raised to the 300 s floor; draining 35 + 149 = 184 s.
   const { docs, errors } = await manifestErrors(manifestOf({
-    gateway: 'gke', 'model-server': 'sglang', name: 'llama', namespace: 'serving', port: 9000, 'max-output-tokens': 8192,
+    gateway: 'gke', 'model-server': 'sglang', name: 'llama', namespace: 'serving', port: 9000, 'max-output-tokens': 8192, 'tpot-ms': 10,
   }));
   assert.deepEqual(errors, []);
   const [, , health, backend] = docs;
@@ -55,11 +56,11 @@ test('names, port, model server and inputs flow into the policies', async () => 
   assert.deepEqual(backend.spec.default, { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 184 } });
 });
 
-test('gateways without extra objects keep the two-document manifest', async () => {
+test('gateways without extra objects keep the Deployment, the InferencePool and the PodDisruptionBudget', async () => {
   for (const gateway of ['istio', 'agentgateway', 'nginx-gateway-fabric', 'envoy-ai-gateway', 'kgateway', 'custom']) {
     const { docs, errors } = await manifestErrors(manifestOf({ gateway }));
     assert.deepEqual(errors, [], gateway);
-    assert.deepEqual(kindsOf(docs), ['Deployment', 'InferencePool'], gateway);
+    assert.deepEqual(kindsOf(docs), ['Deployment', 'InferencePool', 'PodDisruptionBudget'], gateway);
   }
 });
 

@@ -46,12 +46,12 @@ test('a site built with the fixture gateway has its page, sidebar entry, compari
   assert.match(page, /<h1[^>]*>Example Gateway<\/h1>/);
   assert.match(page, /data-gateway="example-gw"/);
   // The preset link carries only the non-default value: the gateway.
-  assert.match(page, /href="\/generator\/\?v=1&amp;gateway=example-gw"[^>]*data-testid="generator-link"/);
+  assert.match(page, /href="\/generator\/\?v=2&amp;gateway=example-gw"[^>]*data-testid="generator-link"/);
   // removal 8 + 5 margin = 13 s preStop, from the fixture's data through the core.
   assert.match(page, /data-testid="prestop-seconds">13 s</);
   // The extra object, rendered from the emitter's output, with the 75 s timeout (50 s × 1.5, above 60 s).
   assert.match(page, /data-testid="extra-manifest" data-kind="ExampleTimeoutPolicy"/);
-  assert.match(page.replace(/<[^>]+>/g, ''), /requestTimeoutSeconds: 75 # 50s longest request/);
+  assert.match(page.replace(/<[^>]+>/g, ''), /requestTimeoutSeconds: 738 # 492s longest request/);
 
   for (const other of [join('gateways', 'gke', 'index.html'), join('gateways', 'index.html'), join('model-servers', 'vllm', 'index.html')]) {
     assert.match(sidebarOf(readFileSync(join(dist, other), 'utf8')), /<a href="\/gateways\/example-gw\/"[^>]*>\s*<span[^>]*>Example Gateway<\/span>/, `sidebar of ${other}`);
@@ -60,7 +60,7 @@ test('a site built with the fixture gateway has its page, sidebar entry, compari
   const row = /<tr data-gateway="example-gw"[^>]*>([\s\S]*?)<\/tr>/.exec(comparison);
   assert.ok(row, 'the comparison table has a row for the fixture');
   assert.match(row[1], /<a href="\/gateways\/example-gw\/"[^>]*>Example Gateway<\/a>/);
-  assert.match(row[1], /href="\/generator\/\?v=1&amp;gateway=example-gw"/);
+  assert.match(row[1], /href="\/generator\/\?v=2&amp;gateway=example-gw"/);
   assert.match(row[1], /ExampleTimeoutPolicy/);
 
   const cli = spawnSync(NODE, [join(copy, 'bin', 'hitless.mjs'), 'generate', '--gateway', 'example-gw', '--format', 'json'], { encoding: 'utf8' });

@@ -34,24 +34,24 @@ test('--gateway example-gw resolves, plans and emits with the fixture\u2019s num
   const { inputs, errors } = resolveInputs({ gateway: 'example-gw' }, profiles);
   assert.deepEqual(errors, []);
   const p = plan(inputs, profiles);
-  // removal 8 (estimate) + 5 margin = 13; 50 s × 1.5 = 75 s drain; 13 + 75 + 15 = 103.
-  // Request timeout: 75 s, above the fixture's 60 s default.
+  // removal 8 (estimate) + 5 margin = 13; 4096 × 100 ms × 1.2 = 491.52 → 492 s; × 1.5 = 738 s drain; 13 + 738 + 15 = 766.
+  // Request timeout: 738 s, above the fixture's 60 s default.
   assert.equal(p.removalSeconds, 8);
   assert.equal(p.removalBasis, 'estimate');
   assert.equal(p.preStopSeconds, 13);
-  assert.equal(p.terminationGracePeriodSeconds, 103);
-  assert.equal(p.gatewayRequestTimeoutSeconds, 75);
+  assert.equal(p.terminationGracePeriodSeconds, 766);
+  assert.equal(p.gatewayRequestTimeoutSeconds, 738);
   assert.equal(p.gatewayDrainingSeconds, null);
   assert.ok(p.warnings.some((w) => w.code === 'removal-estimate'));
   const text = emitManifest(p, inputs, profiles);
   const { docs } = await manifestErrors(text);
-  assert.deepEqual(docs.map((d) => d.kind), ['Deployment', 'InferencePool', 'ExampleTimeoutPolicy']);
+  assert.deepEqual(docs.map((d) => d.kind), ['Deployment', 'InferencePool', 'ExampleTimeoutPolicy', 'PodDisruptionBudget']);
   assert.equal(docs[0].spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds, 13);
   assert.deepEqual(docs[2].spec, {
     targetRef: { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' },
-    requestTimeoutSeconds: 75,
+    requestTimeoutSeconds: 738,
   });
-  assert.match(text, /requestTimeoutSeconds: 75 # 50s longest request \(steady state, not drain p99\) × 1\.5 headroom, above the 60s default\n/);
+  assert.match(text, /requestTimeoutSeconds: 738 # 492s longest request \(steady state, not drain p99\) × 1\.5 headroom, above the 60s default\n/);
   assert.match(text, /# the pool this policy applies to\n\s+targetRef:/);
 });
 

@@ -47,14 +47,14 @@ describe('every gateway × model server at its defaults', () => {
   });
 });
 
-describe('hand-worked numbers (DRAIN-MODEL.md)', () => {
-  test('gke + vllm defaults: 30 s removal + 5 s margin, 4096 × 10 ms × 1.2 = 49.152 s → 50 s, × 1.5 = 75 s', () => {
+describe('hand-worked numbers (the drain model page)', () => {
+  test('gke + vllm defaults: 30 s removal + 5 s margin, 4096 × 100 ms × 1.2 = 491.52 s → 492 s, × 1.5 = 738 s', () => {
     const pod = defaultDeployment.spec.template.spec;
     const container = pod.containers[0];
     assert.equal(container.lifecycle.preStop.sleep.seconds, 35);
-    assert.ok(container.args.includes('--shutdown-timeout=75'), container.args.join(' '));
-    assert.equal(pod.terminationGracePeriodSeconds, 35 + 75 + 15);
-    assert.equal(defaultDeployment.spec.progressDeadlineSeconds, 125 + 600);
+    assert.ok(container.args.includes('--shutdown-timeout=738'), container.args.join(' '));
+    assert.equal(pod.terminationGracePeriodSeconds, 35 + 738 + 15);
+    assert.equal(defaultDeployment.spec.progressDeadlineSeconds, 788 + 600);
     assert.deepEqual(defaultDeployment.spec.strategy.rollingUpdate, { maxSurge: 0, maxUnavailable: 1 });
     assert.equal(container.startupProbe.failureThreshold, 60); // 600 s load / 10 s period
   });
@@ -252,7 +252,7 @@ describe('the manifest-level checks', () => {
   test('a manifest whose numbers differ from the plan is caught', () => {
     const docs = parseManifest(defaults.manifest);
     docs[0].spec.template.spec.terminationGracePeriodSeconds += 1;
-    assert.match(planMismatches(docs, defaults.plan).join('\n'), /terminationGracePeriodSeconds: manifest has 126, plan has 125/);
+    assert.match(planMismatches(docs, defaults.plan).join('\n'), /terminationGracePeriodSeconds: manifest has 789, plan has 788/);
   });
   test('duplicate keys and broken YAML are parse errors', async () => {
     assert.match((await manifestErrors('a: 1\na: 2\n')).errors.join('\n'), /parse:/);
