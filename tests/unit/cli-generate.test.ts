@@ -51,7 +51,7 @@ test('an image older than the drain flag: no --shutdown-timeout, an error on std
   const r = run('generate', '--image', 'vllm/vllm-openai:v0.10.1');
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /--shutdown-timeout=/);
-  assert.match(r.stderr, /^error \[drain-flag-too-old\]: vLLM 0\.10\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18 .*aborts every in-flight request at SIGTERM/m);
+  assert.match(r.stderr, /^error \[drain-flag-too-old\]: vLLM 0\.10\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18\.0, .*aborts every in-flight request at SIGTERM/m);
   const json = JSON.parse(run('generate', '--image', 'vllm/vllm-openai:v0.10.1', '--format', 'json').stdout);
   assert.equal(json.plan.drainFlag, null);
   assert.deepEqual(json.plan.warnings.filter((w: { severity: string }) => w.severity === 'error').map((w: { code: string }) => w.code), ['drain-flag-too-old']);

@@ -1,5 +1,5 @@
 // The model server's release is an input: read from the image tag, or given where the tag names none. The drain
-// flag goes into the manifest only for a release that has it (vLLM --shutdown-timeout: 0.18 and later).
+// flag goes into the manifest only for a release that has it (vLLM --shutdown-timeout: 0.18.0 and later).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveInputs } from '../../src/drain/resolve.ts';
@@ -15,9 +15,9 @@ test('vLLM v0.10.1 gets no --shutdown-timeout and an error naming 0.18 and the a
   const w = p.warnings.find((x) => x.code === 'drain-flag-too-old');
   assert.equal(w?.severity, 'error');
   assert.equal(w?.message,
-    'vLLM 0.10.1 (from the image tag) predates --shutdown-timeout, which vLLM has from 0.18 (per llm-d #927; not verified against '
-    + 'vLLM\'s releases), so the manifest leaves it out: a binary without the flag would refuse to start. Without it vLLM aborts every '
-    + 'in-flight request at SIGTERM, as its default, 0, does. Use an image of vLLM 0.18 or later.');
+    'vLLM 0.10.1 (from the image tag) predates --shutdown-timeout, which vLLM has from 0.18.0, '
+    + 'so the manifest leaves it out: a binary without the flag would refuse to start. Without it vLLM aborts every '
+    + 'in-flight request at SIGTERM, as its default, 0, does. Use an image of vLLM 0.18.0 or later.');
   assert.ok(!codesOf(p).includes('drain-flag-min-version'));
   const text = manifestOf(raw);
   assert.doesNotMatch(text, /shutdown-timeout=/);
@@ -34,7 +34,7 @@ test('an image whose tag names no release gets the flag, with a warning that say
   assert.equal(w?.severity, 'warning');
   assert.equal(w?.message,
     'The tag of the image vllm/vllm-openai:latest names no vLLM release, so Hitless cannot tell whether it has --shutdown-timeout '
-    + '(vLLM 0.18 and later). The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the '
+    + '(vLLM 0.18.0 and later). The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the '
     + 'rollout stops while the old pods keep serving. Pin an image tag that names the release, or set model-server-version.');
   assert.match(manifestOf(raw), /- --shutdown-timeout=738 # drain: 492s longest request × 1\.5 headroom; the image tag names no release: one without this flag refuses to start\n/);
 });

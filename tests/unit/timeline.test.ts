@@ -150,9 +150,10 @@ test('TGI (3.2.2 and later) drains for its flag: the 75 s budget fits the 125 s 
 test('a fixed drain (TGI before 3.2.2 gave its web server 90 s): with the 125 s grace the teardown has no room', () => {
   // A copy of the TGI profile as it was before 3.2.2; no current profile has a fixed drain.
   const tgi = profiles.modelServers.find((m) => m.id === 'tgi')!;
-  const old = { ...tgi, drain: { ...tgi.drain, kind: 'fixed' as const, fixedSeconds: 90, fixedScope: 'launcher gives the web server' } };
+  const { flag: _flag, defaultSeconds: _default, minVersion: _since, ...rest } = tgi.drain;
+  const old = { ...tgi, drain: { ...rest, kind: 'fixed' as const, fixedSeconds: 90, fixedScope: 'launcher gives the web server' } };
   const oldProfiles = { ...profiles, modelServers: profiles.modelServers.map((m) => (m.id === 'tgi' ? old : m)) };
-  const { inputs } = resolveInputs({ 'model-server': 'tgi' }, oldProfiles);
+  const { inputs } = resolveInputs({ 'model-server': 'tgi', 'tpot-ms': 10 }, oldProfiles);   // 50 s longest, 75 s drain, 125 s grace
   const t = buildTimeline(settingsFor(plan(inputs, oldProfiles), oldProfiles));
   assert.equal(t.settings.drainSetting, 'Hugging Face TGI: fixed 90s');
   assert.deepEqual(t.windows.map((w) => [w.id, w.startSeconds, w.endSeconds]), [['prestop', 0, 35], ['drain', 35, 125], ['teardown', 125, 125]]);
