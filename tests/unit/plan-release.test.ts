@@ -21,7 +21,7 @@ test('vLLM v0.10.1 gets no --shutdown-timeout and an error naming 0.18 and the a
   assert.ok(!codesOf(p).includes('drain-flag-min-version'));
   const text = manifestOf(raw);
   assert.doesNotMatch(text, /shutdown-timeout=/);
-  assert.match(text, /# vLLM 0\.10\.1 predates --shutdown-timeout \(first in 0\.18\), so it is left out; in-flight requests are aborted at SIGTERM\. Use a newer image\.\n\s+args:/);
+  assert.match(text, /# vLLM 0\.10\.1 predates --shutdown-timeout \(first in 0\.18\.0\), so it is left out; in-flight requests are aborted at SIGTERM\. Use a newer image\.\n\s+args:/);
 });
 
 test('an image whose tag names no release gets the flag, with a warning that says what a wrong guess does', () => {
