@@ -1,6 +1,7 @@
 /**
  * Helpers for the checker's unit tests: the profiles, a check that must succeed, and a vLLM Deployment
- * written to the plan for GKE + vLLM at the defaults, worked out by hand:
+ * written to the plan for GKE + vLLM at 10 ms per output token (CHECK_TEST_SETTINGS; the other inputs at their
+ * defaults), worked out by hand:
  *   preStop 30 s removal p99 + 5 s margin = 35; longest request 4096 × 10 ms × 1.2 = 49.152 → 50 s;
  *   drain 50 × 1.5 = 75; grace 35 + 75 + 15 = 125; progress deadline 125 + 600 = 725;
  *   startup probe 600 s / 10 s = 60 checks; 0 spare GPUs → maxSurge 0, maxUnavailable 1.
@@ -12,9 +13,15 @@ import { readProfiles } from '../../src/profiles/read-files.ts';
 
 export const profiles = readProfiles();
 
+/**
+ * Settings every checker test starts from: 10 ms per output token, so that the hand-worked numbers stay small
+ * (4096 × 10 ms × 1.2 → 50 s longest request). A test's own settings win.
+ */
+export const CHECK_TEST_SETTINGS: Readonly<Record<string, string>> = { 'tpot-ms': '10' };
+
 /** Check text that must be usable; returns the report. */
 export function check(text: string, settings: Record<string, string> = {}): CheckReport {
-  const result = checkManifest(text, settings, profiles);
+  const result = checkManifest(text, { ...CHECK_TEST_SETTINGS, ...settings }, profiles);
   if (!result.ok) assert.fail(`expected a usable manifest, got: ${result.problem.message}`);
   return result.report;
 }
@@ -28,7 +35,7 @@ export function problem(text: string): InputProblem {
 
 /** The fixed manifest for a text. */
 export function fixed(text: string, settings: Record<string, string> = {}): string {
-  const result = checkManifest(text, settings, profiles);
+  const result = checkManifest(text, { ...CHECK_TEST_SETTINGS, ...settings }, profiles);
   if (!result.ok) assert.fail(result.problem.message);
   return fixManifest(result.manifest, result.report.findings).text;
 }
