@@ -35,11 +35,22 @@ export type WarningCode =
  */
 export type WarningSeverity = 'error' | 'warning' | 'info';
 
+/** A page of the site that says how to act on a warning (a site path, and the words of the link). */
+export interface WarningLink {
+  path: string;
+  label: string;
+}
+
 export interface Warning {
   code: WarningCode;
   severity: WarningSeverity;
   message: string;
+  /** Where the site says how to measure or fix what the warning is about. */
+  see?: WarningLink;
 }
+
+/** The guide that measures a rollout and the numbers behind it with `hitless verify`. */
+const MEASURE_LINK: WarningLink = { path: '/guides/verify-a-rollout/#step-by-step', label: 'Measure it with hitless verify' };
 
 /** Where the plan's release came from, as a parenthesis in messages. */
 const RELEASE_SOURCE_WORDS: Record<Plan['modelServerReleaseSource'], string> = {
@@ -54,19 +65,21 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   const gateway = gatewayById(profiles, inputs.gateway);
   const server = modelServerById(profiles, inputs.modelServer);
   const warnings: Warning[] = [];
-  const add = (code: WarningCode, severity: Warning['severity'], message: string) => warnings.push({ code, severity, message });
+  const add = (code: WarningCode, severity: Warning['severity'], message: string, see?: WarningLink) =>
+    warnings.push(see ? { code, severity, message, see } : { code, severity, message });
 
   if (plan.removalSource === 'profile' && plan.removalBasis === 'estimate') {
     add('removal-estimate', 'info',
       `The ${formatSeconds(plan.removalSeconds)} removal p99 for ${gateway.name} is an estimate, not a measurement. `
-      + `Measure it (${gateway.removal.howToMeasure}) and set removal-seconds.`);
+      + `Measure it (${gateway.removal.howToMeasure}) and set removal-seconds.`,
+      { path: `/gateways/${gateway.id}/`, label: `How to measure ${gateway.name}'s removal` });
   }
   const requestDefaults = profiles.requestDefaults;
   if (plan.maxRequestDerived && inputs.tpotMs === requestDefaults.tpotMs.value && inputs.model !== requestDefaults.model) {
     add('tpot-default-other-model', 'info',
       `The ${formatSeconds(plan.maxRequestSeconds)} longest request uses the default ${requestDefaults.tpotMs.value} ms per output token, `
       + `a figure for ${requestDefaults.model}, not for ${inputs.model}. Measure the p99 time per output token of ${inputs.model} `
-      + 'at full batch on your GPUs and set tpot-ms, or set max-request-seconds.');
+      + 'at full batch on your GPUs and set tpot-ms, or set max-request-seconds.', MEASURE_LINK);
   }
   if (plan.removalSource === 'health-check' && plan.removalBasis === 'example') {
     add('removal-example', 'warning',

@@ -98,3 +98,13 @@ test('a given time per output token replaces the default: 4096 × 47 ms × 1.2 =
   assert.equal(p.terminationGracePeriodSeconds, 398);
   assert.ok(!p.warnings.some((w) => w.code === 'grace-exceeds-autoscaler'));
 });
+
+test('warnings that ask for a measurement link the page that says how', () => {
+  // Istio's removal is an estimate (istio.yaml removal.basis): its page says how to measure it.
+  const istio = planOf({ gateway: 'istio' }).warnings.find((w) => w.code === 'removal-estimate');
+  assert.deepEqual(istio?.see, { path: '/gateways/istio/', label: 'How to measure Istio\u2019s removal'.replace('\u2019', "'") });
+  const other = planOf({ model: 'org/other' }).warnings.find((w) => w.code === 'tpot-default-other-model');
+  assert.deepEqual(other?.see, { path: '/guides/verify-a-rollout/#step-by-step', label: 'Measure it with hitless verify' });
+  // Warnings about the manifest itself carry no link.
+  assert.equal(planOf().warnings.find((w) => w.code === 'grace-exceeds-autoscaler')?.see, undefined);
+});

@@ -44,6 +44,7 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
           {warnings.map((w) => (
             <li key={w.code} class={`gen-warning is-${w.severity}`} data-code={w.code} data-severity={w.severity}>
               <strong>{SEVERITY_LABELS[w.severity]}:</strong> <FlagText text={w.message} />
+              {w.see ? <> <a href={w.see.path}>{w.see.label}</a>.</> : null}
             </li>
           ))}
         </ul>
