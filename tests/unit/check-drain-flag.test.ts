@@ -67,10 +67,10 @@ test('drain-flag-exceeds-grace: --shutdown-timeout=300 runs past SIGKILL at 125 
   assert.ok(!codes(check(vllm({ ...args('"--shutdown-timeout=300"'), grace: 'terminationGracePeriodSeconds: 400', progressDeadline: 'progressDeadlineSeconds: 1000' }))).includes('drain-flag-exceeds-grace'));
 });
 
-test('the flag is added inside a sh -c script, right after the server command', () => {
-  const text = vllm({ image: 'image: example.com/llm:1', command: 'command: ["/bin/sh", "-c", "vllm serve Qwen/Qwen3-8B --port 8000 && echo done"]', args: '' });
+test('the flag is added inside a sh -c script, after the server\'s own last word', () => {
+  const text = vllm({ image: 'image: example.com/llm:v0.19.0', command: 'command: ["/bin/sh", "-c", "cd /tmp && exec vllm serve Qwen/Qwen3-8B --port 8000 > /dev/stdout"]', args: '' });
   assert.equal(only(check(text), 'drain-aborts-in-flight').path, 'spec.template.spec.containers[0].command');
-  assert.match(fixed(text), /"vllm serve Qwen\/Qwen3-8B --port 8000 --shutdown-timeout=75 && echo done"/);
+  assert.match(fixed(text), /"cd \/tmp && exec vllm serve Qwen\/Qwen3-8B --port 8000 --shutdown-timeout=75 > \/dev\/stdout"/);
   assert.deepEqual(problems(check(fixed(text))), []);
 });
 
@@ -78,8 +78,11 @@ test('a server the checker cannot tell gets no drain-flag finding, only a note',
   const report = check(vllm({ image: 'image: example.com/llm:1', command: '', args: '' }));
   assert.ok(!codes(report).some((c) => c.startsWith('drain-')));
   assert.equal(only(report, 'model-server-unknown').severity, 'info');
-  // Given the server, it is checked.
-  assert.ok(codes(check(vllm({ image: 'image: example.com/llm:1', command: '', args: '' }), { 'model-server': 'vllm' })).includes('drain-aborts-in-flight'));
+  // Given the server, but with no command on an image that is not vLLM's, the flag's place is unknown: manual.
+  const given = check(vllm({ image: 'image: example.com/llm:1', command: '', args: '' }), { 'model-server': 'vllm' });
+  const f = only(given, 'server-invocation-unknown');
+  assert.equal(f.remedy, 'manual');
+  assert.match(f.fix!.text, /^Manual: /);
 });
 
 test('drain-flag-min-version: an image older than the expected first release is a warning on its image, hedged; v0.18.1 is not', () => {
@@ -87,7 +90,7 @@ test('drain-flag-min-version: an image older than the expected first release is 
   const f = only(check(vllm({ image: 'image: vllm/vllm-openai:v0.17.1' })), 'drain-flag-min-version');
   assert.equal(f.severity, 'warning');
   assert.equal(f.path, 'spec.template.spec.containers[0].image');
-  assert.equal(f.message, 'The image is vLLM v0.17.1, older than 0.18, the first release expected to have --shutdown-timeout: '
+  assert.equal(f.message, 'The image is vLLM 0.17.1, older than 0.18, the first release expected to have --shutdown-timeout: '
     + "--shutdown-timeout is expected from vLLM 0.18 (per llm-d #927; not verified against vLLM's releases); pin an image you have "
     + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
   assert.ok(!codes(check(vllm())).includes('drain-flag-min-version'));

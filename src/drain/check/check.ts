@@ -9,7 +9,8 @@ import { modelServerById, type DrainInputs } from '../resolve.ts';
 import { report, type CheckContext, type WorkloadContext } from './context.ts';
 import { countFindings, sortFindings, type Finding, type Severity } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
-import { identifyServer } from './identify-server.ts';
+import { identifyServer, isServerImage } from './identify-server.ts';
+import { findInvocation } from './server-invocation.ts';
 import { locate, sameNamespace, selects, type Located } from './locate.ts';
 import { containersOf } from './pod.ts';
 import { readManifest, type Manifest } from './read-manifest.ts';
@@ -21,6 +22,7 @@ import { checkPools } from './rules/pool.ts';
 import { checkPreStop } from './rules/prestop.ts';
 import { checkProbes } from './rules/probes.ts';
 import { checkRollout } from './rules/rollout.ts';
+import { checkShellPid1 } from './rules/shell-pid1.ts';
 import {
   checkedFor, detectGateway, findSettings, generatorSettings, headerSettings, resolveSettings, usableSettings, type CheckedFor, type FoundSetting,
 } from './settings.ts';
@@ -70,8 +72,11 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
     const plan = planFor(inputs, profiles);
-    const targets = computeTargets(container, workload.serving.spec, server, serverKnown, plan, inputs);
-    const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, found, inputs, plan, targets };
+    const invocation = !serverKnown ? undefined
+      : identified && identified.profile.id === server.id && identified.container === container ? identified.invocation
+        : findInvocation(container.line, server, isServerImage(server, container.image));
+    const targets = computeTargets(container, workload.serving.spec, server, invocation, plan, inputs);
+    const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, invocation, found, inputs, plan, targets };
     if (!serverKnown) {
       report(check, object, 'model-server-unknown', 'info', [...container.path, 'image'],
         `The checker cannot tell which model server the ${container.name} container runs (no known image, command or ${ENGINE_TYPE_LABEL} label), `
@@ -112,6 +117,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
     checkPreStop(ctx);
     checkGrace(ctx);
     checkDrainFlag(ctx);
+    checkShellPid1(ctx);
     checkProbes(ctx);
     checkRollout(ctx);
     planNotes(ctx, seen);

@@ -41,7 +41,9 @@ export type CheckCode =
   | 'value-unreadable'
   | 'unknown-kind'
   | 'no-pool'
-  | 'no-workload';
+  | 'no-workload'
+  | 'server-invocation-unknown'
+  | 'shell-swallows-sigterm';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -66,6 +68,8 @@ export interface Finding {
   /** What will happen during a rollout, in a sentence or two. */
   message: string;
   fix?: Fix;
+  /** `applied`: the fixed manifest carries the fix. `manual`: the fix (or the message) says what to do by hand. */
+  remedy: 'applied' | 'manual';
 }
 
 /** One rule: its code, its severity (and when that changes) and what it looks for. */
@@ -107,6 +111,8 @@ export const RULES: readonly Rule[] = [
   { code: 'unknown-kind', severity: 'info', checks: 'Objects of kinds the checker does not read (ignored).' },
   { code: 'no-pool', severity: 'info', checks: 'Model-server workloads without an InferencePool in the input.' },
   { code: 'no-workload', severity: 'info', checks: 'An InferencePool without a workload in the input.' },
+  { code: 'server-invocation-unknown', severity: 'warning when the server aborts without its drain flag; info otherwise', checks: 'The command that starts the model server cannot be found with certainty, so its drain flag is a manual fix.' },
+  { code: 'shell-swallows-sigterm', severity: 'error', checks: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.' },
 ];
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

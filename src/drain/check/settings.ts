@@ -9,6 +9,7 @@ import { encodeQuery } from '../url-state.ts';
 import { findFlag } from './command-line.ts';
 import { policyKinds } from './gateway-policies.ts';
 import { flagFor, type Identified } from './identify-server.ts';
+import { serverArgs } from './server-invocation.ts';
 import type { Located, Pool, Workload } from './locate.ts';
 import { formatPath, isRecord, valueAt } from './path.ts';
 import { containersOf, readProbe, servingPort, type Container } from './pod.ts';
@@ -116,13 +117,15 @@ export function usableSettings(raw: Record<string, string>, profiles: Profiles):
 }
 
 function modelName(identified: Identified): string | undefined {
-  const { profile, container } = identified;
+  const { profile, invocation } = identified;
+  if (!invocation.found) return undefined;
+  const args = serverArgs(invocation);
   const flag = flagFor(profile, '{model}');
-  const use = flag ? findFlag(container.line, flag) : undefined;
+  const use = flag ? findFlag(args, flag) : undefined;
   if (use?.value) return use.value;
-  const words = container.line.tokens.map((t) => t.text);
-  const serve = words.indexOf('serve');
-  return serve !== -1 && words[serve + 1] && !words[serve + 1].startsWith('-') ? words[serve + 1] : undefined;
+  // `vllm serve MODEL`: the first argument, when it is not a flag.
+  const first = args[0];
+  return invocation.argsFrom > 0 && invocation.words[invocation.argsFrom - 1].text === 'serve' && first?.literal && !first.text.startsWith('-') ? first.text : undefined;
 }
 
 /** GPUs one replica holds: the serving pod's, plus its workers' for a LeaderWorkerSet group. */

@@ -1,5 +1,6 @@
 /** Rules on InferencePools: does the selector reach the model-server pods, and do they expose the target ports. */
 import { findFlag } from '../command-line.ts';
+import { serverArgs } from '../server-invocation.ts';
 import { report, setEdit, objectName, type CheckContext, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
 import { flagFor } from '../identify-server.ts';
@@ -42,7 +43,7 @@ function checkPorts(check: CheckContext, pool: Pool, targets: WorkloadContext[])
     const target = targets.find((t) => !exposing.includes(t))!;
     const declared = containersOf(target.workload.serving).flatMap((c) => c.ports.map((p) => p.containerPort));
     const portFlag = target.serverKnown ? flagFor(target.server, '{port}') : undefined;
-    const listenValue = portFlag ? findFlag(target.container.line, portFlag)?.value : undefined;
+    const listenValue = portFlag && target.invocation?.found ? findFlag(serverArgs(target.invocation), portFlag)?.value : undefined;
     const listen = listenValue && /^\d+$/.test(listenValue) ? Number(listenValue) : undefined;
     const serving = servingPort(target.container)?.containerPort ?? listen;
     const who = `${objectName(target.object)}\u2019s pods`;
