@@ -33,6 +33,7 @@ spec:
               seconds: 10 # tuned by hand
         readinessProbe: {httpGet: {path: /v1/models, port: 8000}}
         startupProbe: {httpGet: {path: /v1/models, port: 8000}, failureThreshold: 60}
+        resources: {limits: {nvidia.com/gpu: 1}}
 ---
 # a config map the checker does not read, formatted oddly on purpose
 apiVersion: v1
@@ -60,8 +61,8 @@ test('values the checker writes carry their arithmetic', () => {
 
 test('key order is kept: existing keys stay where they were, new ones come after them', () => {
   const keysOf = (text: string) => Object.keys((parseAllDocuments(text)[0].toJS() as any).spec.template.spec.containers[0]);
-  assert.deepEqual(keysOf(COMMENTED), ['name', 'image', 'args', 'lifecycle', 'readinessProbe', 'startupProbe']);
-  assert.deepEqual(keysOf(fixed(COMMENTED)), ['name', 'image', 'args', 'lifecycle', 'readinessProbe', 'startupProbe']);
+  assert.deepEqual(keysOf(COMMENTED), ['name', 'image', 'args', 'lifecycle', 'readinessProbe', 'startupProbe', 'resources']);
+  assert.deepEqual(keysOf(fixed(COMMENTED)), ['name', 'image', 'args', 'lifecycle', 'readinessProbe', 'startupProbe', 'resources']);
   const topOf = (text: string) => Object.keys((parseAllDocuments(text)[0].toJS() as any).spec);
   assert.deepEqual(topOf(fixed(COMMENTED)), ['replicas', 'template', 'strategy', 'progressDeadlineSeconds']);
 });

@@ -21,6 +21,7 @@ import { objectNotes, planNotes } from './rules/notes.ts';
 import { checkPools } from './rules/pool.ts';
 import { checkPreStop } from './rules/prestop.ts';
 import { checkProbes } from './rules/probes.ts';
+import { checkRejectedValues } from './rules/rejected-values.ts';
 import { checkRollout } from './rules/rollout.ts';
 import { checkShellPid1 } from './rules/shell-pid1.ts';
 import {
@@ -123,6 +124,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
     planNotes(ctx, seen);
   }
   checkPools(check, contexts);
+  checkRejectedValues(check);
 
   const base = resolveSettings(user, hint ? [hint] : [], profiles).inputs;
   let basePlan: Plan | undefined;

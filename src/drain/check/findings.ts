@@ -43,7 +43,8 @@ export type CheckCode =
   | 'no-pool'
   | 'no-workload'
   | 'server-invocation-unknown'
-  | 'shell-swallows-sigterm';
+  | 'shell-swallows-sigterm'
+  | 'value-rejected';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -112,6 +113,7 @@ export const RULES: readonly Rule[] = [
   { code: 'no-pool', severity: 'info', checks: 'Model-server workloads without an InferencePool in the input.' },
   { code: 'no-workload', severity: 'info', checks: 'An InferencePool without a workload in the input.' },
   { code: 'server-invocation-unknown', severity: 'warning when the server aborts without its drain flag; info otherwise', checks: 'The command that starts the model server cannot be found with certainty, so its drain flag is a manual fix.' },
+  { code: 'value-rejected', severity: 'error', checks: 'A whole-number field the API server refuses as written (a quoted number, a negative count, a fraction).' },
   { code: 'shell-swallows-sigterm', severity: 'error', checks: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.' },
 ];
 

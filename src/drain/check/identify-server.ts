@@ -4,6 +4,7 @@
  */
 import { ENGINE_TYPE_LABEL } from '../emit.ts';
 import type { ModelServerProfile, Profiles } from '../profiles.ts';
+import { releaseFromImage } from '../releases.ts';
 import type { PodTemplate } from './locate.ts';
 import { findFlag } from './command-line.ts';
 import type { Container } from './pod.ts';
@@ -34,6 +35,11 @@ export function imageTag(image: string): string | undefined {
   const last = image.split('@')[0].split('/').pop() ?? '';
   const colon = last.indexOf(':');
   return colon === -1 ? undefined : last.slice(colon + 1);
+}
+
+/** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
+export function imageRelease(profile: ModelServerProfile, image: string): string | undefined {
+  return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
 }
 
 /** Whether an image is the profile's own: the same repository, or the same last path part (`ghcr.io/x/vllm-openai`). */

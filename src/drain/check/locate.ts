@@ -28,6 +28,8 @@ export interface Workload {
   workers?: PodTemplate;
   /** Pods (or groups, for a LeaderWorkerSet) it runs; Kubernetes' default 1 when unset. */
   replicas: number;
+  /** False when `replicas` is set to something the API server refuses (then `replicas` is the default, not a reading). */
+  replicasRead: boolean;
   /** Pods per group of a LeaderWorkerSet (leader included); 1 otherwise. */
   groupSize: number;
 }
@@ -103,7 +105,9 @@ function wholeNumber(value: unknown, fallback: number): number {
 
 function workloadFrom(object: ManifestObject): Workload | undefined {
   const kind = object.kind as Workload['kind'];
-  const replicas = wholeNumber(valueAt(object.value, ['spec', 'replicas']), 1);
+  const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
+  const replicas = wholeNumber(rawReplicas, 1);
+  const replicasRead = rawReplicas === undefined || rawReplicas === null || replicas === rawReplicas;
   if (kind === 'LeaderWorkerSet') {
     const base = ['spec', 'leaderWorkerTemplate'];
     const workers = templateAt(object, 'worker', [...base, 'workerTemplate']);
@@ -113,10 +117,10 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
     // The LeaderWorkerSet controller labels every pod with the set's name, and the leader with worker index 0.
     const serving = { ...served, labels: { ...served.labels, [LWS_NAME_LABEL]: object.name, [LWS_WORKER_INDEX_LABEL]: '0' } };
     const groupSize = wholeNumber(valueAt(object.value, [...base, 'size']), 1) || 1;
-    return { object, kind, serving, workers: leader ? workers : undefined, replicas, groupSize };
+    return { object, kind, serving, workers: leader ? workers : undefined, replicas, replicasRead, groupSize };
   }
   const serving = templateAt(object, 'pod', ['spec', 'template']);
-  return serving ? { object, kind, serving, replicas, groupSize: 1 } : undefined;
+  return serving ? { object, kind, serving, replicas, replicasRead, groupSize: 1 } : undefined;
 }
 
 function poolFrom(object: ManifestObject): Pool {

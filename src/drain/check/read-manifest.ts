@@ -110,7 +110,7 @@ export function readManifest(text: string): ReadResult {
   const guarded = guardText(text);
   if (guarded) return { ok: false, problem: guarded };
   const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > MAX_DOCUMENTS) {
     return { ok: false, problem: { message: `The input has ${documents.length} YAML documents; the checker reads at most ${MAX_DOCUMENTS}.` } };

@@ -151,7 +151,7 @@ export function findSettings(workload: Workload, container: Container, identifie
   add('namespace', object.namespace, at(['metadata', 'namespace']));
   const port = servingPort(container);
   if (port) add('port', port.containerPort, at([...container.path, 'ports']));
-  if (valueAt(object.value, ['spec', 'replicas']) !== undefined) add('replicas', workload.replicas, at(['spec', 'replicas']));
+  if (valueAt(object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead) add('replicas', workload.replicas, at(['spec', 'replicas']));
   const gpus = gpusPerReplica(workload);
   if (gpus > 0) add('gpus-per-replica', gpus, at([...container.path, 'resources']));
   const readiness = readProbe(container, 'readinessProbe');

@@ -3,7 +3,8 @@
  * written only into the server's own invocation and only for an image whose release has it (releases.ts);
  * anything less certain is a manual fix that says exactly what to add and where.
  */
-import { drainFlagAt, releaseFromImage } from '../../releases.ts';
+import { drainFlagAt } from '../../releases.ts';
+import { imageRelease } from '../identify-server.ts';
 import { formatSeconds as s } from '../../seconds.ts';
 import { formulaOf, rebase, report, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
@@ -23,7 +24,7 @@ function placeOf(ctx: WorkloadContext): string {
 /** The fix for the flag: an edit when the invocation is found and the release has the flag, else what to do by hand. */
 function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why: string): Fix {
   const { object, container, server, invocation } = ctx;
-  const release = releaseFromImage(server, container.image);
+  const release = imageRelease(server, container.image);
   const at = drainFlagAt(server, release);
   const setting = `${flag}=${seconds}`;
   if (at.kind === 'too-old') {

@@ -1,7 +1,8 @@
 /** Notes that are not rules about drain values: ignored objects, skipped workloads, and the plan's own warnings. */
 import type { WarningCode } from '../../warnings.ts';
 import { objectName, report, type CheckContext, type WorkloadContext } from '../context.ts';
-import { drainFlagAt, releaseFromImage } from '../../releases.ts';
+import { drainFlagAt } from '../../releases.ts';
+import { imageRelease } from '../identify-server.ts';
 import { readKinds } from '../locate.ts';
 import type { Segment } from '../path.ts';
 
@@ -24,7 +25,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     if (RESTATED.has(warning.code)) continue;
     if (warning.code === 'drain-flag-min-version') {
       if (!ctx.serverKnown) continue;
-      const release = releaseFromImage(ctx.server, ctx.container.image);
+      const release = imageRelease(ctx.server, ctx.container.image);
       const at = drainFlagAt(ctx.server, release);
       if (at.kind === 'available' || at.kind === 'no-flag') continue;
       if (at.kind === 'too-old') {

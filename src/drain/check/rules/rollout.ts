@@ -58,9 +58,11 @@ function checkStrategy(ctx: WorkloadContext): void {
     return;
   }
   if (surge === 0 && unavailable === 0) unavailable = 1; // Kubernetes' own rule when both resolve to 0.
-  if (surge > 0 && plan.strategy.maxSurge === 0) {
+  // A pod that requests no accelerator needs none to surge: the spare-GPU rule does not apply.
+  const accelerator = ctx.containers.find((c) => c.gpus > 0)?.accelerator;
+  if (surge > 0 && plan.strategy.maxSurge === 0 && accelerator) {
     const defaulted = surgeRaw === undefined ? ` (unset: Kubernetes\u2019 default ${shape.surgeDefault} of ${workload.replicas} replica${workload.replicas === 1 ? '' : 's'})` : '';
-    const needs = `starts an extra pod that needs ${inputs.gpusPerReplica} GPU${inputs.gpusPerReplica === 1 ? '' : 's'} while ${inputs.spareGpus} ${inputs.spareGpus === 1 ? 'is' : 'are'} spare`;
+    const needs = `starts an extra pod that needs ${inputs.gpusPerReplica} ${accelerator}${inputs.gpusPerReplica === 1 ? '' : 's'} while ${inputs.spareGpus} ${inputs.spareGpus === 1 ? 'is' : 'are'} spare`;
     report(check, object, 'surge-without-spare-gpus', unavailable === 0 ? 'error' : 'warning', surgeRaw === undefined ? shape.base : [...shape.bounds, 'maxSurge'],
       unavailable === 0
         ? `maxSurge ${surge}${defaulted} ${needs}, and maxUnavailable 0 removes no old pod to free one: the new pod stays Pending and the rollout stalls.`
