@@ -103,7 +103,7 @@ function rewriteString(text: string, node: Scalar, value: string): string {
     const indent = /^( *)\S/m.exec(body)?.[1].length ?? columnOf(text, node.range![0]) + 2;
     const oldLines = String(node.value).replace(/\n$/, '').split('\n');
     const newLines = value.replace(/\n$/, '').split('\n');
-    if (header.startsWith('|-') === value.endsWith('\n')) return JSON.stringify(value);
+    if (header.startsWith('|-') === value.endsWith('\n')) return keepNewline(source, JSON.stringify(value));
     const out = newLines.map((line, i) => (oldLines.length === newLines.length && line === oldLines[i] && bodyLines[i] !== undefined
       ? bodyLines[i] : line === '' ? '' : ' '.repeat(indent) + line));
     const trailing = source.endsWith('\n') ? '\n' : '';
@@ -111,7 +111,53 @@ function rewriteString(text: string, node: Scalar, value: string): string {
   }
   if (node.type === 'QUOTE_SINGLE' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
   if (node.type === 'PLAIN' && plainSafe(value)) return value;
-  return JSON.stringify(value);
+  return keepNewline(source, JSON.stringify(value));
+}
+
+/** A block scalar's source ends with its line break; a replacement written inline keeps it. */
+function keepNewline(source: string, replacement: string): string {
+  return source.endsWith('\n') && !replacement.endsWith('\n') ? `${replacement}\n` : replacement;
+}
+
+/**
+ * Map offsets in a string scalar's value to offsets in the source, when every character of the value is written
+ * as itself: a plain or quoted scalar on one line without escapes, or a block scalar whose lines are joined by
+ * newlines (`|`) or spaces (`>`, no blank or more-indented lines). Undefined when the value is written otherwise.
+ */
+function sourceOffsets(text: string, node: Scalar): ((offset: number) => number | undefined) | undefined {
+  const [start, end] = node.range!;
+  const source = text.slice(start, end);
+  const value = String(node.value);
+  if (!source.includes('\n')) {
+    const inner = node.type === 'PLAIN' ? source : node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? source.slice(1, -1) : undefined;
+    if (inner !== value) return undefined;
+    const shift = node.type === 'PLAIN' ? 0 : 1;
+    return (offset) => start + shift + offset;
+  }
+  if (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') return undefined;
+  const headerEnd = source.indexOf('\n') + 1;
+  const body = source.slice(headerEnd);
+  const indent = /^( *)\S/m.exec(body)?.[1].length;
+  if (indent === undefined) return undefined;
+  const lines: { at: number; text: string }[] = [];
+  let at = start + headerEnd;
+  for (const line of body.split('\n')) {
+    lines.push({ at: at + Math.min(indent, line.length), text: line.slice(indent) });
+    at += line.length + 1;
+  }
+  while (lines.length > 0 && lines.at(-1)!.text.trim() === '') lines.pop();
+  const joiner = node.type === 'BLOCK_LITERAL' ? '\n' : ' ';
+  if (lines.some((l) => l.text === '' || (node.type === 'BLOCK_FOLDED' && /^\s/.test(l.text)))) return undefined;
+  const joined = lines.map((l) => l.text).join(joiner);
+  if (value !== joined && value !== `${joined}\n`) return undefined;
+  return (offset) => {
+    let consumed = 0;
+    for (const line of lines) {
+      if (offset <= consumed + line.text.length) return line.at + (offset - consumed);
+      consumed += line.text.length + 1;
+    }
+    return undefined;
+  };
 }
 
 /** Add ` #comment` after `end` when the rest of that line is blank. */
@@ -136,6 +182,14 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
   if (edit.op === 'splice') {
     if (!full || !isScalar(target) || typeof target.value !== 'string' || !target.range) return undefined;
     const old = target.value;
+    const inSource = sourceOffsets(text, target);
+    const insert = String(edit.value);
+    const from = inSource?.(edit.start ?? 0);
+    const to = inSource?.(edit.end ?? 0);
+    const quoteSafe = !(target.type === 'QUOTE_DOUBLE' && /["\\]/.test(insert)) && !(target.type === 'QUOTE_SINGLE' && insert.includes("'"));
+    if (from !== undefined && to !== undefined && !insert.includes('\n') && quoteSafe && text.slice(from, to) === old.slice(edit.start, edit.end)) {
+      return splice(from, to, insert);
+    }
     const value = old.slice(0, edit.start) + String(edit.value) + old.slice(edit.end);
     return splice(target.range[0], target.range[1], rewriteString(text, target, value));
   }

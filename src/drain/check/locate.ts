@@ -100,6 +100,7 @@ function templateAt(object: ManifestObject, role: PodTemplate['role'], path: Seg
 }
 
 function wholeNumber(value: unknown, fallback: number): number {
+  if (typeof value === 'string' && /^(0|[1-9]\d{0,8})$/.test(value)) return Number(value); // quoted: value-rejected reports it
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
@@ -107,7 +108,7 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
   const kind = object.kind as Workload['kind'];
   const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
   const replicas = wholeNumber(rawReplicas, 1);
-  const replicasRead = rawReplicas === undefined || rawReplicas === null || replicas === rawReplicas;
+  const replicasRead = rawReplicas === undefined || rawReplicas === null || replicas === rawReplicas || String(replicas) === rawReplicas;
   if (kind === 'LeaderWorkerSet') {
     const base = ['spec', 'leaderWorkerTemplate'];
     const workers = templateAt(object, 'worker', [...base, 'workerTemplate']);

@@ -8,13 +8,17 @@ import type { PodTemplate } from './locate.ts';
 import { isRecord, type Segment } from './path.ts';
 
 /** A whole-number field: unset, set, or set to something that is not a whole number. */
-export type IntField = { state: 'unset' } | { state: 'set'; value: number } | { state: 'bad'; raw: unknown };
+export type IntField = { state: 'unset' } | { state: 'set'; value: number; quoted?: boolean } | { state: 'bad'; raw: unknown };
 
 /** Read a whole-number field of a mapping. */
 export function intField(object: unknown, key: string): IntField {
   if (!isRecord(object) || object[key] === undefined || object[key] === null) return { state: 'unset' };
   const raw = object[key];
-  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? { state: 'set', value: raw } : { state: 'bad', raw };
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return { state: 'set', value: raw };
+  // A quoted plain decimal ("120") means one number only: it is read as that number, and value-rejected reports
+  // (and fixes) the quotes the API server refuses.
+  if (typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw)) return { state: 'set', value: Number(raw), quoted: true };
+  return { state: 'bad', raw };
 }
 
 /** A field's value, or a default when it is unset or malformed. */

@@ -45,13 +45,16 @@ export function checkRejectedValues(check: CheckContext): void {
       const raw = valueAt(object.value, path);
       const why = rejection(raw, min);
       if (!why) continue;
-      const decimal = typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+      const decimal = typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw) ? Number(raw) : undefined;
       const fixable = decimal !== undefined && decimal >= min;
+      // Another rule that writes this field writes a number too: its edit removes the quotes as well.
+      const full = JSON.stringify([...object.base, ...path]);
+      const other = check.findings.flatMap((f) => f.fix?.edits ?? []).find((e) => e.op === 'set' && e.document === object.document && JSON.stringify(e.path) === full);
       report(check, object, 'value-rejected', 'error', path,
-        `${String(path.at(-1))}: ${why}, so the API server rejects ${object.kind}/${object.name}`
-        + `${typeof raw === 'string' ? '' : ''}; the checker does not guess what was meant and checks the rest without it.`,
+        `${String(path.at(-1))}: ${why}, so the API server rejects ${object.kind}/${object.name}; `
+        + (fixable ? `the checker reads it as ${decimal}.` : 'the checker cannot read it and checks the rest without it.'),
         fixable
-          ? { text: `${String(path.at(-1))}: ${decimal}`, edits: [setEdit(object, path, decimal)] }
+          ? { text: `${String(path.at(-1))}: ${other ? String(other.value) : decimal}`, edits: [other ?? setEdit(object, path, decimal)] }
           : { text: `Manual: write ${String(path.at(-1))} as a whole number of at least ${min}.`, edits: [] });
     }
   }
