@@ -5,13 +5,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
+import { unifiedDiff } from '../drain/check/diff.ts';
 import { describeCounts } from '../drain/check/findings.ts';
 import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
 import { describeCheckedFor, settingErrors } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
-const FORMATS = ['text', 'json'];
+const FORMATS = ['text', 'json', 'diff'];
 
 /** One input file's text, or why it cannot be read. */
 type Input = { name: string; text: string } | { name: string; problem: string };
@@ -100,12 +101,12 @@ function findingText(joined: Joined, f: Finding): string {
   return lines.join('\n');
 }
 
-const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]
+const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
 settings. The manifest supplies the model server, replicas, GPUs, probes and names. Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
-gke; the output says which. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
+gke; the output says which. --format diff prints the fixes as a unified diff (one FILE). Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
 
 /** Run `hitless check` with its arguments; returns the exit code. */
@@ -141,6 +142,11 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const { report } = result;
   const code = report.counts.error > 0 ? 1 : 0;
+  if (format === 'diff') {
+    if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
+    process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
+    return code;
+  }
   if (format === 'json') {
     const findings = report.findings.map(({ fix, ...f }) => {
       const place = locate(joined, f.line);

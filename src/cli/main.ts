@@ -10,7 +10,7 @@ const HELP = `hitless: roll out LLM model servers behind an InferencePool withou
 
 Usage:
   hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--format yaml|json]
-  hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]   (- reads stdin)
+  hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff] [--strict]   (- reads stdin)
   hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--check | --publish]
                       (hitless lab --help lists the scenarios)
   hitless inputs      list every input with its range and default
