@@ -97,14 +97,17 @@ function indent(text: string, by: string): string {
 function findingText(joined: Joined, f: Finding): string {
   const where = [locate(joined, f.line), f.object, f.path].filter(Boolean).join('  ');
   const lines = [`  ${f.severity.padEnd(7)} ${f.code}${where ? `  ${where}` : ''}`, `          ${f.message}`];
-  if (f.fix) lines.push(`          fix: ${indent(f.fix.text, '               ')}`);
+  if (f.fix) lines.push(`          fix (${f.remedy}): ${indent(f.fix.text, '               ')}`);
+  else lines.push(`          (${f.remedy})`);
   return lines.join('\n');
 }
 
 const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
-settings. The manifest supplies the model server, replicas, GPUs, probes and names. Without --gateway, the
+settings. Each finding says whether the fixed manifest carries its fix (applied) or what to do by hand
+(manual). A workload annotated hitless.dev/ignore: CODE[,CODE] — REASON has those findings shown as notes with the
+reason. --strict also fails a run that checked no model-server workload. The manifest supplies the model server, replicas, GPUs, probes and names. Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
 gke; the output says which. --format diff prints the fixes as a unified diff (one FILE). Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
@@ -115,7 +118,8 @@ export async function runCheck(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const args = parseArgs(argv, ['format']);
+  const args = parseArgs(argv, ['format'], ['strict']);
+  const strict = args.options.strict !== undefined;
   const format = args.options.format ?? 'text';
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
@@ -141,7 +145,8 @@ export async function runCheck(argv: string[]): Promise<number> {
     return 2;
   }
   const { report } = result;
-  const code = report.counts.error > 0 ? 1 : 0;
+  // --strict (for CI): a run that checked no model-server workload fails too.
+  const code = report.counts.error > 0 || (strict && report.workloads === 0) ? 1 : 0;
   if (format === 'diff') {
     if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
     process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
@@ -159,7 +164,9 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const names = inputs.map((i) => i.name).join(', ');
   const out = [
-    `${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
+    report.workloads === 0
+      ? `${names}: no model-server workload was checked, so this is not a pass (${describeCounts(report.counts)})${strict ? '; --strict fails the run' : ''}`
+      : `${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
   ];
   for (const f of report.findings) out.push(findingText(joined, f));

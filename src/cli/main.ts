@@ -14,6 +14,7 @@ Usage:
   hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--check | --publish]
                       (hitless lab --help lists the scenarios)
   hitless inputs      list every input with its range and default
+  hitless rules       list the checker's rules (code, severity, what each looks for)
   hitless --help
 
 Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.`;
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   generate: async () => (await import('./generate.ts')).runGenerate,
   inputs: async () => (await import('./generate.ts')).runInputs,
   check: async () => (await import('./check.ts')).runCheck,
+  rules: async () => (await import('./rules.ts')).runRules,
   lab: async () => (await import('./lab.ts')).runLab,
 };
 

@@ -30,7 +30,7 @@ test('a file with findings exits 1 and prints each with its file, line, path, co
   assert.match(r.stdout, /info {4}request-placeholder {2}gie-v1\.5\.0-gpu-deployment\.yaml\n/);
   assert.match(r.stdout, /error {3}drain-aborts-in-flight {2}gie-v1\.5\.0-gpu-deployment\.yaml:25 {2}Deployment\/vllm-qwen3-32b {2}spec\.template\.spec\.containers\[0\]\.args\n/);
   assert.match(r.stdout, /vLLM runs without --shutdown-timeout/);
-  assert.match(r.stdout, /fix: --shutdown-timeout=75 in the vllm container's args/);
+  assert.match(r.stdout, /fix \(applied\): --shutdown-timeout=75 in the vllm container's args/);
   assert.match(r.stdout, /npx hitless generate --readiness-period-seconds 1 /);
 });
 

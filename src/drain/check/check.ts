@@ -18,6 +18,7 @@ import { checkDrainFlag } from './rules/drain-flag.ts';
 import { checkGatewayPolicyMissing, checkGatewayTimeouts } from './rules/gateway.ts';
 import { checkGrace } from './rules/grace.ts';
 import { objectNotes, planNotes } from './rules/notes.ts';
+import { applySuppressions } from './suppress.ts';
 import { checkPools } from './rules/pool.ts';
 import { checkPreStop } from './rules/prestop.ts';
 import { checkProbes } from './rules/probes.ts';
@@ -61,8 +62,8 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     const pool = located.pools.find((p) => sameNamespace(p.object, object) && selects(p.selector, workload.serving.labels));
     const hasGpus = containers.some((c) => c.gpus > 0);
     if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
-      report(check, object, 'workload-skipped', 'info', [...workload.serving.path, 'spec', 'containers'],
-        `${object.kind}/${object.name} runs no model server the checker knows (no known image, command or ${ENGINE_TYPE_LABEL} label, no GPUs, no pool selecting it), so it was not checked.`);
+      report(check, object, 'workload-skipped', 'info', [...workload.serving.specPath, 'containers'],
+        `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it; a ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too), so it was not checked.`);
       continue;
     }
     const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
@@ -80,7 +81,7 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, invocation, found, inputs, plan, targets };
     if (!serverKnown) {
       report(check, object, 'model-server-unknown', 'info', [...container.path, 'image'],
-        `The checker cannot tell which model server the ${container.name} container runs (no known image, command or ${ENGINE_TYPE_LABEL} label), `
+        `The checker cannot tell which model server the ${container.name} container runs (no server image or server command of its own; a ${ENGINE_TYPE_LABEL} label alone does not say), `
         + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`);
     }
     contexts.push(ctx);
@@ -106,6 +107,10 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   const read = readManifest(text);
   if (!read.ok) return read;
   const manifest = read.manifest;
+  if (manifest.objects.length === 0) {
+    const what = manifest.strays[0]?.[1];
+    return { ok: false, problem: { message: `The input holds no Kubernetes object${what ? ` (document ${manifest.strays[0][0] + 1} is ${what})` : ''}, so it cannot be checked: paste manifests with apiVersion and kind.` } };
+  }
   const located = locate(manifest, profiles);
   const check: CheckContext = { manifest, located, profiles, findings: [] };
   const user = usableSettings(settings, profiles);
@@ -140,6 +145,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
       'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.');
   }
   objectNotes(check);
+  applySuppressions(check);
   if (located.workloads.length === 0 && located.pools.length === 0 && located.policies.length === 0 && located.routes.length === 0) {
     report(check, undefined, 'workload-skipped', 'info', [], 'The input has no Deployment, StatefulSet, LeaderWorkerSet or InferencePool, so there was nothing to check.');
   }

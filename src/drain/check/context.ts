@@ -10,7 +10,7 @@ import type { DrainInputs } from '../resolve.ts';
 import type { Edit } from './edit.ts';
 import type { Finding, FindingCode, Fix, Severity } from './findings.ts';
 import type { Located, Workload } from './locate.ts';
-import { formatPath, type Segment } from './path.ts';
+import { escapeBidi, formatPath, type Segment } from './path.ts';
 import type { Container } from './pod.ts';
 import { lineAt, type Manifest, type ManifestObject } from './read-manifest.ts';
 import type { FoundSetting } from './settings.ts';
@@ -59,12 +59,12 @@ export function report(
   check.findings.push({
     code,
     severity,
-    object: object ? objectName(object) : '',
+    object: object ? escapeBidi(objectName(object)) : '',
     document: object ? object.document + 1 : undefined,
     path: object ? formatPath(full) : '',
     line: object ? lineAt(check.manifest, object.document, full) : undefined,
-    message,
-    fix,
+    message: escapeBidi(message),
+    fix: fix ? { ...fix, text: escapeBidi(fix.text) } : undefined,
     remedy: fix && fix.edits.length > 0 ? 'applied' : 'manual',
   });
 }

@@ -44,7 +44,8 @@ export type CheckCode =
   | 'no-workload'
   | 'server-invocation-unknown'
   | 'shell-swallows-sigterm'
-  | 'value-rejected';
+  | 'value-rejected'
+  | 'serving-kind-unread';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -71,6 +72,8 @@ export interface Finding {
   fix?: Fix;
   /** `applied`: the fixed manifest carries the fix. `manual`: the fix (or the message) says what to do by hand. */
   remedy: 'applied' | 'manual';
+  /** Set when the workload's `hitless.dev/ignore` annotation names this code: the reason given there. */
+  suppressed?: string;
 }
 
 /** One rule: its code, its severity (and when that changes) and what it looks for. */
@@ -114,6 +117,7 @@ export const RULES: readonly Rule[] = [
   { code: 'no-workload', severity: 'info', checks: 'An InferencePool without a workload in the input.' },
   { code: 'server-invocation-unknown', severity: 'warning when the server aborts without its drain flag; info otherwise', checks: 'The command that starts the model server cannot be found with certainty, so its drain flag is a manual fix.' },
   { code: 'value-rejected', severity: 'error', checks: 'A whole-number field the API server refuses as written (a quoted number, a negative count, a fraction).' },
+  { code: 'serving-kind-unread', severity: 'warning', checks: 'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.' },
   { code: 'shell-swallows-sigterm', severity: 'error', checks: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.' },
 ];
 

@@ -284,7 +284,7 @@ export function editsOf(findings: readonly Finding[]): Edit[] {
 /** The manifest with every finding's fix applied. */
 export function fixManifest(manifest: Manifest, findings: readonly Finding[]): FixedManifest {
   const edits = editsOf(findings);
-  if (edits.length === 0) return { text: manifest.text, edits: 0, skipped: 0 };
+  if (edits.length === 0) return { text: manifest.crOnly ? manifest.text.replaceAll('\n', '\r') : manifest.text, edits: 0, skipped: 0 };
   const text = manifest.text;
   let out = '';
   let from = 0;
@@ -314,5 +314,5 @@ export function fixManifest(manifest: Manifest, findings: readonly Finding[]): F
     out += body.endsWith('\n') ? body : `${body}\n`;
     written++;
   }
-  return { text: out, edits: written, skipped: edits.length - written };
+  return { text: manifest.crOnly ? out.replaceAll('\n', '\r') : out, edits: written, skipped: edits.length - written };
 }

@@ -14,6 +14,8 @@ export interface PodTemplate {
   role: 'pod' | 'leader' | 'worker';
   /** Path from the object to the template (`spec.template`). */
   path: Segment[];
+  /** Path from the object to the pod spec (`spec.template.spec`; `spec.template` for KServe's LLMInferenceService). */
+  specPath: Segment[];
   labels: Record<string, string>;
   spec: Record<string, unknown>;
 }
@@ -21,7 +23,7 @@ export interface PodTemplate {
 /** A workload whose pods may run a model server. */
 export interface Workload {
   object: ManifestObject;
-  kind: 'Deployment' | 'StatefulSet' | 'LeaderWorkerSet';
+  kind: 'Deployment' | 'StatefulSet' | 'LeaderWorkerSet' | 'LLMInferenceService';
   /** The template of the pods that serve requests (the leader's, for a LeaderWorkerSet). */
   serving: PodTemplate;
   /** A LeaderWorkerSet's worker template, when it has a separate leader template. */
@@ -59,13 +61,29 @@ export interface Located {
 const LWS_NAME_LABEL = 'leaderworkerset.sigs.k8s.io/name';
 const LWS_WORKER_INDEX_LABEL = 'leaderworkerset.sigs.k8s.io/worker-index';
 
-const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'LeaderWorkerSet'] as const;
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'LeaderWorkerSet', 'LLMInferenceService'] as const;
+
+/**
+ * Model-serving kinds the checker cannot read: their pods come from a controller's own defaults, so what the
+ * manifest says is not the pod that runs. Named in a warning so that a run does not read as a pass.
+ */
+export const UNREAD_SERVING_KINDS: Record<string, string> = {
+  VLLMRuntime: 'vLLM production-stack',
+  InferenceService: 'KServe',
+  ServingRuntime: 'KServe',
+  ClusterServingRuntime: 'KServe',
+  RayService: 'KubeRay',
+  ModelAdapter: 'AIBrix',
+  RayClusterFleet: 'AIBrix',
+  InferenceGraph: 'KServe',
+};
 
 /** API groups the checker reads, by kind; gateway policies come from the gateway profiles. */
 const KNOWN: Record<string, (group: string) => boolean> = {
   Deployment: (g) => g === 'apps' || g === 'extensions',
   StatefulSet: (g) => g === 'apps',
   LeaderWorkerSet: (g) => g === 'leaderworkerset.x-k8s.io',
+  LLMInferenceService: (g) => g === 'serving.kserve.io',
   InferencePool: (g) => g === 'inference.networking.k8s.io' || g === 'inference.networking.x-k8s.io',
   Gateway: (g) => g === 'gateway.networking.k8s.io',
   HTTPRoute: (g) => g === 'gateway.networking.k8s.io',
@@ -94,9 +112,26 @@ function templateAt(object: ManifestObject, role: PodTemplate['role'], path: Seg
   return {
     role,
     path,
+    specPath: [...path, 'spec'],
     labels: stringMap(valueAt(template, ['metadata', 'labels'])),
     spec: isRecord(template.spec) ? template.spec : {},
   };
+}
+
+/**
+ * KServe's LLMInferenceService: `spec.template` is the pod spec itself (a PodSpec, not a PodTemplateSpec), and
+ * `spec.worker` the workers' for a multi-node server. The controller labels the pods; the checker reads the
+ * pod spec as it is written.
+ */
+function llmInferenceServiceFrom(object: ManifestObject): Workload | undefined {
+  const spec = valueAt(object.value, ['spec', 'template']);
+  if (!isRecord(spec)) return undefined;
+  const serving: PodTemplate = { role: 'pod', path: ['spec', 'template'], specPath: ['spec', 'template'], labels: {}, spec };
+  const worker = valueAt(object.value, ['spec', 'worker']);
+  const workers: PodTemplate | undefined = isRecord(worker) ? { role: 'worker', path: ['spec', 'worker'], specPath: ['spec', 'worker'], labels: {}, spec: worker } : undefined;
+  const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
+  const replicas = wholeNumber(rawReplicas, 1);
+  return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1 };
 }
 
 function wholeNumber(value: unknown, fallback: number): number {
@@ -163,7 +198,7 @@ export function locate(manifest: Manifest, profiles: Profiles): Located {
       continue;
     }
     if ((WORKLOAD_KINDS as readonly string[]).includes(object.kind)) {
-      const workload = workloadFrom(object);
+      const workload = object.kind === 'LLMInferenceService' ? llmInferenceServiceFrom(object) : workloadFrom(object);
       if (workload) located.workloads.push(workload);
       else located.ignored.push(object);
     } else if (object.kind === 'InferencePool') located.pools.push(poolFrom(object));

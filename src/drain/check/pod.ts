@@ -85,7 +85,7 @@ function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Co
     const ports = Array.isArray(value.ports) ? value.ports : [];
     return [{
       index,
-      path: [...template.path, 'spec', key, index],
+      path: [...template.specPath, key, index],
       value,
       name: typeof value.name === 'string' ? value.name : `#${index}`,
       image: typeof value.image === 'string' ? value.image : '',

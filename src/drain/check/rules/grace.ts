@@ -6,7 +6,7 @@ import { graceFix } from './prestop.ts';
 /** Check the grace period against the preStop sleep (as fixed) and the plan's drain and teardown. */
 export function checkGrace(ctx: WorkloadContext): void {
   const { check, object, plan, targets: t } = ctx;
-  const path = [...ctx.workload.serving.path, 'spec', 'terminationGracePeriodSeconds'];
+  const path = [...ctx.workload.serving.specPath, 'terminationGracePeriodSeconds'];
   // A value the API server refuses is value-rejected's; the rest is checked as if it were the default.
   if (t.grace.state === 'bad') return;
   // prestop-exceeds-grace already reports (and fixes) a grace period shorter than the sleep itself.

@@ -3,7 +3,7 @@ import type { WarningCode } from '../../warnings.ts';
 import { objectName, report, type CheckContext, type WorkloadContext } from '../context.ts';
 import { drainFlagAt } from '../../releases.ts';
 import { imageRelease } from '../identify-server.ts';
-import { readKinds } from '../locate.ts';
+import { readKinds, UNREAD_SERVING_KINDS } from '../locate.ts';
 import type { Segment } from '../path.ts';
 
 /** Where a plan warning points in the workload; warnings not listed are about the settings as a whole. */
@@ -61,6 +61,14 @@ export function objectNotes(check: CheckContext): void {
   }
   for (const objects of byKind.values()) {
     const first = objects[0];
+    const servedBy = UNREAD_SERVING_KINDS[first.kind];
+    if (servedBy) {
+      const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
+      report(check, first, 'serving-kind-unread', 'warning', ['kind'],
+        `${names} ${objects.length === 1 ? 'is a' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
+        + 'so nothing here was checked. Check the Deployment or pod template it renders (kubectl get deploy -o yaml) instead.');
+      continue;
+    }
     const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
     const kinds = readKinds(check.profiles);
     const known = kinds.includes(first.kind);

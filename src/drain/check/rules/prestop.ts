@@ -75,7 +75,7 @@ export function checkPreStop(ctx: WorkloadContext): void {
       { text: `${t.preStopTarget} (${formulaOf(plan, 'preStopSeconds')})`, edits: [edit] });
   }
   if (now > t.graceNow && t.grace.state !== 'bad') {
-    const podSpec = [...ctx.workload.serving.path, 'spec'];
+    const podSpec = [...ctx.workload.serving.specPath];
     report(check, object, 'prestop-exceeds-grace', 'error', [...podSpec, 'terminationGracePeriodSeconds'],
       t.preStop.kind === 'sleep'
         ? `The ${s(now)} preStop sleep is longer than terminationGracePeriodSeconds (${s(t.graceNow)}${graceSource}), which Kubernetes rejects: no pod of this template starts.`
@@ -91,6 +91,6 @@ export function graceFix(ctx: WorkloadContext): { text: string; edits: Edit[] } 
   const comment = t.graceTarget === t.preStopTarget + plan.drainSeconds + plan.teardownSeconds ? ` ${formula}` : undefined;
   return {
     text: `terminationGracePeriodSeconds: ${t.graceTarget}${comment ? ` #${comment}` : ''}`,
-    edits: [setEdit(object, [...ctx.workload.serving.path, 'spec', 'terminationGracePeriodSeconds'], t.graceTarget, comment)],
+    edits: [setEdit(object, [...ctx.workload.serving.specPath, 'terminationGracePeriodSeconds'], t.graceTarget, comment)],
   };
 }

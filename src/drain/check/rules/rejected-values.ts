@@ -26,7 +26,7 @@ function fieldsOf(workload: Workload): [Segment[], number][] {
   if (workload.kind === 'Deployment') fields.push([['spec', 'progressDeadlineSeconds'], 1]);
   if (workload.kind === 'LeaderWorkerSet') fields.push([['spec', 'leaderWorkerTemplate', 'size'], 1]);
   for (const template of [workload.serving, ...(workload.workers ? [workload.workers] : [])]) {
-    fields.push([[...template.path, 'spec', 'terminationGracePeriodSeconds'], 0]);
+    fields.push([[...template.specPath, 'terminationGracePeriodSeconds'], 0]);
     for (const c of containersOf(template)) {
       fields.push([[...c.path, 'lifecycle', 'preStop', 'sleep', 'seconds'], 0]);
       for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {

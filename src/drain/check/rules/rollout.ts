@@ -93,7 +93,7 @@ function checkWorkers(ctx: WorkloadContext): void {
   const field = intField(workload.workers.spec, 'terminationGracePeriodSeconds');
   const grace = intOr(field, DEFAULT_GRACE_SECONDS);
   if (grace >= t.graceTarget) return;
-  const path = [...workload.workers.path, 'spec', 'terminationGracePeriodSeconds'];
+  const path = [...workload.workers.specPath, 'terminationGracePeriodSeconds'];
   report(check, object, 'lws-worker-grace-shorter', 'warning', path,
     `The worker pods get SIGKILL ${s(grace)} after deletion${field.state === 'set' ? '' : ' (the default)'}, before the leader\u2019s drain ends at ${s(t.graceTarget)}: `
     + 'the leader loses its workers and the requests it is still serving fail.',
