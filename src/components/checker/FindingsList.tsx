@@ -36,7 +36,7 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
       <p class="chk-message"><FlagText text={finding.message} /></p>
       {finding.fix ? (
         <div class="chk-fix">
-          <span class="chk-fix-label">Fix:</span>
+          <span class="chk-fix-label" data-remedy={finding.remedy}>{finding.remedy === 'applied' ? 'Fix (applied):' : 'Fix (by hand):'}</span>
           {/* A multi-line fix (a whole policy) may be wider than the panel: it scrolls, so it takes keyboard focus. */}
           {finding.fix.text.includes('\n')
             ? <pre tabIndex={0}><code>{finding.fix.text}</code></pre>

@@ -45,7 +45,8 @@ export type CheckCode =
   | 'server-invocation-unknown'
   | 'shell-swallows-sigterm'
   | 'value-rejected'
-  | 'serving-kind-unread';
+  | 'serving-kind-unread'
+  | 'lws-worker-prestop-missing';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -103,6 +104,7 @@ export const RULES: readonly Rule[] = [
   { code: 'surge-without-spare-gpus', severity: 'error when maxUnavailable is 0; warning otherwise', checks: 'maxSurge above 0 while the cluster has no spare GPUs for an extra pod.' },
   { code: 'strategy-recreate', severity: 'error', checks: 'The Recreate strategy removes every pod before new ones load.' },
   { code: 'lws-worker-grace-shorter', severity: 'warning', checks: 'A LeaderWorkerSet\u2019s workers get SIGKILL before the leader\u2019s drain ends.' },
+  { code: 'lws-worker-prestop-missing', severity: 'warning', checks: 'A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down.' },
   { code: 'pool-selector-mismatch', severity: 'error', checks: 'An InferencePool selector that matches no pod template in the manifest.' },
   { code: 'pool-port-not-exposed', severity: 'error when the container lists other ports; warning when it lists none', checks: 'An InferencePool targetPort the model-server container does not expose.' },
   { code: 'pool-api-removed', severity: 'info', checks: 'An InferencePool in the removed inference.networking.x-k8s.io API.' },
