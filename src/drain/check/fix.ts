@@ -65,9 +65,11 @@ function inlineScalar(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Inline (flow) YAML for any value: JSON, which YAML reads as flow style. */
+/** Inline (flow) YAML for any value: `{key: value, …}` and `[a, b]` with plain scalars where they read back the same. */
 function flowText(value: unknown): string {
-  return value !== null && typeof value === 'object' ? JSON.stringify(value) : inlineScalar(value);
+  if (Array.isArray(value)) return `[${value.map(flowText).join(', ')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${inlineScalar(k)}: ${flowText(v)}`).join(', ')}}`;
+  return inlineScalar(value);
 }
 
 /** Block YAML for `value`, indented by `indent` spaces, with a comment at the leaf path `commentAt`. */
