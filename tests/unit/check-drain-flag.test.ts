@@ -19,10 +19,11 @@ test('the GIE v1.5.0 reference settings yield the vLLM finding: no --shutdown-ti
   assert.match(f.fix!.text, /^--shutdown-timeout=75 /);
   // The rest, by hand: the fixture requests no GPU, so the default 25% surge needs no spare one (no finding);
   // the 30 s sleep lacks the 5 s margin (warning); 130 s grace + 600 s load > the 600 s default deadline (warning).
-  // The 130 s grace covers 35 + 75 + 15 = 125; the 1 s probes fail readiness (1 s) before liveness (5 s).
+  // The 130 s grace covers 35 + 75 + 15 = 125; the 1 s probes fail readiness (1 s) before liveness (5 s), but a
+  // readiness check every 1 s with the 1 s default timeout is too tight for a busy server (warning).
   // Notes: no pool in the file, readiness on /health where the vLLM profile uses /v1/models, and the 50 s longest
   // request derived from the placeholder 10 ms per token.
-  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'request-placeholder']);
+  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'readiness-too-tight', 'request-placeholder']);
   assert.equal(only(report, 'prestop-too-short').severity, 'warning');
 });
 

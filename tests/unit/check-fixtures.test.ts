@@ -110,3 +110,18 @@ test('CR-only and CRLF line endings are read like LF', () => {
   const codes = (t: string) => check(t).findings.map((f) => f.code).sort();
   assert.deepEqual(codes(lf.replaceAll('\n', '\r\n')), codes(lf));
 });
+
+test('a server spread over two pods (--nnodes 2) is one replica holding 16 GPUs, not two replicas', () => {
+  const report = check(read('statefulset-two-nodes.yaml'));
+  assert.equal(report.found.find((f) => f.flag === 'replicas')?.value, '1');
+  assert.equal(report.found.find((f) => f.flag === 'gpus-per-replica')?.value, '16');
+});
+
+test('--max-model-len 2048 bounds the longest request; readiness failureThreshold 600 is reported, not dropped; 1 s / 1 s readiness is flagged', () => {
+  const report = check(read('probe-fast.yaml'));
+  assert.equal(report.found.find((f) => f.flag === 'max-output-tokens')?.value, '2048');
+  assert.equal(report.inputs.maxOutputTokens, 2048);
+  const range = report.findings.find((f) => f.code === 'value-out-of-range');
+  assert.match(range!.message, /readiness-failure-threshold "600", outside what the checker can model \(the drain model reads 1–100\)/);
+  assert.ok(report.findings.some((f) => f.code === 'readiness-too-tight' && f.remedy === 'applied'));
+});

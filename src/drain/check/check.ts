@@ -29,6 +29,8 @@ import {
   checkedFor, detectGateway, findSettings, generatorSettings, headerSettings, resolveSettings, usableSettings, type CheckedFor, type FoundSetting,
 } from './settings.ts';
 import { computeTargets } from './targets.ts';
+import { fieldFor } from '../fields.ts';
+import { quote } from './path.ts';
 
 /** The outcome of checking a usable manifest. */
 export interface CheckReport {
@@ -70,7 +72,13 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     const found = findSettings(workload, container, identified, pool);
     if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
-    const { inputs } = resolveSettings(user, found, profiles);
+    const { inputs, unused } = resolveSettings(user, found, profiles);
+    for (const value of unused) {
+      const spec = fieldFor(value.flag);
+      const range = spec && spec.min !== undefined && spec.max !== undefined ? ` (the drain model reads ${spec.min}\u2013${spec.max})` : '';
+      report(check, object, 'value-out-of-range', 'warning', [],
+        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((inputs as unknown as Record<string, unknown>)[spec?.key ?? ''] ?? 'its default'))} instead; check that setting by hand.`);
+    }
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
     const plan = planFor(inputs, profiles);

@@ -46,7 +46,9 @@ export type CheckCode =
   | 'shell-swallows-sigterm'
   | 'value-rejected'
   | 'serving-kind-unread'
-  | 'lws-worker-prestop-missing';
+  | 'lws-worker-prestop-missing'
+  | 'value-out-of-range'
+  | 'readiness-too-tight';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -105,6 +107,8 @@ export const RULES: readonly Rule[] = [
   { code: 'strategy-recreate', severity: 'error', checks: 'The Recreate strategy removes every pod before new ones load.' },
   { code: 'lws-worker-grace-shorter', severity: 'warning', checks: 'A LeaderWorkerSet\u2019s workers get SIGKILL before the leader\u2019s drain ends.' },
   { code: 'lws-worker-prestop-missing', severity: 'warning', checks: 'A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down.' },
+  { code: 'value-out-of-range', severity: 'warning', checks: 'A value the manifest states that is outside the range the drain model reads (readiness failureThreshold 600), so the check could not use it.' },
+  { code: 'readiness-too-tight', severity: 'warning', checks: 'A readiness probe every second with a one-second timeout: a busy server misses it and leaves the pool mid-load.' },
   { code: 'pool-selector-mismatch', severity: 'error', checks: 'An InferencePool selector that matches no pod template in the manifest.' },
   { code: 'pool-port-not-exposed', severity: 'error when the container lists other ports; warning when it lists none', checks: 'An InferencePool targetPort the model-server container does not expose.' },
   { code: 'pool-api-removed', severity: 'info', checks: 'An InferencePool in the removed inference.networking.x-k8s.io API.' },

@@ -85,6 +85,17 @@ export function checkProbes(ctx: WorkloadContext): void {
       { text: `failureThreshold: ${plan.probes.startup.failureThreshold} # ${startupWhy}`, edits });
   }
 
+  // Every second with a one-second timeout: a server busy generating answers late, fails readiness and leaves the pool.
+  if (readiness && readiness.periodSeconds <= 1 && readiness.timeoutSeconds <= 1) {
+    report(check, object, 'readiness-too-tight', 'warning', [...readiness.path, 'timeoutSeconds'],
+      `The readiness probe runs every ${s(readiness.periodSeconds)} with a ${s(readiness.timeoutSeconds)} timeout: a server busy with long generations can answer later than that, `
+      + `fail ${readiness.failureThreshold} checks in a row and leave the pool under load, so its requests go to fewer pods.`,
+      {
+        text: `timeoutSeconds: ${plan.probes.readiness.timeoutSeconds}, periodSeconds: ${plan.probes.readiness.periodSeconds} (the ${ctx.server.name} profile\u2019s)`,
+        edits: [setEdit(object, [...readiness.path, 'timeoutSeconds'], plan.probes.readiness.timeoutSeconds), setEdit(object, [...readiness.path, 'periodSeconds'], plan.probes.readiness.periodSeconds)],
+      });
+  }
+
   // A readiness path other than the profile's: a note with the profile's reasons, not a fix (the sources differ).
   const readinessPath = readiness && typeof (readiness.value.httpGet as { path?: unknown } | undefined)?.path === 'string'
     ? (readiness.value.httpGet as { path: string }).path : undefined;
