@@ -83,8 +83,21 @@ function literalOf(word: ShNode): string | undefined {
 const AND = 10;
 const OR = 11;
 
-/** Parse a script; list the simple commands it runs as statements. */
+/** Parsed scripts by text: manifests repeat the same script across workloads, and parsing costs milliseconds. */
+const parsedScripts = new Map<string, ParsedScript>();
+const MAX_CACHED_SCRIPTS = 200;
+
+/** Parse a script; list the simple commands it runs as statements. Results are shared: do not change them. */
 export function parseScript(text: string): ParsedScript {
+  const cached = parsedScripts.get(text);
+  if (cached) return cached;
+  const parsed = parseUncached(text);
+  if (parsedScripts.size >= MAX_CACHED_SCRIPTS) parsedScripts.delete(parsedScripts.keys().next().value!);
+  parsedScripts.set(text, parsed);
+  return parsed;
+}
+
+function parseUncached(text: string): ParsedScript {
   let file: ShNode;
   try {
     file = syntax.NewParser().Parse(text, '');
