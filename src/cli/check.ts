@@ -5,13 +5,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
+import { unifiedDiff } from '../drain/check/diff.ts';
 import { describeCounts } from '../drain/check/findings.ts';
 import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
-const FORMATS = ['text', 'json'];
+const FORMATS = ['text', 'json', 'diff'];
 
 /** One input file's text, or why it cannot be read. */
 type Input = { name: string; text: string } | { name: string; problem: string };
@@ -96,7 +97,8 @@ function indent(text: string, by: string): string {
 function findingText(joined: Joined, f: Finding): string {
   const where = [locate(joined, f.line), f.object, f.path].filter(Boolean).join('  ');
   const lines = [`  ${f.severity.padEnd(7)} ${f.code}${where ? `  ${where}` : ''}`, `          ${f.message}`];
-  if (f.fix) lines.push(`          fix: ${indent(f.fix.text, '               ')}`);
+  if (f.fix) lines.push(`          fix (${f.remedy}): ${indent(f.fix.text, '               ')}`);
+  else lines.push(`          (${f.remedy})`);
   return lines.join('\n');
 }
 
@@ -129,13 +131,16 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]
+const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github] [--strict]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
-settings. The manifest supplies the model server, replicas, GPUs, probes and names; an input given here
-replaces the manifest's value, and the output lists each one it replaced. Without --gateway, the
+settings. Each finding says whether the fixed manifest carries its fix (applied) or what to do by hand
+(manual). A workload annotated hitless.dev/ignore: CODE[,CODE] — REASON has those findings shown as notes with the
+reason. --strict also fails a run that checked no model-server workload. The manifest supplies the model server,
+replicas, GPUs, probes and names; an input given here replaces the manifest's value, and the output lists each
+one it replaced. --format github prints GitHub Actions annotations (file and line). Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
-gke; the output says which. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
+gke; the output says which. --format diff prints the fixes as a unified diff (one FILE). Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
 
 /** Run `hitless check` with its arguments; returns the exit code. */
@@ -144,7 +149,8 @@ export async function runCheck(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const args = parseArgs(argv, ['format']);
+  const args = parseArgs(argv, ['format'], ['strict']);
+  const strict = args.options.strict !== undefined;
   const format = args.options.format ?? 'text';
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
@@ -170,8 +176,14 @@ export async function runCheck(argv: string[]): Promise<number> {
     return 2;
   }
   const { report } = result;
-  const code = report.counts.error > 0 ? 1 : 0;
+  // --strict (for CI): a run that checked no model-server workload fails too.
+  const code = report.counts.error > 0 || (strict && report.workloads === 0) ? 1 : 0;
   const overrides = findOverrides(args.inputs, report.found);
+  if (format === 'diff') {
+    if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
+    process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
+    return code;
+  }
   if (format === 'json') {
     const findings = report.findings.map(({ fix, ...f }) => {
       const place = locate(joined, f.line);
@@ -184,7 +196,9 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const names = inputs.map((i) => i.name).join(', ');
   const out = [
-    `${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
+    report.workloads === 0
+      ? `${names}: no model-server workload was checked, so this is not a pass (${describeCounts(report.counts)})${strict ? '; --strict fails the run' : ''}`
+      : `${names}: ${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];

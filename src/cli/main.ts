@@ -12,7 +12,7 @@ const HELP = `hitless: roll out LLM model servers behind an InferencePool withou
 
 Usage:
   hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--format yaml|json] [--drain-model 1]
-  hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json]   (- reads stdin)
+  hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github] [--strict]   (- reads stdin)
   hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--check | --publish]
                       (hitless lab --help lists the scenarios)
   hitless verify --url URL --model NAME [--rate N] [--duration S] [--restart deployment/NAME -n NS] ...
@@ -21,6 +21,7 @@ Usage:
                       admission policies that enforce the plan for every InferencePool's pods
   hitless inputs      list every input with its range and default
   hitless --version   the version and the drain model it implements
+  hitless rules       list the checker's rules (code, severity, what each looks for)
   hitless --help
 
 Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.`;
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   generate: async () => (await import('./generate.ts')).runGenerate,
   inputs: async () => (await import('./generate.ts')).runInputs,
   check: async () => (await import('./check.ts')).runCheck,
+  rules: async () => (await import('./rules.ts')).runRules,
   lab: async () => (await import('./lab.ts')).runLab,
   verify: async () => (await import('./verify.ts')).runVerify,
   policy: async () => (await import('./policy.ts')).runPolicy,

@@ -82,7 +82,15 @@ test('the fixed manifest keeps comments and checks clean when pasted back', asyn
   expect(text).toContain('# pinned on purpose');
   expect(text).toMatch(/seconds: 35 # 30s removal p99 \+ 5s margin/);
   expect(text).toMatch(/terminationGracePeriodSeconds: 125 # 35s preStop \+ 75s drain \+ 15s teardown/);
-  expect(text).toContain('app: chat\n');
+  // The pool's flow-style selector is rewritten in flow style, in place.
+  expect(text.match(/matchLabels: \{app: chat\}\n/g)?.length).toBe(2);
+  expect(text).not.toContain('chat-server');
+  // Each fix says whether the fixed manifest carries it; the diff view shows what changed.
+  await expect(finding(page, 'prestop-missing').locator('[data-remedy="applied"]')).toHaveCount(1);
+  await page.getByTestId('show-diff').click();
+  await expect(page.getByTestId('fixed-diff')).toContainText('+ ');
+  await expect(page.getByTestId('fixed-diff')).toContainText('--shutdown-timeout=75');
+  await page.getByTestId('show-diff').click();
   // Paste it back by hand: no error remains.
   await paste(page, text);
   await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');

@@ -115,3 +115,19 @@ export function pool(selector = 'app: m', port = '8000', apiVersion = 'inference
 
 /** Documents joined as one manifest. */
 export const docs = (...texts: string[]) => texts.join('---\n');
+
+/** Findings (code, object, path) whose fix was applied: the fixed manifest must have none of them left. */
+export function appliedFixes(report: CheckReport): string[] {
+  return report.findings.filter((f) => f.remedy === 'applied' && f.severity !== 'info').map((f) => `${f.code} ${f.object} ${f.path}`);
+}
+
+/** Assert that fixing converges and that what the fix claims to have fixed is gone when checked again. */
+export function assertFixSound(text: string, settings: Record<string, string> = {}): string {
+  const before = check(text, settings);
+  const once = fixed(text, settings);
+  assert.equal(fixed(once, settings), once, 'fix(fix(x)) == fix(x)');
+  const after = check(once, settings);
+  const left = new Set(after.findings.map((f) => `${f.code} ${f.object} ${f.path}`));
+  assert.deepEqual(appliedFixes(before).filter((k) => left.has(k)), [], 'a fixed finding is still reported');
+  return once;
+}

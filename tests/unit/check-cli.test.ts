@@ -25,11 +25,13 @@ test('a file with findings exits 1 and prints each with its file, line, path, co
   const r = run(['gie-v1.5.0-gpu-deployment.yaml']);
   assert.equal(r.status, 1, r.stderr);
   // Notes: request-placeholder (the 50 s longest request is derived at 10 ms per token), no-pool, readiness-path-differs.
-  assert.match(r.stdout, /^gie-v1\.5\.0-gpu-deployment\.yaml: 2 errors, 2 warnings, 3 notes \(1 model-server workload checked\)/);
+  // The fixture requests no GPU, so a surge needs no spare one: one error (the drain flag), three warnings
+  // (the preStop margin, the progress deadline, readiness every 1 s with a 1 s timeout).
+  assert.match(r.stdout, /^gie-v1\.5\.0-gpu-deployment\.yaml: 1 error, 3 warnings, 3 notes \(1 model-server workload checked\)/);
   assert.match(r.stdout, /info {4}request-placeholder {2}gie-v1\.5\.0-gpu-deployment\.yaml\n/);
   assert.match(r.stdout, /error {3}drain-aborts-in-flight {2}gie-v1\.5\.0-gpu-deployment\.yaml:25 {2}Deployment\/vllm-qwen3-32b {2}spec\.template\.spec\.containers\[0\]\.args\n/);
   assert.match(r.stdout, /vLLM runs without --shutdown-timeout/);
-  assert.match(r.stdout, /fix: --shutdown-timeout=75 in the vllm container's args/);
+  assert.match(r.stdout, /fix \(applied\): --shutdown-timeout=75 in the vllm container's args/);
   assert.match(r.stdout, /npx hitless generate --readiness-period-seconds 1 /);
 });
 
@@ -83,7 +85,7 @@ test('--format json gives counts, findings with paths and fixes, the found setti
   const out = JSON.parse(r.stdout);
   assert.equal(out.ok, true);
   assert.equal(out.exitCode, 1);
-  assert.deepEqual(out.counts, { error: 2, warning: 2, info: 3 });
+  assert.deepEqual(out.counts, { error: 1, warning: 3, info: 3 });
   const vllmFinding = out.findings.find((f: { code: string }) => f.code === 'drain-aborts-in-flight');
   assert.equal(vllmFinding.path, 'spec.template.spec.containers[0].args');
   assert.equal(vllmFinding.line, 25);

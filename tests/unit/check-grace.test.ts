@@ -43,9 +43,12 @@ test('grace-too-short: a longer sleep the reader chose is kept, and the grace mu
   assert.equal(f.fix!.text, 'terminationGracePeriodSeconds: 150 # 60s preStop + 75s drain + 15s teardown');
 });
 
-test('a grace period that is not a whole number is noted and read as the 30 s default', () => {
+test('a grace period the API server refuses ("125", a string) is an error, fixed by unquoting, and read as the one number it can mean', () => {
   const report = check(vllm(grace('"125"')));
-  assert.equal(only(report, 'value-unreadable').severity, 'info');
-  assert.equal(only(report, 'prestop-exceeds-grace').severity, 'error', 'the 35 s sleep is longer than the 30 s default');
-  assert.equal(only(check(vllm({ ...grace('"125"'), ...SLEEP_20 })), 'grace-too-short').severity, 'error');
+  const f = only(report, 'value-rejected');
+  assert.equal(f.severity, 'error');
+  assert.equal(f.remedy, 'applied');
+  assert.equal(f.fix!.text, 'terminationGracePeriodSeconds: 125');
+  assert.ok(!codes(report).includes('prestop-exceeds-grace'), '125 s covers the 35 s sleep');
+  assert.ok(!codes(check(vllm({ ...grace('"125"'), ...SLEEP_20 }))).includes('grace-too-short'));
 });

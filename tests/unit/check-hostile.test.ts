@@ -26,15 +26,21 @@ test('unknown kinds are ignored with one note per kind', () => {
   const notes = report.findings.filter((f) => f.code === 'unknown-kind');
   assert.equal(notes.length, 2);
   assert.ok(notes.every((f) => f.severity === 'info'));
-  assert.match(notes[0].message, /^Ignored Service\/a, Service\/b, Service\/c and 1 more: the checker reads Deployment, StatefulSet, LeaderWorkerSet, InferencePool/);
+  assert.match(notes[0].message, /^Ignored Service\/a, Service\/b, Service\/c and 1 more: the checker reads Deployment, StatefulSet, LeaderWorkerSet, LLMInferenceService, InferencePool/);
 });
 
-test('documents that are not objects are noted; an empty document is skipped', () => {
-  const report = check('just a string\n---\n---\n- a list\n');
-  assert.deepEqual(report.findings.filter((f) => f.code === 'unknown-kind').map((f) => f.message), [
+test('documents that are not objects are noted beside objects; an empty document is skipped', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n';
+  const report = check(`just a string\n---\n---\n- a list\n---\n${cm}`);
+  assert.deepEqual(report.findings.filter((f) => f.code === 'unknown-kind' && f.object === '').map((f) => f.message), [
     'Document 1 is a string, not a Kubernetes object; it was ignored.',
     'Document 3 is a list, not a Kubernetes object; it was ignored.',
   ]);
+});
+
+test('text that holds no Kubernetes object cannot be checked (exit 2), whatever YAML it is', () => {
+  assert.match(problem('just a string\n---\n- a list\n').message, /^The input holds no Kubernetes object \(document 1 is a string, not a Kubernetes object\), so it cannot be checked/);
+  assert.match(problem('hello: world\n').message, /document 1 is a mapping without a kind/);
 });
 
 test('an alias bomb stops at 100 alias expansions, quickly', () => {
@@ -71,7 +77,7 @@ test('an alias used before its anchor is invalid YAML, said so', () => {
 test('input over 256 KiB is refused and the message says the limit; exactly 256 KiB is read', () => {
   const limit = 256 * 1024;
   assert.match(problem(`#${'x'.repeat(limit)}\n`).message, /^The input is 257 KiB; the checker reads at most 256 KiB\./);
-  assert.deepEqual(codes(check(`#${'x'.repeat(limit - 2)}\n`)), ['workload-skipped']);
+  assert.match(problem(`#${'x'.repeat(limit - 2)}\n`).message, /holds no Kubernetes object/, 'read (not refused for size), and found empty');
   // 100,000 euro signs are 100,000 characters but 300,000 bytes of UTF-8.
   assert.match(problem(`# ${'\u20ac'.repeat(100_000)}\n`).message, /at most 256 KiB/);
 });
@@ -92,7 +98,7 @@ test('nesting deeper than 100 levels is refused, flow or block, with its place',
   const block = problem(`${Array.from({ length: 120 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1\n`);
   assert.match(block.message, /Document 1 nests more than 100 levels deep/);
   assert.equal(block.line, 101);
-  assert.deepEqual(codes(check(`a: ${'['.repeat(20)}${']'.repeat(20)}\n`)), ['workload-skipped', 'unknown-kind'], 'read, and noted as a mapping without a kind');
+  assert.match(problem(`a: ${'['.repeat(20)}${']'.repeat(20)}\n`).message, /a mapping without a kind/, 'read, and found to hold no object');
 });
 
 test('an empty input, and too many documents, are refused', () => {

@@ -52,10 +52,19 @@ test('prestop-too-short: not at 35 s, nor above it; and 15 s is enough for a 10 
 });
 
 test('prestop-too-short: an exec sleep inside a shell script is read and raised in place', () => {
-  const text = vllm({ lifecycle: EXEC('["/bin/sh", "-c", "echo bye; sleep 10 && kill 1"]') });
+  const text = vllm({ lifecycle: EXEC('["/bin/sh", "-c", "echo bye; sleep 10"]') });
   const f = only(check(text), 'prestop-too-short');
   assert.equal(f.path, 'spec.template.spec.containers[0].lifecycle.preStop.exec.command[2]');
-  assert.match(fixed(text), /command: \["\/bin\/sh", "-c", "echo bye; sleep 35 && kill 1"\]/);
+  assert.match(fixed(text), /command: \["\/bin\/sh", "-c", "echo bye; sleep 35"\]/);
+});
+
+test('a preStop script that polls until no request runs is not read as its poll interval, and not edited', () => {
+  const poll = '"sleep 10; while curl -s localhost:8000/metrics | grep -q running; do sleep 5; done"';
+  const report = check(vllm({ lifecycle: EXEC(`["/bin/sh", "-c", ${poll}]`) }));
+  assert.ok(!codes(report).includes('prestop-too-short'));
+  const f = only(report, 'prestop-unreadable');
+  assert.match(f.message, /a script that does more than sleep \(it sleeps 10 first\)/);
+  assert.equal(f.remedy, 'manual');
 });
 
 test('prestop-exceeds-grace: a 40 s sleep with no grace period (30 s default) is an error; grace goes to 40 + 75 + 15 = 130', () => {

@@ -60,7 +60,7 @@ test('single-replica-outage: the plan\u2019s warning about one replica points at
   assert.equal(f.path, 'spec.replicas');
 });
 
-const LWS = (workerGrace: string) => `apiVersion: leaderworkerset.x-k8s.io/v1
+const LWS = (workerGrace: string, workerHook = '          lifecycle: {preStop: {sleep: {seconds: 110}}}\n') => `apiVersion: leaderworkerset.x-k8s.io/v1
 kind: LeaderWorkerSet
 metadata:
   name: big
@@ -88,7 +88,17 @@ ${workerGrace}        containers:
         - name: worker
           image: vllm/vllm-openai:v0.18.1
           resources: {limits: {nvidia.com/gpu: 8}}
-`;
+${workerHook}`;
+
+test('lws-worker-prestop-missing: a worker without a preStop exits at SIGTERM mid-drain; it sleeps 35 + 75 = 110 s', () => {
+  const text = LWS('        terminationGracePeriodSeconds: 125\n', '');
+  const f = only(check(text), 'lws-worker-prestop-missing');
+  assert.equal(f.severity, 'warning');
+  assert.equal(f.path, 'spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].lifecycle');
+  assert.equal(f.remedy, 'applied');
+  assert.match(fixed(text), /\n {10}lifecycle:\n {12}preStop:\n {14}sleep:\n {16}seconds: 110 # the leader’s 35s preStop \+ 75s drain\n/);
+  assert.deepEqual(problems(check(fixed(text))), []);
+});
 
 test('lws-worker-grace-shorter: workers with the 30 s default die before the leader\u2019s 125 s drain ends: warning', () => {
   const f = only(check(LWS('')), 'lws-worker-grace-shorter');

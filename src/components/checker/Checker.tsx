@@ -86,7 +86,8 @@ export default function Checker({ profiles }: Props) {
     ['', `Detect from the manifest (else ${gatewayById(profiles, DEFAULT_GATEWAY).name})`],
     ...profiles.gateways.map((g): [string, string] => [g.id, g.name]),
   ];
-  const summary = outcome.state === 'checked' ? describeCounts(outcome.report.counts)
+  const summary = outcome.state === 'checked'
+    ? (outcome.report.workloads === 0 ? `No model-server workload was checked, so this is not a pass (${describeCounts(outcome.report.counts)})` : describeCounts(outcome.report.counts))
     : outcome.state === 'problem' ? 'The input cannot be checked' : 'Nothing checked yet';
 
   return (
@@ -139,7 +140,7 @@ export default function Checker({ profiles }: Props) {
             </p>
           ) : null}
           {outcome.state === 'checked' && outcome.fixed.edits > 0 ? (
-            <FixedManifest text={outcome.fixed.text} edits={outcome.fixed.edits} skipped={outcome.fixed.skipped} onCheckAgain={() => {
+            <FixedManifest text={outcome.fixed.text} original={text} edits={outcome.fixed.edits} skipped={outcome.fixed.skipped} onCheckAgain={() => {
               setText(outcome.fixed.text);
               textarea.current?.focus();
             }} />

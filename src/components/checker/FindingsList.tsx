@@ -1,4 +1,5 @@
 /** The findings, grouped by severity, each with its object, path, line, consequence and fix. */
+import { useState } from 'preact/hooks';
 import type { Finding, Severity } from '../../drain/check/findings.ts';
 import { FlagText } from '../generator/PlanSummary.tsx';
 
@@ -36,7 +37,7 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
       <p class="chk-message"><FlagText text={finding.message} /></p>
       {finding.fix ? (
         <div class="chk-fix">
-          <span class="chk-fix-label">Fix:</span>
+          <span class="chk-fix-label" data-remedy={finding.remedy}>{finding.remedy === 'applied' ? 'Fix (applied):' : 'Fix (by hand):'}</span>
           {/* A multi-line fix (a whole policy) may be wider than the panel: it scrolls, so it takes keyboard focus. */}
           {finding.fix.text.includes('\n')
             ? <pre tabIndex={0}><code>{finding.fix.text}</code></pre>
@@ -47,6 +48,28 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
   );
 }
 
+/** Findings rendered at once per group; a long list shows more on request, so a large manifest renders quickly. */
+const PAGE_SIZE = 50;
+
+/** One severity group, a page at a time. */
+function Group({ heading, items, onShowLine }: { heading: string; items: Finding[]; onShowLine: Props['onShowLine'] }) {
+  const [shown, setShown] = useState(PAGE_SIZE);
+  const rest = items.length - shown;
+  return (
+    <section aria-label={heading}>
+      <h3>{heading} ({items.length})</h3>
+      <ol class="chk-list">
+        {items.slice(0, shown).map((f, i) => <FindingItem key={`${f.code}-${i}`} finding={f} onShowLine={onShowLine} />)}
+      </ol>
+      {rest > 0 ? (
+        <button type="button" class="chk-more" data-testid="show-more-findings" onClick={() => setShown(shown + PAGE_SIZE)}>
+          Show {Math.min(rest, PAGE_SIZE)} more of {rest}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
 /** The findings by severity. The list itself carries `data-testid="findings"`. */
 export function FindingsList({ findings, onShowLine }: Props) {
   return (
@@ -54,14 +77,7 @@ export function FindingsList({ findings, onShowLine }: Props) {
       {GROUPS.map(({ severity, heading }) => {
         const items = findings.filter((f) => f.severity === severity);
         if (items.length === 0) return null;
-        return (
-          <section key={severity} aria-label={heading}>
-            <h3>{heading} ({items.length})</h3>
-            <ol class="chk-list">
-              {items.map((f, i) => <FindingItem key={`${f.code}-${i}`} finding={f} onShowLine={onShowLine} />)}
-            </ol>
-          </section>
-        );
+        return <Group key={severity} heading={heading} items={items} onShowLine={onShowLine} />;
       })}
     </div>
   );

@@ -1,8 +1,12 @@
 /** The manifest with every fix applied: highlighted once shiki has loaded, with Copy, Download and "check it". */
+import { useState } from 'preact/hooks';
+import { diffLines } from '../../drain/check/diff.ts';
 import { downloadText, useCopy, useHighlighted, YamlCode } from '../generator/yaml-view.tsx';
 
 interface Props {
   text: string;
+  /** The manifest as checked, for the diff view. */
+  original: string;
   edits: number;
   /** Edits not written because their path goes through a YAML alias. */
   skipped: number;
@@ -12,8 +16,9 @@ interface Props {
 
 
 /** The fixed manifest. The `<pre data-testid="fixed-manifest">` text is exactly what Copy puts on the clipboard. */
-export function FixedManifest({ text, edits, skipped, onCheckAgain }: Props) {
+export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: Props) {
   const highlighted = useHighlighted(text, 150);
+  const [showDiff, setShowDiff] = useState(false);
   const { onCopy, status } = useCopy(text);
   const onDownload = () => downloadText(text, 'fixed-manifest.yaml');
   return (
@@ -24,6 +29,7 @@ export function FixedManifest({ text, edits, skipped, onCheckAgain }: Props) {
           <button type="button" onClick={onCopy} data-testid="copy-fixed">Copy</button>
           <button type="button" onClick={onDownload}>Download</button>
           <button type="button" onClick={onCheckAgain} data-testid="check-fixed">Check the fixed manifest</button>
+          <button type="button" aria-pressed={showDiff} onClick={() => setShowDiff(!showDiff)} data-testid="show-diff">{showDiff ? 'Show the manifest' : 'Show changes'}</button>
           <span role="status" class="gen-copy-status">{status}</span>
         </div>
       </div>
@@ -31,9 +37,27 @@ export function FixedManifest({ text, edits, skipped, onCheckAgain }: Props) {
         {edits} change{edits === 1 ? '' : 's'} applied; your comments and key order are kept, and each value the checker wrote says how it was derived.
         {skipped > 0 ? ` ${skipped} change${skipped === 1 ? '' : 's'} could not be written because the path goes through a YAML alias (*name); make ${skipped === 1 ? 'it' : 'them'} by hand.` : ''}
       </p>
-      <pre class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`} data-testid="fixed-manifest" tabIndex={0} aria-labelledby="chk-fixed-heading">
+      {showDiff ? <DiffView before={original} after={text} /> : null}
+      <pre hidden={showDiff} class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`} data-testid="fixed-manifest" tabIndex={0} aria-labelledby="chk-fixed-heading">
         <YamlCode text={text} lines={highlighted} />
       </pre>
     </section>
+  );
+}
+
+/** The changed lines with three lines of context around them, as in a unified diff. */
+function DiffView({ before, after }: { before: string; after: string }) {
+  const lines = diffLines(before, after);
+  const near = new Set<number>();
+  lines.forEach((l, i) => { if (l.kind !== ' ') for (let k = i - 3; k <= i + 3; k++) near.add(k); });
+  const shown = lines.map((l, i) => [l, i] as const).filter(([, i]) => near.has(i));
+  return (
+    <pre class="gen-manifest chk-diff" data-testid="fixed-diff" tabIndex={0} aria-label="Changes the fixes make">
+      {shown.length === 0 ? 'No changes.' : shown.map(([l, i], n) => (
+        <span key={i} class={l.kind === '+' ? 'chk-diff-add' : l.kind === '-' ? 'chk-diff-del' : undefined}>
+          {n > 0 && shown[n - 1][1] !== i - 1 ? '\u22ef\n' : ''}{`${l.kind} ${l.text}\n`}
+        </span>
+      ))}
+    </pre>
   );
 }

@@ -9,7 +9,8 @@ import { modelServerById, type DrainInputs } from '../resolve.ts';
 import { report, type CheckContext, type WorkloadContext } from './context.ts';
 import { countFindings, sortFindings, type Finding, type Severity } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
-import { identifyServer } from './identify-server.ts';
+import { identifyServer, isServerImage } from './identify-server.ts';
+import { findInvocation } from './server-invocation.ts';
 import { locate, sameNamespace, selects, type Located } from './locate.ts';
 import { containersOf } from './pod.ts';
 import { readManifest, type Manifest } from './read-manifest.ts';
@@ -17,14 +18,19 @@ import { checkDrainFlag } from './rules/drain-flag.ts';
 import { checkGatewayPolicyMissing, checkGatewayTimeouts } from './rules/gateway.ts';
 import { checkGrace } from './rules/grace.ts';
 import { objectNotes, planNotes } from './rules/notes.ts';
+import { applySuppressions } from './suppress.ts';
 import { checkPools } from './rules/pool.ts';
 import { checkPreStop } from './rules/prestop.ts';
 import { checkProbes } from './rules/probes.ts';
+import { checkRejectedValues } from './rules/rejected-values.ts';
 import { checkRollout } from './rules/rollout.ts';
+import { checkShellPid1 } from './rules/shell-pid1.ts';
 import {
   checkedFor, detectGateway, findSettings, generatorSettings, headerSettings, resolveSettings, usableSettings, type CheckedFor, type FoundSetting,
 } from './settings.ts';
 import { computeTargets } from './targets.ts';
+import { fieldFor } from '../fields.ts';
+import { quote } from './path.ts';
 
 /** The outcome of checking a usable manifest. */
 export interface CheckReport {
@@ -58,23 +64,32 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     const pool = located.pools.find((p) => sameNamespace(p.object, object) && selects(p.selector, workload.serving.labels));
     const hasGpus = containers.some((c) => c.gpus > 0);
     if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
-      report(check, object, 'workload-skipped', 'info', [...workload.serving.path, 'spec', 'containers'],
-        `${object.kind}/${object.name} runs no model server the checker knows (no known image, command or ${ENGINE_TYPE_LABEL} label, no GPUs, no pool selecting it), so it was not checked.`);
+      report(check, object, 'workload-skipped', 'info', [...workload.serving.specPath, 'containers'],
+        `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it; a ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too), so it was not checked.`);
       continue;
     }
     const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
     const found = findSettings(workload, container, identified, pool);
     if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
-    const { inputs } = resolveSettings(user, found, profiles);
+    const { inputs, unused } = resolveSettings(user, found, profiles);
+    for (const value of unused) {
+      const spec = fieldFor(value.flag);
+      const range = spec && spec.min !== undefined && spec.max !== undefined ? ` (the drain model reads ${spec.min}\u2013${spec.max})` : '';
+      report(check, object, 'value-out-of-range', 'warning', [],
+        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((inputs as unknown as Record<string, unknown>)[spec?.key ?? ''] ?? 'its default'))} instead; check that setting by hand.`);
+    }
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
     const plan = planFor(inputs, profiles);
-    const targets = computeTargets(container, workload.serving.spec, server, serverKnown, plan, inputs);
-    const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, found, inputs, plan, targets };
+    const invocation = !serverKnown ? undefined
+      : identified && identified.profile.id === server.id && identified.container === container ? identified.invocation
+        : findInvocation(container.line, server, isServerImage(server, container.image));
+    const targets = computeTargets(container, workload.serving.spec, server, invocation, plan, inputs);
+    const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, invocation, found, inputs, plan, targets };
     if (!serverKnown) {
       report(check, object, 'model-server-unknown', 'info', [...container.path, 'image'],
-        `The checker cannot tell which model server the ${container.name} container runs (no known image, command or ${ENGINE_TYPE_LABEL} label), `
+        `The checker cannot tell which model server the ${container.name} container runs (no server image or server command of its own; a ${ENGINE_TYPE_LABEL} label alone does not say), `
         + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`);
     }
     contexts.push(ctx);
@@ -100,6 +115,10 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   const read = readManifest(text);
   if (!read.ok) return read;
   const manifest = read.manifest;
+  if (manifest.objects.length === 0) {
+    const what = manifest.strays[0]?.[1];
+    return { ok: false, problem: { message: `The input holds no Kubernetes object${what ? ` (document ${manifest.strays[0][0] + 1} is ${what})` : ''}, so it cannot be checked: paste manifests with apiVersion and kind.` } };
+  }
   const located = locate(manifest, profiles);
   const check: CheckContext = { manifest, located, profiles, findings: [] };
   const user = usableSettings(settings, profiles);
@@ -112,11 +131,13 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
     checkPreStop(ctx);
     checkGrace(ctx);
     checkDrainFlag(ctx);
+    checkShellPid1(ctx);
     checkProbes(ctx);
     checkRollout(ctx);
     planNotes(ctx, seen);
   }
   checkPools(check, contexts);
+  checkRejectedValues(check);
 
   const base = resolveSettings(user, hint ? [hint] : [], profiles).inputs;
   let basePlan: Plan | undefined;
@@ -132,6 +153,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
       'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.');
   }
   objectNotes(check);
+  applySuppressions(check);
   if (located.workloads.length === 0 && located.pools.length === 0 && located.policies.length === 0 && located.routes.length === 0) {
     report(check, undefined, 'workload-skipped', 'info', [], 'The input has no Deployment, StatefulSet, LeaderWorkerSet or InferencePool, so there was nothing to check.');
   }

@@ -10,10 +10,11 @@ import type { DrainInputs } from '../resolve.ts';
 import type { Edit } from './edit.ts';
 import type { Finding, FindingCode, Fix, Severity } from './findings.ts';
 import type { Located, Workload } from './locate.ts';
-import { formatPath, type Segment } from './path.ts';
+import { escapeBidi, formatPath, type Segment } from './path.ts';
 import type { Container } from './pod.ts';
 import { lineAt, type Manifest, type ManifestObject } from './read-manifest.ts';
 import type { FoundSetting } from './settings.ts';
+import type { Invocation } from './server-invocation.ts';
 import type { Targets } from './targets.ts';
 
 /** The whole check: manifest, objects, profiles and the findings so far. */
@@ -35,6 +36,8 @@ export interface WorkloadContext {
   server: ModelServerProfile;
   /** False when the server was neither recognised nor given, so server-specific rules are skipped. */
   serverKnown: boolean;
+  /** The server's own invocation in the container (when the server is known), or why it was not found. */
+  invocation?: Invocation;
   /** What the manifest states about the drain inputs. */
   found: FoundSetting[];
   inputs: DrainInputs;
@@ -56,12 +59,13 @@ export function report(
   check.findings.push({
     code,
     severity,
-    object: object ? objectName(object) : '',
+    object: object ? escapeBidi(objectName(object)) : '',
     document: object ? object.document + 1 : undefined,
     path: object ? formatPath(full) : '',
     line: object ? lineAt(check.manifest, object.document, full) : undefined,
-    message,
-    fix,
+    message: escapeBidi(message),
+    fix: fix ? { ...fix, text: escapeBidi(fix.text) } : undefined,
+    remedy: fix && fix.edits.length > 0 ? 'applied' : 'manual',
   });
 }
 

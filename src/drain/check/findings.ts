@@ -41,7 +41,14 @@ export type CheckCode =
   | 'value-unreadable'
   | 'unknown-kind'
   | 'no-pool'
-  | 'no-workload';
+  | 'no-workload'
+  | 'server-invocation-unknown'
+  | 'shell-swallows-sigterm'
+  | 'value-rejected'
+  | 'serving-kind-unread'
+  | 'lws-worker-prestop-missing'
+  | 'value-out-of-range'
+  | 'readiness-too-tight';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -66,6 +73,10 @@ export interface Finding {
   /** What will happen during a rollout, in a sentence or two. */
   message: string;
   fix?: Fix;
+  /** `applied`: the fixed manifest carries the fix. `manual`: the fix (or the message) says what to do by hand. */
+  remedy: 'applied' | 'manual';
+  /** Set when the workload's `hitless.dev/ignore` annotation names this code: the reason given there. */
+  suppressed?: string;
 }
 
 /** One rule: its code, its severity (and when that changes) and what it looks for. */
@@ -95,6 +106,9 @@ export const RULES: readonly Rule[] = [
   { code: 'surge-without-spare-gpus', severity: 'error when maxUnavailable is 0; warning otherwise', checks: 'maxSurge above 0 while the cluster has no spare GPUs for an extra pod.' },
   { code: 'strategy-recreate', severity: 'error', checks: 'The Recreate strategy removes every pod before new ones load.' },
   { code: 'lws-worker-grace-shorter', severity: 'warning', checks: 'A LeaderWorkerSet\u2019s workers get SIGKILL before the leader\u2019s drain ends.' },
+  { code: 'lws-worker-prestop-missing', severity: 'warning', checks: 'A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down.' },
+  { code: 'value-out-of-range', severity: 'warning', checks: 'A value the manifest states that is outside the range the drain model reads (readiness failureThreshold 600), so the check could not use it.' },
+  { code: 'readiness-too-tight', severity: 'warning', checks: 'A readiness probe every second with a one-second timeout: a busy server misses it and leaves the pool mid-load.' },
   { code: 'pool-selector-mismatch', severity: 'error', checks: 'An InferencePool selector that matches no pod template in the manifest.' },
   { code: 'pool-port-not-exposed', severity: 'error when the container lists other ports; warning when it lists none', checks: 'An InferencePool targetPort the model-server container does not expose.' },
   { code: 'pool-api-removed', severity: 'info', checks: 'An InferencePool in the removed inference.networking.x-k8s.io API.' },
@@ -107,6 +121,10 @@ export const RULES: readonly Rule[] = [
   { code: 'unknown-kind', severity: 'info', checks: 'Objects of kinds the checker does not read (ignored).' },
   { code: 'no-pool', severity: 'info', checks: 'Model-server workloads without an InferencePool in the input.' },
   { code: 'no-workload', severity: 'info', checks: 'An InferencePool without a workload in the input.' },
+  { code: 'server-invocation-unknown', severity: 'warning when the server aborts without its drain flag; info otherwise', checks: 'The command that starts the model server cannot be found with certainty, so its drain flag is a manual fix.' },
+  { code: 'value-rejected', severity: 'error', checks: 'A whole-number field the API server refuses as written (a quoted number, a negative count, a fraction).' },
+  { code: 'serving-kind-unread', severity: 'warning', checks: 'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.' },
+  { code: 'shell-swallows-sigterm', severity: 'error', checks: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.' },
 ];
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

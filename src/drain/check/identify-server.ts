@@ -4,14 +4,19 @@
  */
 import { ENGINE_TYPE_LABEL } from '../emit.ts';
 import type { ModelServerProfile, Profiles } from '../profiles.ts';
+import { releaseFromImage } from '../releases.ts';
 import type { PodTemplate } from './locate.ts';
+import { findFlag } from './command-line.ts';
 import type { Container } from './pod.ts';
+import { findInvocation, serverArgs, type Invocation } from './server-invocation.ts';
 
 /** A model server found in a pod template, the container running it, and why the checker thinks so. */
 export interface Identified {
   profile: ModelServerProfile;
   container: Container;
   evidence: string[];
+  /** The server's own invocation in the container, or why it was not found. */
+  invocation: Invocation;
 }
 
 /** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
@@ -32,29 +37,37 @@ export function imageTag(image: string): string | undefined {
   return colon === -1 ? undefined : last.slice(colon + 1);
 }
 
-const GENERIC_WORDS = new Set(['python', 'python3', '-m', '-c', 'exec', 'serve']);
-
-function basename(word: string): string {
-  return word.split('/').pop() ?? word;
+/** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
+export function imageRelease(profile: ModelServerProfile, image: string): string | undefined {
+  return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
 }
 
-/** Score how strongly a container looks like a profile's server. */
-function score(profile: ModelServerProfile, container: Container, labels: Record<string, string>): { points: number; evidence: string[] } {
+/** Whether an image is the profile's own: the same repository, or the same last path part (`ghcr.io/x/vllm-openai`). */
+export function isServerImage(profile: ModelServerProfile, image: string): boolean {
+  const repo = imageRepository(image);
+  const profileRepo = imageRepository(profile.image);
+  return repo === profileRepo || (repo !== '' && repo.split('/').pop() === profileRepo.split('/').pop());
+}
+
+/**
+ * Score how strongly a container runs a profile's server. Only the server's own invocation or the image
+ * repository identify it; the engine-type label and the drain flag add weight to that evidence but never
+ * identify a server alone (simulators and mocks carry the label).
+ */
+function score(profile: ModelServerProfile, container: Container, labels: Record<string, string>): { points: number; evidence: string[]; invocation: Invocation } {
   let points = 0;
   const evidence: string[] = [];
   const add = (n: number, why: string) => { points += n; evidence.push(why); };
-  const repo = imageRepository(container.image);
-  const profileRepo = imageRepository(profile.image);
-  const words = container.line.tokens.map((t) => t.text);
-  if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(3, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);
-  if (repo === profileRepo) add(4, `image ${repo}`);
-  else if (repo.split('/').pop() === profileRepo.split('/').pop()) add(3, `image ${repo}`);
-  else if (new RegExp(`(^|[-_./])${profile.id}($|[-_./])`).test(repo)) add(1, `image name ${repo}`);
-  const distinctive = (profile.command ?? []).filter((w) => !GENERIC_WORDS.has(basename(w)));
-  const commandWord = words.find((w) => distinctive.includes(w) || distinctive.includes(basename(w)) || basename(w) === profile.id);
-  if (commandWord) add(4, `command ${commandWord}`);
-  if (profile.drain.flag && words.some((w) => w.replaceAll('_', '-').split('=')[0] === profile.drain.flag)) add(2, `flag ${profile.drain.flag}`);
-  return { points, evidence };
+  const imageIsServer = isServerImage(profile, container.image);
+  const invocation = findInvocation(container.line, profile, imageIsServer);
+  if (invocation.found && invocation.how !== 'entrypoint') {
+    add(4, `command ${invocation.words.slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom).map((t) => t.text).join(' ')}`);
+  }
+  if (imageIsServer) add(4, `image ${imageRepository(container.image)}`);
+  if (points === 0) return { points, evidence, invocation };
+  if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(1, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);
+  if (profile.drain.flag && invocation.found && findFlag(serverArgs(invocation), profile.drain.flag)) add(1, `flag ${profile.drain.flag}`);
+  return { points, evidence, invocation };
 }
 
 /** The model server a pod template runs, or `undefined` when no container looks like a known one. */
@@ -62,12 +75,12 @@ export function identifyServer(template: PodTemplate, containers: Container[], p
   let best: (Identified & { points: number }) | undefined;
   for (const container of containers) {
     for (const profile of profiles.modelServers) {
-      const { points, evidence } = score(profile, container, template.labels);
+      const { points, evidence, invocation } = score(profile, container, template.labels);
       const better = !best || points > best.points || (points === best.points && container.gpus > best.container.gpus);
-      if (points > 0 && better) best = { profile, container, evidence, points };
+      if (points > 0 && better) best = { profile, container, evidence, invocation, points };
     }
   }
-  return best ? { profile: best.profile, container: best.container, evidence: best.evidence } : undefined;
+  return best ? { profile: best.profile, container: best.container, evidence: best.evidence, invocation: best.invocation } : undefined;
 }
 
 /** The flag a profile's arguments put before a placeholder (`{model}` → `--model`, `{port}` → `--http-port`). */

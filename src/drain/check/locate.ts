@@ -14,6 +14,8 @@ export interface PodTemplate {
   role: 'pod' | 'leader' | 'worker';
   /** Path from the object to the template (`spec.template`). */
   path: Segment[];
+  /** Path from the object to the pod spec (`spec.template.spec`; `spec.template` for KServe's LLMInferenceService). */
+  specPath: Segment[];
   labels: Record<string, string>;
   spec: Record<string, unknown>;
 }
@@ -21,13 +23,15 @@ export interface PodTemplate {
 /** A workload whose pods may run a model server. */
 export interface Workload {
   object: ManifestObject;
-  kind: 'Deployment' | 'StatefulSet' | 'LeaderWorkerSet';
+  kind: 'Deployment' | 'StatefulSet' | 'LeaderWorkerSet' | 'LLMInferenceService';
   /** The template of the pods that serve requests (the leader's, for a LeaderWorkerSet). */
   serving: PodTemplate;
   /** A LeaderWorkerSet's worker template, when it has a separate leader template. */
   workers?: PodTemplate;
   /** Pods (or groups, for a LeaderWorkerSet) it runs; Kubernetes' default 1 when unset. */
   replicas: number;
+  /** False when `replicas` is set to something the API server refuses (then `replicas` is the default, not a reading). */
+  replicasRead: boolean;
   /** Pods per group of a LeaderWorkerSet (leader included); 1 otherwise. */
   groupSize: number;
 }
@@ -57,13 +61,29 @@ export interface Located {
 const LWS_NAME_LABEL = 'leaderworkerset.sigs.k8s.io/name';
 const LWS_WORKER_INDEX_LABEL = 'leaderworkerset.sigs.k8s.io/worker-index';
 
-const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'LeaderWorkerSet'] as const;
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'LeaderWorkerSet', 'LLMInferenceService'] as const;
+
+/**
+ * Model-serving kinds the checker cannot read: their pods come from a controller's own defaults, so what the
+ * manifest says is not the pod that runs. Named in a warning so that a run does not read as a pass.
+ */
+export const UNREAD_SERVING_KINDS: Record<string, string> = {
+  VLLMRuntime: 'vLLM production-stack',
+  InferenceService: 'KServe',
+  ServingRuntime: 'KServe',
+  ClusterServingRuntime: 'KServe',
+  RayService: 'KubeRay',
+  ModelAdapter: 'AIBrix',
+  RayClusterFleet: 'AIBrix',
+  InferenceGraph: 'KServe',
+};
 
 /** API groups the checker reads, by kind; gateway policies come from the gateway profiles. */
 const KNOWN: Record<string, (group: string) => boolean> = {
   Deployment: (g) => g === 'apps' || g === 'extensions',
   StatefulSet: (g) => g === 'apps',
   LeaderWorkerSet: (g) => g === 'leaderworkerset.x-k8s.io',
+  LLMInferenceService: (g) => g === 'serving.kserve.io',
   InferencePool: (g) => g === 'inference.networking.k8s.io' || g === 'inference.networking.x-k8s.io',
   Gateway: (g) => g === 'gateway.networking.k8s.io',
   HTTPRoute: (g) => g === 'gateway.networking.k8s.io',
@@ -92,18 +112,38 @@ function templateAt(object: ManifestObject, role: PodTemplate['role'], path: Seg
   return {
     role,
     path,
+    specPath: [...path, 'spec'],
     labels: stringMap(valueAt(template, ['metadata', 'labels'])),
     spec: isRecord(template.spec) ? template.spec : {},
   };
 }
 
+/**
+ * KServe's LLMInferenceService: `spec.template` is the pod spec itself (a PodSpec, not a PodTemplateSpec), and
+ * `spec.worker` the workers' for a multi-node server. The controller labels the pods; the checker reads the
+ * pod spec as it is written.
+ */
+function llmInferenceServiceFrom(object: ManifestObject): Workload | undefined {
+  const spec = valueAt(object.value, ['spec', 'template']);
+  if (!isRecord(spec)) return undefined;
+  const serving: PodTemplate = { role: 'pod', path: ['spec', 'template'], specPath: ['spec', 'template'], labels: {}, spec };
+  const worker = valueAt(object.value, ['spec', 'worker']);
+  const workers: PodTemplate | undefined = isRecord(worker) ? { role: 'worker', path: ['spec', 'worker'], specPath: ['spec', 'worker'], labels: {}, spec: worker } : undefined;
+  const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
+  const replicas = wholeNumber(rawReplicas, 1);
+  return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1 };
+}
+
 function wholeNumber(value: unknown, fallback: number): number {
+  if (typeof value === 'string' && /^(0|[1-9]\d{0,8})$/.test(value)) return Number(value); // quoted: value-rejected reports it
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
 function workloadFrom(object: ManifestObject): Workload | undefined {
   const kind = object.kind as Workload['kind'];
-  const replicas = wholeNumber(valueAt(object.value, ['spec', 'replicas']), 1);
+  const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
+  const replicas = wholeNumber(rawReplicas, 1);
+  const replicasRead = rawReplicas === undefined || rawReplicas === null || replicas === rawReplicas || String(replicas) === rawReplicas;
   if (kind === 'LeaderWorkerSet') {
     const base = ['spec', 'leaderWorkerTemplate'];
     const workers = templateAt(object, 'worker', [...base, 'workerTemplate']);
@@ -113,10 +153,10 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
     // The LeaderWorkerSet controller labels every pod with the set's name, and the leader with worker index 0.
     const serving = { ...served, labels: { ...served.labels, [LWS_NAME_LABEL]: object.name, [LWS_WORKER_INDEX_LABEL]: '0' } };
     const groupSize = wholeNumber(valueAt(object.value, [...base, 'size']), 1) || 1;
-    return { object, kind, serving, workers: leader ? workers : undefined, replicas, groupSize };
+    return { object, kind, serving, workers: leader ? workers : undefined, replicas, replicasRead, groupSize };
   }
   const serving = templateAt(object, 'pod', ['spec', 'template']);
-  return serving ? { object, kind, serving, replicas, groupSize: 1 } : undefined;
+  return serving ? { object, kind, serving, replicas, replicasRead, groupSize: 1 } : undefined;
 }
 
 function poolFrom(object: ManifestObject): Pool {
@@ -158,7 +198,7 @@ export function locate(manifest: Manifest, profiles: Profiles): Located {
       continue;
     }
     if ((WORKLOAD_KINDS as readonly string[]).includes(object.kind)) {
-      const workload = workloadFrom(object);
+      const workload = object.kind === 'LLMInferenceService' ? llmInferenceServiceFrom(object) : workloadFrom(object);
       if (workload) located.workloads.push(workload);
       else located.ignored.push(object);
     } else if (object.kind === 'InferencePool') located.pools.push(poolFrom(object));

@@ -39,8 +39,16 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Quote a string from the manifest for a message: JSON escaping, cut at 60 characters. */
+/** Bidirectional-text controls: shown raw, they reorder what a reader sees (Trojan Source). */
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** Write bidirectional-text controls as `\u202E` escapes. */
+export function escapeBidi(text: string): string {
+  return text.replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** Quote a string from the manifest for a message: JSON escaping, bidi controls escaped, cut at 60 characters. */
 export function quote(text: unknown): string {
   const value = typeof text === 'string' ? text : String(text);
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return escapeBidi(JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value));
 }

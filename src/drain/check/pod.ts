@@ -3,17 +3,22 @@
  * ports and GPUs. Absent fields read as Kubernetes' defaults; present but malformed ones are reported.
  */
 import { commandLineOf, type CommandLine } from './command-line.ts';
+import { parseScript } from './shell/parse-script.ts';
 import type { PodTemplate } from './locate.ts';
 import { isRecord, type Segment } from './path.ts';
 
 /** A whole-number field: unset, set, or set to something that is not a whole number. */
-export type IntField = { state: 'unset' } | { state: 'set'; value: number } | { state: 'bad'; raw: unknown };
+export type IntField = { state: 'unset' } | { state: 'set'; value: number; quoted?: boolean } | { state: 'bad'; raw: unknown };
 
 /** Read a whole-number field of a mapping. */
 export function intField(object: unknown, key: string): IntField {
   if (!isRecord(object) || object[key] === undefined || object[key] === null) return { state: 'unset' };
   const raw = object[key];
-  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? { state: 'set', value: raw } : { state: 'bad', raw };
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return { state: 'set', value: raw };
+  // A quoted plain decimal ("120") means one number only: it is read as that number, and value-rejected reports
+  // (and fixes) the quotes the API server refuses.
+  if (typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw)) return { state: 'set', value: Number(raw), quoted: true };
+  return { state: 'bad', raw };
 }
 
 /** A field's value, or a default when it is unset or malformed. */
@@ -31,42 +36,64 @@ export interface Container {
   image: string;
   line: CommandLine;
   ports: { name?: string; containerPort: number }[];
+  /** Accelerators the container requests (GPUs or TPU chips); 0 when it requests none. */
   gpus: number;
+  /** What those accelerators are, for messages. */
+  accelerator: 'GPU' | 'TPU chip';
 }
 
 /** Extended resources that stand for accelerators. */
 const ACCELERATORS = ['nvidia.com/gpu', 'amd.com/gpu', 'google.com/tpu'];
 
-function acceleratorCount(container: Record<string, unknown>): number {
+function acceleratorCount(container: Record<string, unknown>): { count: number; accelerator: Container['accelerator'] } {
   const resources = isRecord(container.resources) ? container.resources : {};
   for (const kind of ['limits', 'requests']) {
     const map = resources[kind];
     if (!isRecord(map)) continue;
     for (const name of ACCELERATORS) {
-      const n = Number(map[name]);
-      if (map[name] !== undefined && Number.isInteger(n) && n > 0) return n;
+      const raw = map[name];
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (Number.isInteger(n) && n > 0) return { count: n, accelerator: name === 'google.com/tpu' ? 'TPU chip' : 'GPU' };
     }
   }
-  return 0;
+  return { count: 0, accelerator: 'GPU' };
 }
 
 /** The containers of a pod template (not init containers). */
 export function containersOf(template: PodTemplate): Container[] {
-  const list = template.spec.containers;
+  return listed(template, 'containers');
+}
+
+/**
+ * Native sidecars: init containers with `restartPolicy: Always`, which run beside the containers for the pod's
+ * whole life (serving ports, e.g. a routing proxy) and stop after them.
+ */
+export function sidecarsOf(template: PodTemplate): Container[] {
+  return listed(template, 'initContainers').filter((c) => c.value.restartPolicy === 'Always');
+}
+
+/** Every container that runs while the pod serves: its containers and its native sidecars. */
+export function runningContainersOf(template: PodTemplate): Container[] {
+  return [...containersOf(template), ...sidecarsOf(template)];
+}
+
+function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Container[] {
+  const list = template.spec[key];
   if (!Array.isArray(list)) return [];
   return list.flatMap((value, index) => {
     if (!isRecord(value)) return [];
     const ports = Array.isArray(value.ports) ? value.ports : [];
     return [{
       index,
-      path: [...template.path, 'spec', 'containers', index],
+      path: [...template.specPath, key, index],
       value,
       name: typeof value.name === 'string' ? value.name : `#${index}`,
       image: typeof value.image === 'string' ? value.image : '',
       line: commandLineOf(value),
       ports: ports.flatMap((p) => (isRecord(p) && typeof p.containerPort === 'number'
         ? [{ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort }] : [])),
-      gpus: acceleratorCount(value),
+      gpus: acceleratorCount(value).count,
+      accelerator: acceleratorCount(value).accelerator,
     }];
   });
 }
@@ -82,7 +109,7 @@ export type PreStop =
   | { kind: 'other'; how: string; path: Segment[] };
 
 const SLEEP_BINARY = /^(\/usr)?(\/bin\/)?sleep$/;
-const SLEEP_IN_SCRIPT = /(^|[\s;&|(])(?:\/usr)?(?:\/bin\/)?sleep\s+["']?(\d+)s?["']?(?=$|[\s;&|)])/;
+const SHELL = /(^|\/)(sh|bash|dash|ash|zsh)$/;
 
 /** Read the preStop hook: a sleep action, an exec that sleeps, or something the checker cannot time. */
 export function readPreStop(container: Container): PreStop {
@@ -99,10 +126,21 @@ export function readPreStop(container: Container): PreStop {
       if (SLEEP_BINARY.test(command[i]) && next !== undefined && /^\d+s?$/.test(next)) {
         return { kind: 'exec-sleep', seconds: parseInt(next, 10), path: [...hookPath, 'exec', 'command', i + 1], item: next, start: 0, end: next.replace(/s$/, '').length };
       }
-      const m = SLEEP_IN_SCRIPT.exec(command[i]);
-      if (m) {
-        const start = command[i].indexOf(m[2], m.index + m[1].length);
-        return { kind: 'exec-sleep', seconds: parseInt(m[2], 10), path: [...hookPath, 'exec', 'command', i], item: command[i], start, end: start + m[2].length };
+      if (i >= 2 && SHELL.test(command[0]) && /^-[a-z]*c[a-z]*$/.test(command[i - 1])) {
+        // A script: a plain sleep only when sleeping is all it does; a script that also polls or waits is not timed.
+        const parsed = parseScript(command[i]);
+        if (!parsed.ok) break;
+        const sleeps = parsed.calls.filter((c) => c.words[0]?.literal !== undefined && SLEEP_BINARY.test(c.words[0].literal) && c.words.length === 2 && /^\d+s?$/.test(c.words[1].literal ?? ''));
+        const harmless = parsed.calls.filter((c) => !sleeps.includes(c) && ['echo', 'printf', 'true', ':'].includes(c.words[0]?.literal ?? ''));
+        if (sleeps.length === 1 && parsed.calls.length === 1 + harmless.length && !sleeps[0].nested && !sleeps[0].background) {
+          const word = sleeps[0].words[1];
+          const digits = (word.literal ?? '').replace(/s$/, '');
+          const start = word.start + word.source.indexOf(digits);
+          return { kind: 'exec-sleep', seconds: parseInt(digits, 10), path: [...hookPath, 'exec', 'command', i], item: command[i], start, end: start + digits.length };
+        }
+        const first = parsed.calls[0];
+        const leading = first && sleeps.includes(first) && !first.nested ? ` (it sleeps ${first.words[1].literal} first)` : '';
+        return { kind: 'other', how: `a script that does more than sleep${leading}`, path: [...hookPath, 'exec'] };
       }
     }
     return { kind: 'other', how: 'an exec command that is not a plain sleep', path: [...hookPath, 'exec'] };

@@ -28,6 +28,8 @@ export interface Manifest {
   objects: ManifestObject[];
   /** Documents that hold something other than a Kubernetes object: [document index, what it holds]. */
   strays: [number, string][];
+  /** The input ended its lines with CR alone (classic Mac): `text` has LF, and the fixed text goes back to CR. */
+  crOnly?: boolean;
 }
 
 export type ReadResult = { ok: true; manifest: Manifest } | { ok: false; problem: InputProblem };
@@ -106,11 +108,14 @@ function objectFrom(value: unknown, document: number, base: Segment[]): Manifest
 }
 
 /** Parse manifest text: guards, YAML errors with line and column, alias and depth limits, `List` items. */
-export function readManifest(text: string): ReadResult {
+export function readManifest(input: string): ReadResult {
+  // Lines ended by CR alone are read as lines; YAML itself only knows LF and CRLF.
+  const crOnly = input.includes('\r') && !input.includes('\n');
+  const text = crOnly ? input.replaceAll('\r', '\n') : input;
   const guarded = guardText(text);
   if (guarded) return { ok: false, problem: guarded };
   const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > MAX_DOCUMENTS) {
     return { ok: false, problem: { message: `The input has ${documents.length} YAML documents; the checker reads at most ${MAX_DOCUMENTS}.` } };
@@ -159,7 +164,7 @@ export function readManifest(text: string): ReadResult {
       objects.push(found);
     }
   }
-  return { ok: true, manifest: { text, documents, lineCounter, objects, strays } };
+  return { ok: true, manifest: { text, documents, lineCounter, objects, strays, crOnly: crOnly || undefined } };
 }
 
 /** The 1-based line of the node at a path (of its key, for a mapping entry), or of its nearest ancestor that exists. */

@@ -9,6 +9,7 @@ import { encodeQuery } from '../url-state.ts';
 import { findFlag } from './command-line.ts';
 import { policyKinds } from './gateway-policies.ts';
 import { flagFor, type Identified } from './identify-server.ts';
+import { serverArgs } from './server-invocation.ts';
 import type { Located, Pool, Workload } from './locate.ts';
 import { formatPath, isRecord, valueAt } from './path.ts';
 import { containersOf, readProbe, servingPort, type Container } from './pod.ts';
@@ -116,13 +117,15 @@ export function usableSettings(raw: Record<string, string>, profiles: Profiles):
 }
 
 function modelName(identified: Identified): string | undefined {
-  const { profile, container } = identified;
+  const { profile, invocation } = identified;
+  if (!invocation.found) return undefined;
+  const args = serverArgs(invocation);
   const flag = flagFor(profile, '{model}');
-  const use = flag ? findFlag(container.line, flag) : undefined;
+  const use = flag ? findFlag(args, flag) : undefined;
   if (use?.value) return use.value;
-  const words = container.line.tokens.map((t) => t.text);
-  const serve = words.indexOf('serve');
-  return serve !== -1 && words[serve + 1] && !words[serve + 1].startsWith('-') ? words[serve + 1] : undefined;
+  // `vllm serve MODEL`: the first argument, when it is not a flag.
+  const first = args[0];
+  return invocation.argsFrom > 0 && invocation.words[invocation.argsFrom - 1].text === 'serve' && first?.literal && !first.text.startsWith('-') ? first.text : undefined;
 }
 
 /** GPUs one replica holds: the serving pod's, plus its workers' for a LeaderWorkerSet group. */
@@ -148,9 +151,25 @@ export function findSettings(workload: Workload, container: Container, identifie
   add('namespace', object.namespace, at(['metadata', 'namespace']));
   const port = servingPort(container);
   if (port) add('port', port.containerPort, at([...container.path, 'ports']));
-  if (valueAt(object.value, ['spec', 'replicas']) !== undefined) add('replicas', workload.replicas, at(['spec', 'replicas']));
-  const gpus = gpusPerReplica(workload);
+  // A server spread over several pods (`--nnodes 2 --node-rank $RANK`) is one replica of that many pods.
+  const args = identified?.invocation.found ? serverArgs(identified.invocation) : [];
+  const nnodesValue = findFlag(args, '--nnodes')?.value;
+  const nnodes = workload.kind !== 'LeaderWorkerSet' && nnodesValue && /^[1-9]\d{0,2}$/.test(nnodesValue) ? Number(nnodesValue) : 1;
+  if (valueAt(object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead) {
+    add('replicas', Math.max(1, Math.floor(workload.replicas / nnodes)), nnodes > 1 ? `${at(['spec', 'replicas'])} ÷ --nnodes ${nnodes}` : at(['spec', 'replicas']));
+  }
+  const gpus = gpusPerReplica(workload) * nnodes;
   if (gpus > 0) add('gpus-per-replica', gpus, at([...container.path, 'resources']));
+  // The server's own limits bound the longest request: --max-model-len (prompt and output) or --max-tokens.
+  // Used only when below the checker's default output length, which it then bounds.
+  const limits = ['--max-model-len', '--max-tokens', '--max-total-tokens', '--context-length']
+    .map((flag) => [flag, findFlag(args, flag)?.value] as const)
+    .filter((l): l is readonly [string, string] => l[1] !== undefined && /^[1-9]\d{0,6}$/.test(l[1]))
+    .sort((a, b) => Number(a[1]) - Number(b[1]));
+  const outputDefault = fieldFor('max-output-tokens')?.default;
+  if (limits[0] && typeof outputDefault === 'number' && Number(limits[0][1]) < outputDefault) {
+    add('max-output-tokens', limits[0][1], `${at([...container.path, 'args'])} ${limits[0][0]}`);
+  }
   const readiness = readProbe(container, 'readinessProbe');
   if (readiness) {
     add('readiness-period-seconds', readiness.periodSeconds, at(readiness.path));

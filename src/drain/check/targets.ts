@@ -7,11 +7,14 @@ import type { Plan } from '../plan.ts';
 import type { ModelServerProfile } from '../profiles.ts';
 import type { DrainInputs } from '../resolve.ts';
 import { findFlag, type FlagUse } from './command-line.ts';
+import { serverArgs, type Invocation } from './server-invocation.ts';
 import { DEFAULT_GRACE_SECONDS, intField, intOr, readPreStop, type Container, type IntField, type PreStop } from './pod.ts';
 
 /** The drain flag as the container sets it and as the fix sets it. */
 export interface FlagTarget {
   flag: string;
+  /** The server's own invocation, where the flag is read and written, or why it was not found. */
+  invocation: Invocation;
   use?: FlagUse;
   /** Seconds in force now (the server's default when unset); `undefined` when the value is not a number. */
   now?: number;
@@ -43,7 +46,7 @@ function preStopSeconds(preStop: PreStop): number | undefined {
 
 /** Work out the current and target drain values of a workload's model-server container. */
 export function computeTargets(
-  container: Container, podSpec: Record<string, unknown>, server: ModelServerProfile, serverKnown: boolean,
+  container: Container, podSpec: Record<string, unknown>, server: ModelServerProfile, invocation: Invocation | undefined,
   plan: Plan, inputs: DrainInputs,
 ): Targets {
   const preStop = readPreStop(container);
@@ -53,12 +56,12 @@ export function computeTargets(
   const graceNow = intOr(grace, DEFAULT_GRACE_SECONDS);
   const graceTarget = Math.max(graceNow, preStopTarget + plan.drainSeconds + plan.teardownSeconds);
   let flag: FlagTarget | undefined;
-  if (serverKnown && server.drain.kind === 'flag' && server.drain.flag) {
-    const use = findFlag(container.line, server.drain.flag);
+  if (invocation && server.drain.kind === 'flag' && server.drain.flag) {
+    const use = invocation.found ? findFlag(serverArgs(invocation), server.drain.flag) : undefined;
     const now = use ? (use.value !== undefined && /^\d+$/.test(use.value) ? Number(use.value) : undefined) : (server.drain.defaultSeconds ?? 0);
     const room = graceTarget - preStopTarget - plan.teardownSeconds;
     const target = now === undefined || now < plan.drainSeconds ? plan.drainSeconds : Math.min(now, room);
-    flag = { flag: server.drain.flag, use, now, target };
+    flag = { flag: server.drain.flag, invocation, use, now, target };
   }
   const progressDeadlineTarget = Math.max(plan.progressDeadlineSeconds, graceTarget + inputs.startupSeconds);
   return { preStop, preStopNow, preStopTarget, grace, graceNow, graceTarget, flag, progressDeadlineTarget };

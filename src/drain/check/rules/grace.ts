@@ -1,17 +1,14 @@
 /** Rules on terminationGracePeriodSeconds: it must cover the preStop sleep, the drain and the teardown. */
 import { formatSeconds as s } from '../../seconds.ts';
 import { report, type WorkloadContext } from '../context.ts';
-import { quote } from '../path.ts';
 import { graceFix } from './prestop.ts';
 
 /** Check the grace period against the preStop sleep (as fixed) and the plan's drain and teardown. */
 export function checkGrace(ctx: WorkloadContext): void {
   const { check, object, plan, targets: t } = ctx;
-  const path = [...ctx.workload.serving.path, 'spec', 'terminationGracePeriodSeconds'];
-  if (t.grace.state === 'bad') {
-    report(check, object, 'value-unreadable', 'info', path,
-      `terminationGracePeriodSeconds is ${quote(t.grace.raw)}, not a whole number of seconds; Kubernetes rejects it, and the checker reads it as the 30s default.`);
-  }
+  const path = [...ctx.workload.serving.specPath, 'terminationGracePeriodSeconds'];
+  // A value the API server refuses is value-rejected's; the rest is checked as if it were the default.
+  if (t.grace.state === 'bad') return;
   // prestop-exceeds-grace already reports (and fixes) a grace period shorter than the sleep itself.
   if (t.preStopNow !== undefined && t.preStopNow > t.graceNow) return;
   const source = t.grace.state === 'set' ? '' : ' (unset: the 30s default)';

@@ -1,8 +1,9 @@
 /** Notes that are not rules about drain values: ignored objects, skipped workloads, and the plan's own warnings. */
 import type { WarningCode } from '../../warnings.ts';
 import { objectName, report, type CheckContext, type WorkloadContext } from '../context.ts';
-import { imageTag } from '../identify-server.ts';
-import { readKinds } from '../locate.ts';
+import { drainFlagAt } from '../../releases.ts';
+import { imageRelease } from '../identify-server.ts';
+import { readKinds, UNREAD_SERVING_KINDS } from '../locate.ts';
 import type { Segment } from '../path.ts';
 
 /** Where a plan warning points in the workload; warnings not listed are about the settings as a whole. */
@@ -20,29 +21,18 @@ const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segme
 /** Plan warnings the checker states as rules of its own, with a path and a fix. */
 const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readiness']);
 
-function versionParts(text: string): number[] | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
-}
-
-function olderThan(a: number[], b: number[]): boolean {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i];
-  return false;
-}
-
 /** Pass on the plan's warnings for a workload: about the workload where they have a place, else once for the settings. */
 export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
   for (const warning of ctx.plan.warnings) {
     if (RESTATED.has(warning.code)) continue;
     if (warning.code === 'drain-flag-min-version') {
       if (!ctx.serverKnown) continue;
-      const tag = imageTag(ctx.container.image);
-      const version = tag ? versionParts(tag) : undefined;
-      const min = versionParts(ctx.server.drain.minVersion ?? '');
-      if (version && min && !olderThan(version, min)) continue;
-      if (version && min) {
+      const release = imageRelease(ctx.server, ctx.container.image);
+      const at = drainFlagAt(ctx.server, release);
+      if (at.kind === 'available' || at.kind === 'no-flag') continue;
+      if (at.kind === 'too-old') {
         report(ctx.check, ctx.object, warning.code, 'warning', WARNING_PATHS[warning.code]!(ctx),
-          `The image is ${ctx.server.name} ${tag}, older than ${ctx.server.drain.minVersion}, the first release expected to have ${ctx.server.drain.flag}: ${warning.message}`);
+          `The image is ${ctx.server.name} ${release}, older than ${at.since}, the first release expected to have ${at.flag}: ${warning.message}`);
         continue;
       }
     }
@@ -69,6 +59,14 @@ export function objectNotes(check: CheckContext): void {
   }
   for (const objects of byKind.values()) {
     const first = objects[0];
+    const servedBy = UNREAD_SERVING_KINDS[first.kind];
+    if (servedBy) {
+      const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
+      report(check, first, 'serving-kind-unread', 'warning', ['kind'],
+        `${names} ${objects.length === 1 ? 'is a' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
+        + 'so nothing here was checked. Check the Deployment or pod template it renders (kubectl get deploy -o yaml) instead.');
+      continue;
+    }
     const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
     const kinds = readKinds(check.profiles);
     const known = kinds.includes(first.kind);
@@ -80,6 +78,6 @@ export function objectNotes(check: CheckContext): void {
   for (const [document, what] of check.manifest.strays) {
     const start = check.manifest.documents[document]?.range[0];
     const line = start === undefined ? undefined : check.manifest.lineCounter.linePos(start).line;
-    check.findings.push({ code: 'unknown-kind', severity: 'info', object: '', document: document + 1, path: '', line, message: `Document ${document + 1} is ${what}; it was ignored.` });
+    check.findings.push({ code: 'unknown-kind', severity: 'info', object: '', document: document + 1, path: '', line, message: `Document ${document + 1} is ${what}; it was ignored.`, remedy: 'manual' });
   }
 }

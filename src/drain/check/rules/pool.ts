@@ -1,11 +1,12 @@
 /** Rules on InferencePools: does the selector reach the model-server pods, and do they expose the target ports. */
 import { findFlag } from '../command-line.ts';
+import { serverArgs } from '../server-invocation.ts';
 import { report, setEdit, objectName, type CheckContext, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
 import { flagFor } from '../identify-server.ts';
 import { sameNamespace, selects, type Pool, type Workload } from '../locate.ts';
 import { isRecord, valueAt } from '../path.ts';
-import { containersOf, servingPort } from '../pod.ts';
+import { runningContainersOf, servingPort } from '../pod.ts';
 
 function formatLabels(labels: Record<string, string>): string {
   const entries = Object.entries(labels);
@@ -37,12 +38,12 @@ function selectorFix(pool: Pool, target: WorkloadContext): Fix {
 
 function checkPorts(check: CheckContext, pool: Pool, targets: WorkloadContext[]): void {
   for (const port of pool.targetPorts) {
-    const exposing = targets.filter((t) => containersOf(t.workload.serving).some((c) => c.ports.some((p) => p.containerPort === port.number)));
+    const exposing = targets.filter((t) => runningContainersOf(t.workload.serving).some((c) => c.ports.some((p) => p.containerPort === port.number)));
     if (exposing.length === targets.length) continue;
     const target = targets.find((t) => !exposing.includes(t))!;
-    const declared = containersOf(target.workload.serving).flatMap((c) => c.ports.map((p) => p.containerPort));
+    const declared = runningContainersOf(target.workload.serving).flatMap((c) => c.ports.map((p) => p.containerPort));
     const portFlag = target.serverKnown ? flagFor(target.server, '{port}') : undefined;
-    const listenValue = portFlag ? findFlag(target.container.line, portFlag)?.value : undefined;
+    const listenValue = portFlag && target.invocation?.found ? findFlag(serverArgs(target.invocation), portFlag)?.value : undefined;
     const listen = listenValue && /^\d+$/.test(listenValue) ? Number(listenValue) : undefined;
     const serving = servingPort(target.container)?.containerPort ?? listen;
     const who = `${objectName(target.object)}\u2019s pods`;
@@ -54,7 +55,10 @@ function checkPorts(check: CheckContext, pool: Pool, targets: WorkloadContext[])
     } else if (serving !== undefined) {
       report(check, pool.object, 'pool-port-not-exposed', 'error', port.path,
         `The InferencePool sends requests to port ${port.number}, which ${who} do not expose (${declared.length ? `they expose ${declared.join(', ')}` : `the server listens on ${serving}`}): every request the pool routes fails to connect.`,
-        { text: `number: ${serving}`, edits: [setEdit(pool.object, port.path, serving)] });
+        exposing.length > 0
+          // Other workloads of the pool serve this port: changing the pool's port would break them.
+          ? { text: `Manual: make ${who} serve port ${port.number} like the pool\u2019s other pods, or give them a pool of their own; the pool\u2019s port is left as it is because ${exposing.map((t) => objectName(t.object)).join(', ')} serve${exposing.length === 1 ? 's' : ''} it.`, edits: [] }
+          : { text: `number: ${serving}`, edits: [setEdit(pool.object, port.path, serving)] });
     }
   }
 }

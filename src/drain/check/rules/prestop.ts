@@ -2,7 +2,6 @@
 import { formatSeconds as s } from '../../seconds.ts';
 import { formulaOf, report, setEdit, snippet, type WorkloadContext } from '../context.ts';
 import type { Edit } from '../edit.ts';
-import { quote } from '../path.ts';
 
 /** The preStop hook the plan wants, as edits under `lifecycle.preStop` and as a snippet. */
 function plannedHook(ctx: WorkloadContext, seconds: number): { edits: Edit[]; text: string } {
@@ -41,9 +40,9 @@ export function checkPreStop(ctx: WorkloadContext): void {
         + `${s(plan.preStopSeconds)} (${formulaOf(plan, 'preStopSeconds')}) for gateways to stop routing to the pod first.`);
       return;
     case 'sleep':
-      if (t.preStop.seconds.state !== 'set') {
+      if (t.preStop.seconds.state === 'unset') {
         report(check, object, 'value-unreadable', 'info', t.preStop.path,
-          `The preStop sleep is ${t.preStop.seconds.state === 'bad' ? quote(t.preStop.seconds.raw) : 'missing its seconds'}, not a whole number of seconds; Kubernetes rejects it.`,
+          'The preStop sleep is missing its seconds; Kubernetes rejects it.',
           { text: `seconds: ${t.preStopTarget}`, edits: [setEdit(object, t.preStop.path, t.preStopTarget, ` ${formulaOf(plan, 'preStopSeconds')}`)] });
       }
       if (plan.preStopAction === 'exec') {
@@ -75,8 +74,8 @@ export function checkPreStop(ctx: WorkloadContext): void {
           + 'requests already picked and still in transit, which can arrive after SIGTERM and fail.',
       { text: `${t.preStopTarget} (${formulaOf(plan, 'preStopSeconds')})`, edits: [edit] });
   }
-  if (now > t.graceNow) {
-    const podSpec = [...ctx.workload.serving.path, 'spec'];
+  if (now > t.graceNow && t.grace.state !== 'bad') {
+    const podSpec = [...ctx.workload.serving.specPath];
     report(check, object, 'prestop-exceeds-grace', 'error', [...podSpec, 'terminationGracePeriodSeconds'],
       t.preStop.kind === 'sleep'
         ? `The ${s(now)} preStop sleep is longer than terminationGracePeriodSeconds (${s(t.graceNow)}${graceSource}), which Kubernetes rejects: no pod of this template starts.`
@@ -92,6 +91,6 @@ export function graceFix(ctx: WorkloadContext): { text: string; edits: Edit[] } 
   const comment = t.graceTarget === t.preStopTarget + plan.drainSeconds + plan.teardownSeconds ? ` ${formula}` : undefined;
   return {
     text: `terminationGracePeriodSeconds: ${t.graceTarget}${comment ? ` #${comment}` : ''}`,
-    edits: [setEdit(object, [...ctx.workload.serving.path, 'spec', 'terminationGracePeriodSeconds'], t.graceTarget, comment)],
+    edits: [setEdit(object, [...ctx.workload.serving.specPath, 'terminationGracePeriodSeconds'], t.graceTarget, comment)],
   };
 }

@@ -3,18 +3,42 @@ import type { PlannedProbe } from '../../plan.ts';
 import { formatSeconds as s } from '../../seconds.ts';
 import { formulaOf, report, setEdit, snippet, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
+import { findFlag } from '../command-line.ts';
+import { flagFor } from '../identify-server.ts';
 import { probeWindowSeconds, readProbe, servingPort } from '../pod.ts';
+import { serverArgs } from '../server-invocation.ts';
 
 /** A probe for the fix: the plan's timing, checking the profile's path on the serving port. */
-function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string, unknown> {
+/**
+ * The port the server answers on, as a probe should name it: the server's own --port flag (the declared port
+ * of that number, by name when it has one), else the declared serving port; undefined when neither says.
+ */
+export function probePort(ctx: WorkloadContext): string | number | undefined {
+  const flag = ctx.serverKnown ? flagFor(ctx.server, '{port}') : undefined;
+  const value = flag && ctx.invocation?.found ? findFlag(serverArgs(ctx.invocation), flag)?.value : undefined;
+  const listen = value !== undefined && /^\d{1,5}$/.test(value) ? Number(value) : undefined;
+  if (listen !== undefined) {
+    const declared = ctx.container.ports.find((p) => p.containerPort === listen);
+    return declared?.name ?? listen;
+  }
   const port = servingPort(ctx.container);
-  const portRef = port?.name ?? port?.containerPort ?? ctx.inputs.port;
+  return port?.name ?? port?.containerPort;
+}
+
+function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string, unknown> {
+  const portRef = probePort(ctx) ?? ctx.inputs.port;
   const check = ctx.serverKnown && planned.path ? { httpGet: { path: planned.path, port: portRef } } : { tcpSocket: { port: portRef } };
   return { ...check, periodSeconds: planned.periodSeconds, timeoutSeconds: planned.timeoutSeconds, failureThreshold: planned.failureThreshold };
 }
 
 function addProbeFix(ctx: WorkloadContext, key: 'readinessProbe' | 'startupProbe', planned: PlannedProbe, why?: string): Fix {
   const value = probeValue(ctx, planned);
+  if (probePort(ctx) === undefined) {
+    return {
+      text: `Manual: add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none):\n${snippet(key, value)}`,
+      edits: [],
+    };
+  }
   const path = [...ctx.container.path, key];
   const edits = [setEdit(ctx.object, path, value)];
   if (why) edits.push(setEdit(ctx.object, [...path, 'failureThreshold'], planned.failureThreshold, ` ${why}`));
@@ -59,6 +83,17 @@ export function checkProbes(ctx: WorkloadContext): void {
       `The startup probe gives the model ${s(probeWindowSeconds(startup))} to load (${startup.initialDelaySeconds ? `${s(startup.initialDelaySeconds)} delay + ` : ''}`
       + `${s(startup.periodSeconds)} × ${startup.failureThreshold}), less than the ${s(inputs.startupSeconds)} model load: a slow load is killed and restarts in a loop.`,
       { text: `failureThreshold: ${plan.probes.startup.failureThreshold} # ${startupWhy}`, edits });
+  }
+
+  // Every second with a one-second timeout: a server busy generating answers late, fails readiness and leaves the pool.
+  if (readiness && readiness.periodSeconds <= 1 && readiness.timeoutSeconds <= 1) {
+    report(check, object, 'readiness-too-tight', 'warning', [...readiness.path, 'timeoutSeconds'],
+      `The readiness probe runs every ${s(readiness.periodSeconds)} with a ${s(readiness.timeoutSeconds)} timeout: a server busy with long generations can answer later than that, `
+      + `fail ${readiness.failureThreshold} checks in a row and leave the pool under load, so its requests go to fewer pods.`,
+      {
+        text: `timeoutSeconds: ${plan.probes.readiness.timeoutSeconds}, periodSeconds: ${plan.probes.readiness.periodSeconds} (the ${ctx.server.name} profile\u2019s)`,
+        edits: [setEdit(object, [...readiness.path, 'timeoutSeconds'], plan.probes.readiness.timeoutSeconds), setEdit(object, [...readiness.path, 'periodSeconds'], plan.probes.readiness.periodSeconds)],
+      });
   }
 
   // A readiness path other than the profile's: a note with the profile's reasons, not a fix (the sources differ).

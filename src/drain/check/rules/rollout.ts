@@ -4,7 +4,7 @@ import { formulaOf, report, setEdit, type WorkloadContext } from '../context.ts'
 import type { Edit } from '../edit.ts';
 import type { Fix } from '../findings.ts';
 import { isRecord, quote, valueAt, type Segment } from '../path.ts';
-import { DEFAULT_GRACE_SECONDS, intField, intOr } from '../pod.ts';
+import { containersOf, DEFAULT_GRACE_SECONDS, intField, intOr } from '../pod.ts';
 
 /** A rolling-update bound as Kubernetes resolves it: a count, or a percentage of replicas rounded up (surge) or down (unavailable). */
 function resolveBound(value: unknown, replicas: number, fallback: number | string, roundUp: boolean): number | undefined {
@@ -58,9 +58,11 @@ function checkStrategy(ctx: WorkloadContext): void {
     return;
   }
   if (surge === 0 && unavailable === 0) unavailable = 1; // Kubernetes' own rule when both resolve to 0.
-  if (surge > 0 && plan.strategy.maxSurge === 0) {
+  // A pod that requests no accelerator needs none to surge: the spare-GPU rule does not apply.
+  const accelerator = ctx.containers.find((c) => c.gpus > 0)?.accelerator;
+  if (surge > 0 && plan.strategy.maxSurge === 0 && accelerator) {
     const defaulted = surgeRaw === undefined ? ` (unset: Kubernetes\u2019 default ${shape.surgeDefault} of ${workload.replicas} replica${workload.replicas === 1 ? '' : 's'})` : '';
-    const needs = `starts an extra pod that needs ${inputs.gpusPerReplica} GPU${inputs.gpusPerReplica === 1 ? '' : 's'} while ${inputs.spareGpus} ${inputs.spareGpus === 1 ? 'is' : 'are'} spare`;
+    const needs = `starts an extra pod that needs ${inputs.gpusPerReplica} ${accelerator}${inputs.gpusPerReplica === 1 ? '' : 's'} while ${inputs.spareGpus} ${inputs.spareGpus === 1 ? 'is' : 'are'} spare`;
     report(check, object, 'surge-without-spare-gpus', unavailable === 0 ? 'error' : 'warning', surgeRaw === undefined ? shape.base : [...shape.bounds, 'maxSurge'],
       unavailable === 0
         ? `maxSurge ${surge}${defaulted} ${needs}, and maxUnavailable 0 removes no old pod to free one: the new pod stays Pending and the rollout stalls.`
@@ -91,11 +93,36 @@ function checkWorkers(ctx: WorkloadContext): void {
   const field = intField(workload.workers.spec, 'terminationGracePeriodSeconds');
   const grace = intOr(field, DEFAULT_GRACE_SECONDS);
   if (grace >= t.graceTarget) return;
-  const path = [...workload.workers.path, 'spec', 'terminationGracePeriodSeconds'];
+  const path = [...workload.workers.specPath, 'terminationGracePeriodSeconds'];
   report(check, object, 'lws-worker-grace-shorter', 'warning', path,
     `The worker pods get SIGKILL ${s(grace)} after deletion${field.state === 'set' ? '' : ' (the default)'}, before the leader\u2019s drain ends at ${s(t.graceTarget)}: `
     + 'the leader loses its workers and the requests it is still serving fail.',
     { text: `terminationGracePeriodSeconds: ${t.graceTarget} # the leader's grace period`, edits: [setEdit(object, path, t.graceTarget, ' the leader\u2019s grace period')] });
+}
+
+/**
+ * A LeaderWorkerSet's workers get SIGTERM at deletion like the leader. A worker that exits while the leader still
+ * drains takes the group down, so each worker's server container holds SIGTERM back with a preStop sleep for the
+ * leader's preStop and drain: it stops only once the leader has finished.
+ */
+function checkWorkerPreStop(ctx: WorkloadContext): void {
+  const { check, object, workload, plan, targets: t } = ctx;
+  if (!workload.workers || workload.kind !== 'LeaderWorkerSet') return;
+  const containers = containersOf(workload.workers);
+  const worker = containers.find((c) => c.gpus > 0) ?? containers[0];
+  if (!worker) return;
+  const hook = valueAt(worker.value, ['lifecycle', 'preStop']);
+  if (hook !== undefined) return;
+  const seconds = t.preStopTarget + plan.drainSeconds;
+  const why = `the leader\u2019s ${s(t.preStopTarget)} preStop + ${s(plan.drainSeconds)} drain`;
+  const action = plan.preStopAction === 'exec' ? { exec: { command: ['/bin/sleep', String(seconds)] } } : { sleep: { seconds } };
+  const leaf = plan.preStopAction === 'exec' ? ['exec', 'command', 1] : ['sleep', 'seconds'];
+  const path = [...worker.path, 'lifecycle', 'preStop'];
+  report(check, object, 'lws-worker-prestop-missing', 'warning', [...worker.path, 'lifecycle'],
+    `The ${worker.name} worker container has no preStop hook: it gets SIGTERM at deletion and exits while the leader is still draining, `
+    + 'and a worker that exits takes the group down, so the requests the leader is finishing fail.',
+    { text: `lifecycle.preStop ${plan.preStopAction === 'exec' ? `exec /bin/sleep ${seconds}` : `sleep ${seconds}`} on the worker (${why})`,
+      edits: [setEdit(object, path, action), setEdit(object, [...path, ...leaf], plan.preStopAction === 'exec' ? String(seconds) : seconds, ` ${why}`)] });
 }
 
 /** Check how the workload rolls out. */
@@ -103,4 +130,5 @@ export function checkRollout(ctx: WorkloadContext): void {
   checkStrategy(ctx);
   checkProgressDeadline(ctx);
   checkWorkers(ctx);
+  checkWorkerPreStop(ctx);
 }
