@@ -11,8 +11,9 @@ import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { annotationLevel, formatAnnotation } from './github-annotations.ts';
 
-const FORMATS = ['text', 'json', 'diff'];
+const FORMATS = ['text', 'json', 'diff', 'github'];
 
 /** One input file's text, or why it cannot be read. */
 type Input = { name: string; text: string } | { name: string; problem: string };
@@ -182,6 +183,24 @@ export async function runCheck(argv: string[]): Promise<number> {
   if (format === 'diff') {
     if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
     process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
+    return code;
+  }
+  if (format === 'github') {
+    // One workflow annotation per finding, on its file and line, so the run shows them on the changed lines.
+    const lines = report.findings.map((f) => {
+      const place = locate(joined, f.line);
+      const at = f.line === undefined ? undefined : place.lastIndexOf(':');
+      const file = at === undefined ? (place || undefined) : place.slice(0, at);
+      const line = at === undefined ? undefined : Number(place.slice(at + 1));
+      const fix = f.fix ? ` Fix (${f.remedy ?? 'applied'}): ${f.fix.text}` : '';
+      return formatAnnotation({
+        level: annotationLevel(f.severity), file: file === '-' ? undefined : file, line: file === '-' ? undefined : line,
+        title: `hitless ${f.code}${f.object ? ` (${f.object})` : ''}`, message: `${f.path ? `${f.path}: ` : ''}${f.message}${fix}`,
+      });
+    });
+    lines.push(formatAnnotation({ level: code === 0 ? 'notice' : 'error', title: 'hitless check', message:
+      report.workloads === 0 ? `No model-server workload was checked (${describeCounts(report.counts)}).` : `${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked).` }));
+    process.stdout.write(`${lines.join('\n')}\n`);
     return code;
   }
   if (format === 'json') {

@@ -24,14 +24,14 @@ function generated(raw: Record<string, string>): string {
 test('a file with findings exits 1 and prints each with its file, line, path, consequence and fix', () => {
   const r = run(['gie-v1.5.0-gpu-deployment.yaml']);
   assert.equal(r.status, 1, r.stderr);
-  // Notes: request-placeholder (the 50 s longest request is derived at 10 ms per token), no-pool, readiness-path-differs.
-  // The fixture requests no GPU, so a surge needs no spare one: one error (the drain flag), three warnings
-  // (the preStop margin, the progress deadline, readiness every 1 s with a 1 s timeout).
-  assert.match(r.stdout, /^gie-v1\.5\.0-gpu-deployment\.yaml: 1 error, 3 warnings, 3 notes \(1 model-server workload checked\)/);
-  assert.match(r.stdout, /info {4}request-placeholder {2}gie-v1\.5\.0-gpu-deployment\.yaml\n/);
+  // At the defaults (492 s longest request, 738 s drain, 788 s grace). Notes: no-pool, readiness-path-differs.
+  // The fixture requests no GPU, so a surge needs no spare one. Two errors: the drain flag, and the 130 s grace that
+  // leaves 130 - 35 = 95 s after the sleep, less than 492 s. Four warnings: the preStop margin, the progress
+  // deadline, readiness every 1 s with a 1 s timeout, and the 788 s grace the fix writes, over cluster-autoscaler's 600 s.
+  assert.match(r.stdout, /^gie-v1\.5\.0-gpu-deployment\.yaml: 2 errors, 4 warnings, 2 notes \(1 model-server workload checked\)/);
   assert.match(r.stdout, /error {3}drain-aborts-in-flight {2}gie-v1\.5\.0-gpu-deployment\.yaml:25 {2}Deployment\/vllm-qwen3-32b {2}spec\.template\.spec\.containers\[0\]\.args\n/);
   assert.match(r.stdout, /vLLM runs without --shutdown-timeout/);
-  assert.match(r.stdout, /fix \(applied\): --shutdown-timeout=75 in the vllm container's args/);
+  assert.match(r.stdout, /fix \(applied\): --shutdown-timeout=738 in the vllm container's args/);
   assert.match(r.stdout, /npx hitless generate --readiness-period-seconds 1 /);
 });
 
@@ -40,14 +40,14 @@ test('the generator\u2019s output exits 0, from a file and from stdin', () => {
   writeFileSync(file, generated({ gateway: 'istio', 'model-server': 'triton' }));
   const r = run([file, '--gateway', 'istio']);
   assert.equal(r.status, 0, r.stdout + r.stderr);
-  // Notes only: Istio's removal p99 is an estimate, and the longest request uses the placeholder time per token.
-  assert.match(r.stdout, /generated\.yaml: 2 notes \(1 model-server workload checked\)/);
+  // Istio's removal p99 is an estimate (a note); the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's 600 s (a warning).
+  assert.match(r.stdout, /generated\.yaml: 1 warning, 1 note \(1 model-server workload checked\)/);
   assert.match(r.stdout, /\n {2}Checked for: Istio \(your setting\); change it with --gateway ID\n/);
   const s = run(['-'], generated({}));
   assert.equal(s.status, 0, s.stdout + s.stderr);
   // The gateway: not given, so read from the manifest, whose GKE HealthCheckPolicy names it before the header does.
-  assert.match(s.stdout, /^-: 1 note \(1 model-server workload checked\)\n {2}Checked for: GKE Gateway \(detected from HealthCheckPolicy\/vllm-qwen3-32b\); change it with --gateway ID\n {2}info {4}request-placeholder/);
-  // With a measured time per token there is nothing left to note.
+  assert.match(s.stdout, /^-: 1 warning \(1 model-server workload checked\)\n {2}Checked for: GKE Gateway \(detected from HealthCheckPolicy\/vllm-qwen3-32b\); change it with --gateway ID\n {2}warning grace-exceeds-autoscaler/);
+  // With a measured 10.5 ms per token: 52 s longest request, 78 s drain, 128 s grace, under 600 s: nothing to note.
   const m = run(['-', '--tpot-ms', '10.5'], generated({ 'tpot-ms': '10.5' }));
   assert.equal(m.status, 0, m.stdout + m.stderr);
   assert.match(m.stdout, /^-: No findings \(1 model-server workload checked\)/);
@@ -67,9 +67,10 @@ test('without --gateway, the generator\u2019s header names the gateway; without 
 });
 
 test('the settings change the verdict: the generator\u2019s gke manifest fails for 16384-token requests', () => {
+  // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s; × 1.5 = 2950.5 → 2951 s drain, above the manifest's 738.
   const r = run(['-', '--max-output-tokens', '16384'], generated({}));
   assert.equal(r.status, 1);
-  assert.match(r.stdout, /--shutdown-timeout=296/);
+  assert.match(r.stdout, /--shutdown-timeout=2951/);
 });
 
 test('files are read as one manifest: a pool in one file is checked against the Deployment in another', () => {
@@ -85,13 +86,13 @@ test('--format json gives counts, findings with paths and fixes, the found setti
   const out = JSON.parse(r.stdout);
   assert.equal(out.ok, true);
   assert.equal(out.exitCode, 1);
-  assert.deepEqual(out.counts, { error: 1, warning: 3, info: 3 });
+  assert.deepEqual(out.counts, { error: 2, warning: 4, info: 2 });
   const vllmFinding = out.findings.find((f: { code: string }) => f.code === 'drain-aborts-in-flight');
   assert.equal(vllmFinding.path, 'spec.template.spec.containers[0].args');
   assert.equal(vllmFinding.line, 25);
-  assert.match(vllmFinding.fix, /^--shutdown-timeout=75/);
+  assert.match(vllmFinding.fix, /^--shutdown-timeout=738/);
   assert.ok(out.found.some((f: { flag: string; value: string }) => f.flag === 'model-server' && f.value === 'vllm'));
-  assert.match(out.fixed, /- --shutdown-timeout=75 # drain/);
+  assert.match(out.fixed, /- --shutdown-timeout=738 # drain/);
 });
 
 test('invalid YAML exits 2 with the file, line and column', () => {

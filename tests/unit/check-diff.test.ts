@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unifiedDiff } from '../../src/drain/check/diff.ts';
-import { fixed } from '../support/check.ts';
+import { CHECK_TEST_SETTINGS, fixed } from '../support/check.ts';
 
 test('a one-line change gives one hunk with three lines of context', () => {
   const before = 'a\nb\nc\nd\ne\nf\ng\n';
@@ -27,7 +27,7 @@ test('the CLI diff, applied with patch, gives the fixed manifest', { skip: spawn
       const text = readFileSync(source, 'utf8');
       const file = join(dir, name);
       writeFileSync(file, text);
-      const cli = spawnSync(process.execPath, [new URL('../../src/cli/main.ts', import.meta.url).pathname, 'check', file, '--format', 'diff'], { encoding: 'utf8' });
+      const cli = spawnSync(process.execPath, [new URL('../../src/cli/main.ts', import.meta.url).pathname, 'check', file, '--format', 'diff', ...Object.entries(CHECK_TEST_SETTINGS).flatMap(([k, v]) => [`--${k}`, v])], { encoding: 'utf8' });
       assert.ok(cli.status === 0 || cli.status === 1, cli.stderr);
       const patched = spawnSync('patch', ['-s', file], { input: cli.stdout, encoding: 'utf8' });
       assert.equal(patched.status, 0, patched.stderr + patched.stdout);

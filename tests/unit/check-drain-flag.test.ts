@@ -23,7 +23,7 @@ test('the GIE v1.5.0 reference settings yield the vLLM finding: no --shutdown-ti
   // readiness check every 1 s with the 1 s default timeout is too tight for a busy server (warning).
   // Notes: no pool in the file, readiness on /health where the vLLM profile uses /v1/models, and the 50 s longest
   // request derived from the placeholder 10 ms per token.
-  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'readiness-too-tight', 'request-placeholder']);
+  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'readiness-too-tight']);
   assert.equal(only(report, 'prestop-too-short').severity, 'warning');
 });
 
@@ -86,13 +86,12 @@ test('a server the checker cannot tell gets no drain-flag finding, only a note',
   assert.match(f.fix!.text, /^Manual: /);
 });
 
-test('drain-flag-min-version: an image older than the expected first release is a warning on its image, hedged; v0.18.1 is not', () => {
-  // vllm.yaml: minVersion 0.18.0 (documented for v0.18.0), no minVersionNote any more.
-  const f = only(check(vllm({ image: 'image: vllm/vllm-openai:v0.17.1' })), 'drain-flag-min-version');
-  assert.equal(f.severity, 'warning');
+test('drain-flag-too-old: an image older than the flag\u2019s first release is an error on its image; v0.18.1 is not', () => {
+  // vllm.yaml: --shutdown-timeout from 0.18.0 (documented for v0.18.0); the image says 0.17.1.
+  const f = only(check(vllm({ image: 'image: vllm/vllm-openai:v0.17.1' })), 'drain-flag-too-old');
+  assert.equal(f.severity, 'error');
   assert.equal(f.path, 'spec.template.spec.containers[0].image');
-  assert.equal(f.message, 'The image is vLLM v0.17.1, older than 0.18.0, the first release expected to have --shutdown-timeout: '
-    + '--shutdown-timeout is expected from vLLM 0.18.0; pin an image you have '
-    + 'checked has it. Without it, or with --shutdown-timeout=0, in-flight requests are aborted at SIGTERM.');
-  assert.ok(!codes(check(vllm())).includes('drain-flag-min-version'));
+  assert.match(f.message, /^vLLM 0\.17\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18\.0/);
+  assert.match(f.message, /aborts every in-flight request at SIGTERM/);
+  assert.ok(!codes(check(vllm())).some((c) => c.startsWith('drain-flag-too-old') || c === 'drain-flag-release-unknown'));
 });

@@ -99,13 +99,14 @@ test('a fix whose path goes through a YAML alias is not written, and the anchor 
   const { profiles } = await import('../support/check.ts');
   const text = vllm({ grace: '' }).replace('      containers:\n', '      containers: *servers\n').replace(/ {8}- name: vllm[\s\S]*$/, '')
     .replace('apiVersion: apps/v1\n', `apiVersion: apps/v1\nx-servers: &servers\n${vllm().split('      containers:\n')[1].replace(/^ {6}/gm, '')}`);
-  const result = checkManifest(text, {}, profiles);
+  const settings = { 'tpot-ms': '10' };   // the 75 s drain the aliased --shutdown-timeout=75 was written for
+  const result = checkManifest(text, settings, profiles);
   assert.ok(result.ok);
   const out = fixManifest(result.manifest, result.report.findings);
   assert.ok(out.edits > 0, 'the grace period, outside the alias, is written');
   assert.equal(out.skipped, 0, 'no fix inside the containers was needed here');
   const broken = text.replace('seconds: 35', 'seconds: 5');
-  const again = checkManifest(broken, {}, profiles);
+  const again = checkManifest(broken, settings, profiles);
   assert.ok(again.ok);
   const fixedBroken = fixManifest(again.manifest, again.report.findings);
   assert.equal(fixedBroken.skipped, 1, 'the preStop fix is inside the aliased containers');

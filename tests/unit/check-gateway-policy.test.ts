@@ -52,8 +52,8 @@ test('gke chosen, a pool and no GCPBackendPolicy: a warning on the pool whose fi
   assert.match(f.message, /requests in flight get 0s to finish .* for up to 110s \(35s preStop \+ 75s drain\)/);
   assert.equal(f.fix!.text, EXPECTED_FIX);
   // The same document the generator writes for a pool named m, less the namespace it would set.
-  const { inputs } = resolveInputs({ name: 'm' }, profiles);
-  const generated = emitManifest(plan(inputs, profiles), inputs, profiles).split('---\n').at(-1)!;
+  const { inputs } = resolveInputs({ name: 'm', 'tpot-ms': 10 }, profiles);
+  const generated = emitManifest(plan(inputs, profiles), inputs, profiles).split('---\n').find((d) => d.includes('kind: GCPBackendPolicy'))!;
   assert.equal(f.fix!.text, generated.replace('  namespace: default\n', '').trimEnd());
 });
 

@@ -42,7 +42,7 @@ test('the manifest states the name, namespace, image, model, port, replicas, GPU
 test('the generator link carries what differs from the defaults, the reader\u2019s settings included', () => {
   const report = check(vllm({ replicas: 'replicas: 2' }), { gateway: 'istio', 'max-output-tokens': '8192' });
   const query = new URLSearchParams(report.generator.query);
-  assert.equal(query.get('v'), '1');
+  assert.equal(query.get('v'), '2');
   assert.equal(query.get('gateway'), 'istio');
   assert.equal(query.get('max-output-tokens'), '8192');
   assert.equal(query.get('replicas'), '2');

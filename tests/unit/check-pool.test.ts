@@ -56,8 +56,7 @@ test('pool-api-removed: a v1alpha2 pool gets a note, and its flat selector and t
 });
 
 test('no-pool and no-workload: a Deployment alone, or a pool alone, gets a note and nothing else', () => {
-  // The settings-wide request-placeholder note comes first: the 50 s longest request uses 10 ms per token.
-  assert.deepEqual(codes(check(vllm())), ['request-placeholder', 'no-pool']);
+  assert.deepEqual(codes(check(vllm())), ['no-pool']);
   // A pool alone, for the default gateway (GKE): the note that no GCPBackendPolicy targets it comes too.
   assert.deepEqual(codes(check(pool())), ['gateway-policy-missing', 'no-workload']);
   assert.deepEqual(codes(check(pool(), { gateway: 'istio' })), ['no-workload']);

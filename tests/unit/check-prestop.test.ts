@@ -6,12 +6,11 @@ import { check, codes, docs, fixed, only, pool, problems, vllm } from '../suppor
 const SLEEP = (s: number) => `lifecycle:\n            preStop:\n              sleep:\n                seconds: ${s}`;
 const EXEC = (command: string) => `lifecycle:\n            preStop:\n              exec:\n                command: ${command}`;
 
-test('the clean Deployment and its pool have no findings but two notes; with a measured rate, one', () => {
-  // The plan derives its 50 s longest request from 10 ms per token, a placeholder: a settings-wide info note.
+test('the clean Deployment and its pool have no findings, only one note', () => {
   // The gateway is only the default (GKE), whose missing GCPBackendPolicy is a note, not a warning.
-  assert.deepEqual(codes(check(docs(vllm(), pool()))), ['request-placeholder', 'gateway-policy-missing']);
-  assert.equal(codes(check(docs(vllm(), pool())), 'info').length, 2);
-  // Given the 50 s longest request instead (nothing derived), only the policy note is left.
+  assert.deepEqual(codes(check(docs(vllm(), pool()))), ['gateway-policy-missing']);
+  assert.equal(codes(check(docs(vllm(), pool())), 'info').length, 1);
+  // Given the 50 s longest request (nothing derived), the same.
   assert.deepEqual(codes(check(docs(vllm(), pool()), { 'max-request-seconds': '50' })), ['gateway-policy-missing']);
   // Istio needs no such policy; its 10 s removal p99 is an estimate (a note), and the 35 s sleep is long enough.
   assert.deepEqual(codes(check(docs(vllm(), pool()), { 'max-request-seconds': '50', gateway: 'istio' })), ['removal-estimate']);

@@ -27,3 +27,17 @@ test('severities map to levels', () => {
   assert.equal(annotationLevel('warning'), 'warning');
   assert.equal(annotationLevel('info'), 'notice');
 });
+
+test('hitless check --format github: one annotation per finding on its file and line, then a summary; exit 1 on errors', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
+  const r = spawnSync(process.execPath, [bin, 'check', '--format', 'github', 'gie-v1.5.0-gpu-deployment.yaml'],
+    { encoding: 'utf8', cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)) });
+  assert.equal(r.status, 1, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  // The fixture's vLLM args (line 25) lack --shutdown-timeout: an error annotation there.
+  assert.ok(lines.some((l) => l.startsWith('::error file=gie-v1.5.0-gpu-deployment.yaml,line=25,title=hitless drain-aborts-in-flight (Deployment/vllm-qwen3-32b)::spec.template.spec.containers[0].args: vLLM runs without --shutdown-timeout')), r.stdout);
+  for (const line of lines) assert.match(line, /^::(error|warning|notice) (file=[^,:]+(,line=\d+)?,)?title=[^:]*::[^\n]*$/);
+  assert.match(lines.at(-1)!, /^::error title=hitless check::2 errors, 4 warnings, 2 notes \(1 model-server workload checked\)\.$/);
+});

@@ -18,6 +18,12 @@ const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segme
   'exec-sleep': (ctx) => [...ctx.container.path, 'lifecycle'],
 };
 
+/** Objects that belong beside a model-server workload and carry nothing the checker reads: no note for them. */
+const COMPANION_KINDS: ReadonlySet<string> = new Set(['policy/v1 PodDisruptionBudget']);
+
+/** Plan warnings about whether the image's release has the drain flag. */
+const DRAIN_FLAG_RELEASE: ReadonlySet<WarningCode> = new Set(['drain-flag-min-version', 'drain-flag-too-old', 'drain-flag-release-unknown']);
+
 /** Plan warnings the checker states as rules of its own, with a path and a fix. */
 const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readiness']);
 
@@ -25,8 +31,9 @@ const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readin
 export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
   for (const warning of ctx.plan.warnings) {
     if (RESTATED.has(warning.code)) continue;
+    // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
+    if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
     if (warning.code === 'drain-flag-min-version') {
-      if (!ctx.serverKnown) continue;
       const release = imageRelease(ctx.server, ctx.container.image);
       const at = drainFlagAt(ctx.server, release);
       if (at.kind === 'available' || at.kind === 'no-flag') continue;
@@ -54,6 +61,8 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
 export function objectNotes(check: CheckContext): void {
   const byKind = new Map<string, typeof check.located.ignored>();
   for (const object of check.located.ignored) {
+    // The generator writes a PodDisruptionBudget beside the Deployment; it holds no drain setting to check.
+    if (COMPANION_KINDS.has(`${object.apiVersion} ${object.kind}`)) continue;
     const key = `${object.apiVersion} ${object.kind}`;
     byKind.set(key, [...(byKind.get(key) ?? []), object]);
   }
