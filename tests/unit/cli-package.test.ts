@@ -65,6 +65,14 @@ test('the packed CLI installs into an empty folder and runs each command on Node
     assert.equal(policy.status, 0, policy.stderr);
     assert.match(policy.stdout, /kind: ValidatingAdmissionPolicy\n/);
 
+    const rules = cli(['rules']);
+    assert.equal(rules.status, 0, rules.stderr);
+    assert.match(rules.stdout, /prestop-missing/);
+
+    const verifyUsage = cli(['verify']);
+    assert.equal(verifyUsage.status, 2, 'verify without its required flags is a usage error');
+    assert.match(verifyUsage.stderr, /^hitless verify: --model is required/);
+
     const lab = cli(['lab']);
     assert.equal(lab.status, 2);
     assert.match(lab.stderr, /run it in a checkout/);
