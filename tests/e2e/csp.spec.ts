@@ -5,7 +5,7 @@
  * the generator's lazy highlighter and the 404 page.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { settle, SITEMAP_PATHS } from '../support/site.ts';
+import { scrollThrough, settle, SITEMAP_PATHS } from '../support/site.ts';
 
 /**
  * Start recording CSP violations: the `securitypolicyviolation` events the page fires (recorded from before any
@@ -27,17 +27,6 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
     ...await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []),
     ...fromConsole,
   ];
-}
-
-/** Scroll to the end in steps, so that client:visible islands (the timelines) load. */
-async function scrollThrough(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  });
-  await page.waitForLoadState('networkidle');
 }
 
 /** The page's policy, from its `<meta http-equiv>`. */

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../support/generate.ts';
-import { settle, SITEMAP_PATHS } from '../support/site.ts';
+import { scrollThrough, settle, SITEMAP_PATHS } from '../support/site.ts';
 
 /** Start recording every request (and WebSocket) the page makes to another origin. */
 function recordOutside(page: Page, origin: string): string[] {
@@ -18,17 +18,6 @@ function recordOutside(page: Page, origin: string): string[] {
   page.on('request', (request) => check(request.url(), request.resourceType()));
   page.on('websocket', (ws) => check(ws.url(), 'websocket'));
   return outside;
-}
-
-/** Scroll to the end in steps, so that lazy images and client:visible islands load. */
-async function scrollThrough(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  });
-  await page.waitForLoadState('networkidle');
 }
 
 for (const path of SITEMAP_PATHS) {

@@ -40,3 +40,14 @@ export async function settle(page: Page): Promise<void> {
     await page.locator('[data-testid=manifest].is-highlighted').first().waitFor({ timeout: 10_000 }).catch(() => { /* highlighting is optional */ });
   }
 }
+
+/** Scroll to the end in steps, so that lazy images and client:visible islands (the timelines) load. */
+export async function scrollThrough(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  await page.waitForLoadState('networkidle');
+}

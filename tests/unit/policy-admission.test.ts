@@ -113,7 +113,7 @@ test('the policies are valid objects: the VAP and binding against the Kubernetes
   const { ClusterPolicy } = await import('@kubernetes-models/kyverno/kyverno.io/v1/ClusterPolicy');
   const { inputs } = resolveInputs({}, profiles);
   const planned = plan(inputs, profiles);
-  for (const namespaceLabels of [{}, { team: 'inference' }]) {
+  for (const namespaceLabels of [{}, { team: 'inference' }] as Record<string, string>[]) {
     for (const actions of [['Warn', 'Audit'], ['Deny', 'Audit']] as const) {
       const [policy, binding] = policyDocuments(planned, inputs, { ...VAP, namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
       new ValidatingAdmissionPolicy(policy).validate();
