@@ -138,3 +138,40 @@ test('every rule message names its code, the field and links the rule', () => {
     assert.match(v.message, /preStop|terminationGracePeriodSeconds|--shutdown-timeout|Probe/);
   }
 });
+
+/**
+ * The checker's own fixtures (tests/fixtures/deployments/), each with the engine-type label its pods would carry
+ * in a pool, so that the policy matches them. Where the two differ by design, the difference is written here with
+ * its reason; any other difference fails.
+ */
+const CHECKER_FIXTURES = new URL('../fixtures/deployments/', import.meta.url);
+const ENGINE_OF = (file: string): string => (/^tgi-/.test(file) ? 'tgi' : /^triton-/.test(file) ? 'triton' : /sglang/.test(file) ? 'sglang' : 'vllm');
+const BY_DESIGN: Record<string, { checker: string[]; policy: string[]; why: string }> = {
+  'lws-workers-sglang.yaml': { checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'], policy: [], why: 'the policies match Deployments and StatefulSets, not LeaderWorkerSets' },
+  'sh-c-ray-lws-leader.yaml': { checker: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing'], policy: [], why: 'a LeaderWorkerSet' },
+  'multi-container.yaml': { checker: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the policy reads the first container (or the default-container annotation); the checker finds vLLM in a later one' },
+  'rejected-values.yaml': { checker: ['drain-flag-too-short', 'grace-too-short', 'readiness-missing'], policy: ['drain-flag-too-short', 'prestop-exceeds-grace', 'prestop-too-short', 'readiness-missing'], why: 'values the API server rejects never reach admission; the checker reports them as value-rejected' },
+  'server-in-cmd-subst.yaml': { checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the checker cannot find the server\u2019s invocation with certainty and stays silent on its flag; the policy, reading text, asks for it' },
+  'two-servers-if.yaml': { checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'as above: two possible invocations' },
+  'tgi-launcher-script.yaml': { checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the policy checks the drain flag of vLLM only' },
+  'triton-port-9000.yaml': { checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the policy checks the drain flag of vLLM only' },
+  'vllm-mock.yaml': { checker: [], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the checker skips a mock it cannot identify; the policy holds every labelled pod to the pod-level rules' },
+};
+
+test('on the checker\u2019s fixtures, labelled as in a pool, the policy denies what the checker reports, but for the differences by design', () => {
+  const { vap } = specsFor({});
+  for (const file of readdirSync(CHECKER_FIXTURES).filter((f) => f.endsWith('.yaml')).sort()) {
+    const text = readFileSync(new URL(file, CHECKER_FIXTURES), 'utf8');
+    const policy = new Set<string>();
+    for (const doc of parseAllDocuments(text)) {
+      const object = doc.toJS();
+      if (!object || !['Deployment', 'StatefulSet'].includes(object.kind)) continue;
+      object.spec.template.metadata ??= {};
+      object.spec.template.metadata.labels = { ...(object.spec.template.metadata.labels ?? {}), 'inference.networking.k8s.io/engine-type': ENGINE_OF(file) };
+      for (const failure of admit(vap, object).failures) policy.add(failure.split(':')[0]);
+    }
+    const expected = BY_DESIGN[file];
+    assert.deepEqual(checkerErrors(text, {}), expected ? expected.checker : [...policy].sort(), `${file}: checker`);
+    assert.deepEqual([...policy].sort(), expected ? expected.policy : checkerErrors(text, {}), `${file}: policy${expected ? ` (${expected.why})` : ''}`);
+  }
+});
