@@ -1,7 +1,7 @@
 // The checker page in Chromium: paste a manifest, see its findings with their paths, take the fixed manifest,
 // paste it back and see no error. Expected values are worked out by hand from the drain model's defaults for
-// GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 10 ms × 1.2 = 49.152 → 50 s;
-// drain 50 × 1.5 = 75; grace 35 + 75 + 15 teardown = 125.
+// GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 100 ms × 1.2 = 491.52 → 492 s;
+// drain 492 × 1.5 = 738; grace 35 + 738 + 15 teardown = 788.
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { generate } from '../support/generate.ts';
@@ -58,10 +58,11 @@ test('a pasted manifest shows its findings by severity, with paths and fixes', a
   await paste(page, MANIFEST);
   await expect(finding(page, 'drain-aborts-in-flight')).toHaveAttribute('data-severity', 'error');
   await expect(finding(page, 'drain-aborts-in-flight')).toContainText('spec.template.spec.containers[0].args');
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=75');
+  // At the defaults: 4096 × 100 ms × 1.2 = 491.52 → 492 s longest request; × 1.5 = 738 s drain; 35 + 738 + 15 = 788 s grace.
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=738');
   await expect(finding(page, 'prestop-missing')).toHaveAttribute('data-severity', 'error');
   await expect(finding(page, 'prestop-missing')).toContainText('seconds: 35');
-  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 125');
+  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 788');
   await expect(finding(page, 'pool-selector-mismatch')).toContainText('spec.selector.matchLabels');
   await expect(finding(page, 'readiness-missing')).toHaveAttribute('data-severity', 'error');
   // Errors are listed before warnings and notes.
@@ -76,12 +77,12 @@ test('the fixed manifest keeps comments and checks clean when pasted back', asyn
   await open(page);
   await paste(page, MANIFEST);
   const fixed = page.getByTestId('fixed-manifest');
-  await expect(fixed).toContainText('--shutdown-timeout=75');
+  await expect(fixed).toContainText('--shutdown-timeout=738');
   const text = (await fixed.textContent()) ?? '';
   expect(text).toContain('# our production model server');
   expect(text).toContain('# pinned on purpose');
   expect(text).toMatch(/seconds: 35 # 30s removal p99 \+ 5s margin/);
-  expect(text).toMatch(/terminationGracePeriodSeconds: 125 # 35s preStop \+ 75s drain \+ 15s teardown/);
+  expect(text).toMatch(/terminationGracePeriodSeconds: 788 # 35s preStop \+ 738s drain \+ 15s teardown/);
   // The pool's flow-style selector is rewritten in flow style, in place.
   expect(text.match(/matchLabels: \{app: chat\}\n/g)?.length).toBe(2);
   expect(text).not.toContain('chat-server');
@@ -89,13 +90,15 @@ test('the fixed manifest keeps comments and checks clean when pasted back', asyn
   await expect(finding(page, 'prestop-missing').locator('[data-remedy="applied"]')).toHaveCount(1);
   await page.getByTestId('show-diff').click();
   await expect(page.getByTestId('fixed-diff')).toContainText('+ ');
-  await expect(page.getByTestId('fixed-diff')).toContainText('--shutdown-timeout=75');
+  await expect(page.getByTestId('fixed-diff')).toContainText('--shutdown-timeout=738');
   await page.getByTestId('show-diff').click();
   // Paste it back by hand: no error remains.
   await paste(page, text);
   await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
   await expect(page.locator('[data-testid="findings"] [data-severity="error"]')).toHaveCount(0);
-  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(0);
+  // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute('data-code', 'grace-exceeds-autoscaler');
 });
 
 test('"Check the fixed manifest" puts it in the text area and rechecks', async ({ page }) => {
@@ -104,31 +107,31 @@ test('"Check the fixed manifest" puts it in the text area and rechecks', async (
   await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
   await page.getByTestId('check-fixed').click();
   await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
-  await expect(page.getByTestId('checker-input')).toHaveValue(/--shutdown-timeout=75/);
+  await expect(page.getByTestId('checker-input')).toHaveValue(/--shutdown-timeout=738/);
 });
 
-test('settings change the numbers: 16384 tokens need a 296 s drain', async ({ page }) => {
+test('settings change the numbers: 16384 tokens need a 2951 s drain', async ({ page }) => {
   await open(page);
   await paste(page, MANIFEST);
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=75');
-  // 16384 × 10 ms × 1.2 = 196.608 → 197 s; × 1.5 = 295.5 → 296 s; grace 35 + 296 + 15 = 346 s.
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=738');
+  // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s; × 1.5 = 2950.5 → 2951 s; grace 35 + 2951 + 15 = 3001 s.
   await page.getByLabel('Max output tokens').fill('16384');
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=296');
-  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 346');
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=2951');
+  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 3001');
 });
 
 test('the generator link carries what the manifest says and the settings', async ({ page }) => {
   await open(page);
   await paste(page, MANIFEST);
   const link = page.getByTestId('generator-link');
-  await expect(link).toHaveAttribute('href', /\/generator\/\?v=1&/);
+  await expect(link).toHaveAttribute('href', /\/generator\/\?v=2&/);
   const href = (await link.getAttribute('href')) ?? '';
   const query = new URLSearchParams(href.split('?')[1]);
   expect(query.get('model')).toBe('Qwen/Qwen3-8B');
   expect(query.get('name')).toBe('chat');
   expect(query.get('replicas')).toBe('2');
   await link.click();
-  await expect(page).toHaveURL(/\/generator\/\?v=1&/);
+  await expect(page).toHaveURL(/\/generator\/\?v=2&/);
   await expect(page.getByTestId('manifest')).toContainText('name: chat');
 });
 
@@ -243,7 +246,9 @@ test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed m
   expect(fixed).toContain('timeoutSec: 300 #');
   await page.getByTestId('check-fixed').click();
   await expect(finding(page, 'gateway-policy-missing')).toHaveCount(0);
-  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(0);
+  // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute('data-code', 'grace-exceeds-autoscaler');
 });
 
 test('"Load an example" sits beside the manifest label and in the empty findings panel', async ({ page }) => {

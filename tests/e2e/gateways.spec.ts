@@ -15,7 +15,7 @@ const PRESTOP: Record<string, number> = {
 };
 
 /** The generator query each gateway page links to: only values that differ from the defaults (gke is the default). */
-const QUERY: Record<string, string> = Object.fromEntries(Object.keys(PRESTOP).map((id) => [id, id === 'gke' ? '?v=1' : `?v=1&gateway=${id}`]));
+const QUERY: Record<string, string> = Object.fromEntries(Object.keys(PRESTOP).map((id) => [id, id === 'gke' ? '?v=2' : `?v=2&gateway=${id}`]));
 
 async function manifestDocs(page: Page): Promise<Obj[]> {
   await expect(page.locator('[data-hydrated="true"]')).toBeVisible();
@@ -31,7 +31,7 @@ async function manifestDocs(page: Page): Promise<Obj[]> {
 async function followGeneratorLink(page: Page, path: string): Promise<Obj[]> {
   await page.goto(path);
   await page.getByTestId('generator-link').first().click();
-  await expect(page).toHaveURL(/\/generator\/\?v=1/);
+  await expect(page).toHaveURL(/\/generator\/\?v=2/);
   return manifestDocs(page);
 }
 
@@ -43,21 +43,21 @@ for (const [gateway, preStop] of Object.entries(PRESTOP)) {
     expect(new URL(page.url()).search).toBe(QUERY[gateway]);
     const deployment = docs.find((d) => d.kind === 'Deployment')!;
     expect(deployment.spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds).toBe(preStop);
-    // Grace: preStop + 75 s drain (50 s longest request × 1.5) + 15 s teardown.
-    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(preStop + 75 + 15);
+    // Grace: preStop + 738 s drain (492 s longest request × 1.5) + 15 s teardown.
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(preStop + 738 + 15);
     if (gateway === 'gke') {
-      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy']);
+      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy', 'PodDisruptionBudget']);
       const [, , health, backend] = docs;
       const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
       expect(health.spec.targetRef).toEqual(target);
       // portSpecification USE_FIXED_PORT beside port: the HealthCheckPolicy CRD's CEL rules reject a bare port.
       expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' } });
       expect(backend.spec.targetRef).toEqual(target);
-      // timeoutSec: 50 s × 1.5 = 75 needed, raised to the 300 s floor (GIE's GKE example, gke.yaml floorSeconds);
-      // draining: 35 s preStop + 75 s drain = 110.
-      expect(backend.spec.default).toEqual({ timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 110 } });
+      // timeoutSec: 492 s × 1.5 = 738 needed, above the 300 s floor (GIE's GKE example, gke.yaml floorSeconds);
+      // draining: 35 s preStop + 738 s drain = 773.
+      expect(backend.spec.default).toEqual({ timeoutSec: 738, connectionDraining: { drainingTimeoutSec: 773 } });
     } else {
-      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool']);
+      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool', 'PodDisruptionBudget']);
     }
   });
 }
@@ -111,14 +111,14 @@ test('the comparison page has one row per gateway, each linking to its page and 
 });
 
 test('each model-server page links to a generator preset with its drain setting', async ({ page }) => {
-  // Drain 75 s with the default request inputs; servers without a flag get none.
+  // Drain 738 s with the default request inputs (492 s × 1.5); servers without a flag get none.
   const flags: Record<string, string | null> = {
     // TGI has --graceful-termination-timeout from 3.2.2, and the preset pins 3.3.5.
-    vllm: '--shutdown-timeout=75', triton: '--exit-timeout-secs=75', tgi: '--graceful-termination-timeout=75', sglang: null, llamacpp: null,
+    vllm: '--shutdown-timeout=738', triton: '--exit-timeout-secs=738', tgi: '--graceful-termination-timeout=738', sglang: null, llamacpp: null,
   };
   for (const [server, flag] of Object.entries(flags)) {
     const docs = await followGeneratorLink(page, `/model-servers/${server}/`);
-    expect(new URL(page.url()).search).toBe(server === 'vllm' ? '?v=1' : `?v=1&model-server=${server}`);
+    expect(new URL(page.url()).search).toBe(server === 'vllm' ? '?v=2' : `?v=2&model-server=${server}`);
     const args: string[] = docs[0].spec.template.spec.containers[0].args;
     if (flag) expect(args).toContain(flag);
     else expect(args.some((a) => /timeout/.test(a))).toBe(false);
