@@ -243,7 +243,7 @@ test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed m
   await expect(missing).toContainText('kind: GCPBackendPolicy');
   const fixed = (await page.getByTestId('fixed-manifest').textContent()) ?? '';
   expect(fixed).toMatch(/---\n# GKE Gateway: [^\n]*\n\napiVersion: networking\.gke\.io\/v1\nkind: GCPBackendPolicy\nmetadata:\n {2}name: chat\n/);
-  expect(fixed).toContain('timeoutSec: 300 #');
+  expect(fixed).toContain('timeoutSec: 738 #');   // 492 s longest request × 1.5, above the 300 s floor
   await page.getByTestId('check-fixed').click();
   await expect(finding(page, 'gateway-policy-missing')).toHaveCount(0);
   // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.

@@ -93,7 +93,7 @@ test('the result reads plan, manifest, timeline, derivation, and scrolls with th
 test('warnings come before notes, flags stay on one line, and the derivation names each value', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   // Istio: its removal p99 is an estimate (a note, listed first by the plan); 1 replica and no spare GPU (a warning);
-  // vLLM's --shutdown-timeout is expected from a version (a note).
+  // the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's --max-graceful-termination-sec default (a warning).
   await open(page, '?v=2&gateway=istio&replicas=1');
   const severities = await page.locator('[data-testid=warnings] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
   expect(severities).toContain('warning');
@@ -106,7 +106,7 @@ test('warnings come before notes, flags stay on one line, and the derivation nam
     // One line: its height is one line box.
     expect(await flag.evaluate((el) => el.getClientRects().length)).toBe(1);
   }
-  await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: '--shutdown-timeout' }).first()).toBeVisible();
+  await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: '--max-graceful-termination-sec' }).first()).toBeVisible();
   await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: 'removal-seconds' }).first()).toBeVisible();
   // The derivation, for the default GKE + vLLM plan: 30 s removal + 5 s margin = 35 s preStop.
   await open(page);

@@ -12,7 +12,8 @@ const GUIDES: [slug: string, title: string][] = [
   ['grace-period-math', 'The grace-period math'],
   ['rolling-out-on-scarce-gpus', 'Rolling out on scarce GPUs'],
   ['unbounded-drain', 'Unbounded drain'],
-  ['verify-a-rollout', 'Log lines to expect, and how to verify a rollout is hitless'],
+  ['verify-a-rollout', 'Verify a rollout is hitless, and the log lines to expect'],
+  ['enforce-with-admission-policies', 'Enforce the pattern for every InferencePool'],
 ];
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -25,7 +26,8 @@ async function demo(page: Page) {
   return island;
 }
 
-const fates = (scope: ReturnType<Page['locator']>, fate: string) => scope.locator(`[data-testid="timeline-request"][data-fate="${fate}"]`);
+/** The example requests of the full chart with a fate (the zoomed view of the first seconds draws them again). */
+const fates = (scope: ReturnType<Page['locator']>, fate: string) => scope.locator(`.tl-chart:not(.tl-zoom) [data-testid="timeline-request"][data-fate="${fate}"]`);
 
 /** axe violations, leaving out Starlight's search button and its known label-content-name mismatch. */
 async function violations(page: Page) {
@@ -68,7 +70,7 @@ test('a preStop sleep shorter than removal shows a refused request', async ({ pa
   await expect(fates(timeline, 'ok')).toHaveCount(3);
   await island.getByLabel('preStop sleep (s)').fill('20');            // removal p99 stays 30
   await expect(fates(timeline, 'refused')).toHaveCount(1);
-  await expect(timeline.locator('[data-request="short-routed-late"]')).toHaveAttribute('data-fate', 'refused');
+  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="short-routed-late"]')).toHaveAttribute('data-fate', 'refused');
   await expect(timeline.locator('[data-code="front-window"]')).toContainText('between 20s (SIGTERM) and 30s');
   await expect(timeline.getByRole('cell', { name: /^Refused: reaches the pod at 25s/ })).toBeVisible();
 });
@@ -77,9 +79,11 @@ test('a grace period shorter than preStop + drain shows a cut request', async ({
   await page.goto('/guides/why-requests-drop/');
   const island = await demo(page);
   const timeline = island.getByTestId('timeline');
-  await island.getByLabel('Grace period (s)').fill('60');             // preStop 35 + drain 75 = 110 > 60
-  await expect(fates(timeline, 'cut')).toHaveCount(1);
-  await expect(timeline.locator('[data-request="longest-last-accepted"]')).toHaveAttribute('data-fate', 'cut');
+  // preStop 35 + drain 738 = 773 > 60. All three example requests run past 60 s: the two 492 s ones (from 0 s and
+  // from 29 s) and the 99 s one routed at 29 s.
+  await island.getByLabel('Grace period (s)').fill('60');
+  await expect(fates(timeline, 'cut')).toHaveCount(3);
+  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="longest-last-accepted"]')).toHaveAttribute('data-fate', 'cut');
   await expect(timeline.locator('[data-code="drain-past-sigkill"]')).toContainText('SIGKILL comes at 60s');
   await island.getByRole('button', { name: 'Reset' }).click();
   await expect(fates(timeline, 'cut')).toHaveCount(0);
@@ -89,14 +93,14 @@ test('the model inputs move the plan: a longer removal lengthens the sleep and t
   await page.goto('/guides/grace-period-math/');
   const island = await demo(page);
   const timeline = island.getByTestId('timeline');
-  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 125s');
-  await island.getByLabel('Removal p99 (s)').fill('50');               // 50 + 5 = 55 sleep; 55 + 75 + 15 = 145
-  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 145s: SIGTERM at 55s');
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 788s');
+  await island.getByLabel('Removal p99 (s)').fill('50');               // 50 + 5 = 55 sleep; 55 + 738 + 15 = 808
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 808s: SIGTERM at 55s');
   await expect(fates(timeline, 'ok')).toHaveCount(3);
-  // vLLM's default, 0, aborts at SIGTERM (55 s): A (0 → 50 s) has finished; B and C (from 49 s) are cut.
+  // vLLM's default, 0, aborts at SIGTERM (55 s): all three are still running then (0 → 492 s, 49 → 541 s, 49 → 148 s).
   await island.getByLabel(/^Drain/).fill('0');
-  await expect(fates(timeline, 'cut')).toHaveCount(2);
-  await expect(timeline.locator('[data-request="longest-at-deletion"]')).toHaveAttribute('data-fate', 'ok');
+  await expect(fates(timeline, 'cut')).toHaveCount(3);
+  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="longest-at-deletion"]')).toHaveAttribute('data-fate', 'cut');
   await expect(timeline.locator('[data-code="server-aborts"]')).toBeVisible();
 });
 
@@ -107,7 +111,7 @@ test('a bad override is named and the plan value is kept', async ({ page }) => {
   await input.fill('ten');
   await expect(input).toHaveAttribute('aria-invalid', 'true');
   await expect(island.getByText(/Enter whole seconds from 1 to 86400/)).toBeVisible();
-  await expect(island.getByTestId('timeline').locator('.tl-summary')).toContainText('SIGKILL at 125s');
+  await expect(island.getByTestId('timeline').locator('.tl-summary')).toContainText('SIGKILL at 788s');
 });
 
 test('the timeline fits a 375 px phone, refused and cut states included', async ({ page }) => {
@@ -134,6 +138,6 @@ test('the generator shows the timeline for its plan', async ({ page }) => {
   await page.locator('.gen-timeline').scrollIntoViewIfNeeded();
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toBeVisible();
-  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 125s');
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 788s');   // 35 + 738 + 15
   await expect(fates(timeline, 'ok')).toHaveCount(3);
 });
