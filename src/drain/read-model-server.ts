@@ -6,7 +6,7 @@ import {
 import {
   RELEASE_FACT_TOPICS, type DrainFact, type ProbeFact, type ModelServerProfile, type ReleaseFact,
 } from './profiles.ts';
-import { compareReleases, imageTag, releaseParts } from './releases.ts';
+import { compareReleases, releaseFromImage, releaseParts } from './releases.ts';
 import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
 import { modelServerLedgerProblems } from './read-ledger.ts';
 
@@ -64,7 +64,7 @@ function readRelease(value: unknown, cursor: DataCursor, image: unknown): ModelS
     failAt(at(cursor, 'tagPattern'), `is not a regular expression: ${JSON.stringify(source)}`);
   }
   const pinned = optional(o.pinned, at(cursor, 'pinned'), (v, c) => readString(v, c, /^\d+(\.\d+){0,3}$/));
-  const fromTag = typeof image === 'string' ? releaseOfTag(image, tagPattern) : undefined;
+  const fromTag = typeof image === 'string' ? releaseFromImage({ release: { tagPattern } }, image) : undefined;
   if (pinned !== undefined && fromTag !== undefined && compareReleases(pinned, fromTag) !== 0) {
     failAt(at(cursor, 'pinned'), `is ${pinned}, but the image's tag says ${fromTag}`);
   }
@@ -102,12 +102,6 @@ function readReleaseFacts(value: unknown, cursor: DataCursor): ReleaseFact[] {
     if (!facts.some((f) => f.topic === topic)) failAt(cursor, `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`);
   }
   return facts;
-}
-
-function releaseOfTag(image: string, tagPattern: RegExp): string | undefined {
-  const tag = imageTag(image);
-  const m = tag === undefined ? null : tagPattern.exec(tag);
-  return m?.[1] !== undefined && releaseParts(m[1]) ? m[1] : undefined;
 }
 
 /** Validate one parsed model-server data file. `file` names it in error messages. */

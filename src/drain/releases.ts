@@ -44,7 +44,7 @@ export function imageTag(image: string): string | undefined {
  * The release an image runs, read from its tag with the profile's `release.tagPattern` (whose first group is the
  * release), or undefined when the tag names no release (`latest`, `server-cuda`, a digest only).
  */
-export function releaseFromImage(server: ModelServerProfile, image: string): string | undefined {
+export function releaseFromImage(server: Pick<ModelServerProfile, 'release'>, image: string): string | undefined {
   const tag = imageTag(image);
   if (tag === undefined) return undefined;
   const m = server.release.tagPattern.exec(tag);

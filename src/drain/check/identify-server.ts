@@ -30,13 +30,6 @@ export function imageRepository(image: string): string {
   return name.join('/');
 }
 
-/** The tag of an image reference, if any. */
-export function imageTag(image: string): string | undefined {
-  const last = image.split('@')[0].split('/').pop() ?? '';
-  const colon = last.indexOf(':');
-  return colon === -1 ? undefined : last.slice(colon + 1);
-}
-
 /** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
 export function imageRelease(profile: ModelServerProfile, image: string): string | undefined {
   return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
