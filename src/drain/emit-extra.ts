@@ -5,7 +5,7 @@
  * came from, and the profile's own comments for values whose reason is a fact.
  */
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
-import type { Plan } from './plan.ts';
+import { formulaOf, type Plan } from './plan.ts';
 import type { ExtraManifest, GatewayProfile, Profiles, TemplateValue } from './profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { DOCUMENT_OPTIONS } from './emit-options.ts';
@@ -24,12 +24,6 @@ const PLACEHOLDER = /^\$\{([A-Za-z]+)\}$/;
 interface FilledValue {
   value: string | number;
   comment?: string;
-}
-
-function formulaOf(plan: Plan, field: string): string {
-  const step = plan.derivation.find((s) => s.field === field);
-  if (!step) throw new Error(`the plan has no derivation step for ${field}`);
-  return step.formula;
 }
 
 /** The value of `${name}` for these inputs and this plan. Load-time checks guarantee the plan has it. */

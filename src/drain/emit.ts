@@ -6,7 +6,7 @@
  * User strings reach the YAML only as scalar values (the library quotes them) and only after validation.
  */
 import { Document, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
-import type { Plan, PlannedProbe } from './plan.ts';
+import { formulaOf, type Plan, type PlannedProbe } from './plan.ts';
 import type { ModelServerProfile, Profiles } from './profiles.ts';
 import { changedInputs, modelServerById, type DrainInputs } from './resolve.ts';
 import { extraManifestDocuments } from './emit-extra.ts';
@@ -20,13 +20,6 @@ export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
-
-/** The derivation formula for a field, used verbatim as its comment. */
-function formulaOf(plan: Plan, field: string): string {
-  const step = plan.derivation.find((s) => s.field === field);
-  if (!step) throw new Error(`the plan has no derivation step for ${field}`);
-  return step.formula;
-}
 
 function probeObject(probe: PlannedProbe): Record<string, unknown> {
   const check = probe.path ? { httpGet: { path: probe.path, port: 'http' } } : { tcpSocket: { port: 'http' } };

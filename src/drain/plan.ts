@@ -287,3 +287,10 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   result.warnings = collectWarnings(result, inputs, profiles);
   return result;
 }
+
+/** The derivation formula for a field, used verbatim as its YAML comment; throws when the plan has no such step. */
+export function formulaOf(plan: Plan, field: string): string {
+  const step = plan.derivation.find((s) => s.field === field);
+  if (!step) throw new Error(`the plan has no derivation step for ${field}`);
+  return step.formula;
+}
