@@ -144,6 +144,8 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   const fallbackPlan = () => (basePlan ??= planFor(base, profiles));
   checkGatewayTimeouts(check, (poolName, namespace) => {
     const pool = located.pools.find((p) => p.object.name === poolName && (namespace === undefined || p.object.namespace === undefined || p.object.namespace === namespace));
+    // Not a pool of the input: another pool's (when the input has pools) or a Service's, so no plan here is its own.
+    if (!pool && (poolName === undefined || located.pools.length > 0)) return undefined;
     const ctx = pool ? contexts.find((c) => selects(pool.selector, c.workload.serving.labels)) : contexts[0];
     return ctx?.plan ?? fallbackPlan();
   });

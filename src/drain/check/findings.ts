@@ -48,7 +48,8 @@ export type CheckCode =
   | 'serving-kind-unread'
   | 'lws-worker-prestop-missing'
   | 'value-out-of-range'
-  | 'readiness-too-tight';
+  | 'readiness-too-tight'
+  | 'policy-target-elsewhere';
 
 export type FindingCode = CheckCode | WarningCode;
 

@@ -4,6 +4,7 @@
  */
 import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 import { guardText, type InputProblem } from './guard-input.ts';
+import { helmTemplateProblem } from './helm-template.ts';
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH } from './limits.ts';
 import { isRecord, type NodePath, type Segment } from './path.ts';
 
@@ -114,6 +115,9 @@ export function readManifest(input: string): ReadResult {
   const text = crOnly ? input.replaceAll('\r', '\n') : input;
   const guarded = guardText(text);
   if (guarded) return { ok: false, problem: guarded };
+  // A chart's template may even parse as YAML, but what it renders to is not known: never check it as if rendered.
+  const template = helmTemplateProblem(text);
+  if (template) return { ok: false, problem: template };
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };

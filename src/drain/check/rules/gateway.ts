@@ -17,8 +17,17 @@ import { intField } from '../pod.ts';
 import type { ManifestObject } from '../read-manifest.ts';
 import type { CheckedFor } from '../settings.ts';
 
-/** The plan for whatever a policy or route points at: the pool's workload when the manifest has it. */
-export type PlanFor = (poolName: string | undefined, namespace: string | undefined) => Plan;
+/**
+ * The plan for the pool a policy or route points at: its workload's when the manifest has it; undefined when it
+ * points at something else (another pool, a Service), whose workload the check cannot see.
+ */
+export type PlanFor = (poolName: string | undefined, namespace: string | undefined) => Plan | undefined;
+
+/** `Kind/name` of a targetRef or backendRef, for messages. */
+function refName(ref: unknown): string {
+  if (!isRecord(ref)) return 'nothing';
+  return `${typeof ref.kind === 'string' ? ref.kind : 'Service'}/${typeof ref.name === 'string' ? ref.name : '(no name)'}`;
+}
 
 /**
  * The value the plan sets for a gateway setting (the fix), and the least value that does not cut requests: the
@@ -76,6 +85,11 @@ function checkRoute(check: CheckContext, route: ManifestObject, planFor: PlanFor
     const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
     if (!isRecord(pool)) return;
     const plan = planFor(typeof pool.name === 'string' ? pool.name : undefined, typeof pool.namespace === 'string' ? pool.namespace : route.namespace);
+    if (!plan) {
+      report(check, route, 'policy-target-elsewhere', 'info', ['spec', 'rules', i, 'backendRefs'],
+        `Rule ${i} sends requests to ${refName(pool)}, which is not an InferencePool in the input, so its timeouts were not checked against any workload here; check it with that pool's manifests.`);
+      return;
+    }
     for (const key of ['request', 'backendRequest'] as const) {
       const raw = valueAt(rule, ['timeouts', key]);
       if (raw === undefined) continue;
@@ -104,6 +118,13 @@ export function checkGatewayTimeouts(check: CheckContext, planFor: PlanFor): voi
     const ref = valueAt(policy.value, ['spec', 'targetRef']);
     const poolName = isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
     const plan = planFor(poolName, policy.namespace);
+    if (!plan) {
+      // Aimed at another pool or at a Service: sized for (and fixed to) a workload the input does not hold.
+      report(check, policy, 'policy-target-elsewhere', 'info', ['spec', 'targetRef'],
+        `${policy.kind}/${policy.name} targets ${refName(ref)}, which is not an InferencePool in the input, so it applies to none of the pools here `
+        + 'and was neither checked nor fixed; check it with the manifests of what it targets.');
+      continue;
+    }
     for (const setting of settings.filter((x) => x.kind === policy.kind)) checkSetting(check, policy, setting, plan);
   }
   for (const route of check.located.routes) checkRoute(check, route, planFor);
