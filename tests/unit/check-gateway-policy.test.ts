@@ -101,3 +101,40 @@ test('a Deployment without a pool gets no policy finding (no-pool says the pool 
   assert.ok(!codes(check(vllm(), { gateway: 'gke' })).includes('gateway-policy-missing'));
 });
 
+
+/** A GCPBackendPolicy with short settings (30 s, 0 s) aimed at `kind/name`: wrong for pool `m` if it applied to it. */
+const shortPolicy = (kind: string, name: string) => `apiVersion: networking.gke.io/v1
+kind: GCPBackendPolicy
+metadata:
+  name: other
+spec:
+  targetRef:
+    group: ${kind === 'Service' ? '""' : 'inference.networking.k8s.io'}
+    kind: ${kind}
+    name: ${name}
+  default:
+    timeoutSec: 30
+`;
+
+for (const [kind, name] of [['InferencePool', 'embeddings'], ['Service', 'm']] as const) {
+  test(`a GCPBackendPolicy aimed at ${kind}/${name} does not count for pool m, and is neither checked nor fixed with m's plan`, () => {
+    const text = docs(vllm(), pool(), shortPolicy(kind, name));
+    const report = check(text, { gateway: 'gke' });
+    // Pool m still has no policy of its own: the same warning as with no policy at all.
+    assert.equal(only(report, 'gateway-policy-missing').object, 'InferencePool/m');
+    // The other policy's 30 s is not m's business: no timeout finding, a note that it was not checked.
+    assert.deepEqual(codes(report).filter((c) => c.startsWith('gateway-') && c !== 'gateway-policy-missing'), []);
+    assert.match(only(report, 'policy-target-elsewhere').message, new RegExp(`^GCPBackendPolicy/other targets ${kind}/${name}, which is not an InferencePool in the input`));
+    // The fix adds m's own policy after the input and leaves the other policy's text as it was.
+    const out = fixed(text, { gateway: 'gke' });
+    assert.ok(out.startsWith(text), 'the input, the other policy included, is unchanged');
+    assert.match(out.slice(text.length), /kind: GCPBackendPolicy\nmetadata:\n {2}name: m\n/);
+  });
+}
+
+test('a policy for a pool whose manifest is elsewhere (no pool in the input) is still checked against the workload', () => {
+  // The split-file case: the input is the Deployment and its policy only; the policy names the pool they share.
+  const report = check(docs(vllm(), shortPolicy('InferencePool', 'm')), { gateway: 'gke' });
+  assert.equal(only(report, 'gateway-timeout-too-short').severity, 'error');
+  assert.ok(!codes(report).includes('policy-target-elsewhere'));
+});
