@@ -181,6 +181,19 @@ export interface GatewayProfile {
 /** How a model server handles SIGTERM. */
 export type DrainKind = 'flag' | 'unbounded' | 'fixed' | 'none';
 
+/**
+ * A way a model server is started besides its `command`: a binary with an optional subcommand (`vllm serve`,
+ * `text-generation-launcher`) or a Python module (`python3 -m M`). The checker edits a server's flags only in an
+ * invocation it finds by these.
+ */
+export interface EntryPoint {
+  module?: string;
+  binary?: string;
+  subcommand?: string;
+  /** The source that shows this entry point exists at the release read. */
+  sources: string[];
+}
+
 /** A model server's SIGTERM behaviour and drain setting. */
 export interface DrainFact {
   kind: DrainKind;
@@ -241,6 +254,8 @@ export interface ModelServerProfile {
    */
   release: { tagPattern: RegExp; pinned?: string };
   command?: string[];
+  /** Entry points other than `command` (content/model-servers/*.yaml `entryPoints`); empty when there are none. */
+  entryPoints: EntryPoint[];
   /** Arguments; `{model}` and `{port}` are replaced by validated inputs. */
   args: string[];
   drain: DrainFact;

@@ -44,6 +44,7 @@ function modelServerEntries(m: ModelServerProfile): LedgerEntry[] {
   if (m.probes.timing.basis === 'documented' || m.probes.timing.basis === 'observed') {
     entries.push({ path: 'probes.timing.sources', sources: m.probes.timing.sources });
   }
+  (m.entryPoints ?? []).forEach((e, i) => entries.push({ path: `entryPoints[${i}].sources`, sources: e.sources }));
   m.facts.forEach((f, i) => entries.push({
     path: `facts[${i}]`, sources: f.sources, range: { since: f.since, until: f.until, rangeNote: f.rangeNote },
   }));

@@ -4,7 +4,7 @@ import {
   type DataCursor,
 } from './check-data.ts';
 import {
-  RELEASE_FACT_TOPICS, type DrainFact, type ProbeFact, type ModelServerProfile, type ReleaseFact,
+  RELEASE_FACT_TOPICS, type DrainFact, type EntryPoint, type ProbeFact, type ModelServerProfile, type ReleaseFact, type Source,
 } from './profiles.ts';
 import { compareReleases, releaseFromImage, releaseParts } from './releases.ts';
 import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
@@ -104,14 +104,40 @@ function readReleaseFacts(value: unknown, cursor: DataCursor): ReleaseFact[] {
   return facts;
 }
 
+/**
+ * The `entryPoints` block: each a binary (with an optional subcommand) or a Python module, and its own source,
+ * which joins the file's sources so that the ledger and the pages list it like the others.
+ */
+function readEntryPoints(value: unknown, cursor: DataCursor, sources: Source[]): EntryPoint[] {
+  return readList(value ?? [], cursor, (item, c) => {
+    const o = readObject(item, c, ['binary', 'subcommand', 'module', 'source']);
+    const name = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+    const point: EntryPoint = { sources: [] };
+    const binary = optional(o.binary, at(c, 'binary'), (v, vc) => readString(v, vc, name));
+    const subcommand = optional(o.subcommand, at(c, 'subcommand'), (v, vc) => readString(v, vc, name));
+    const module = optional(o.module, at(c, 'module'), (v, vc) => readString(v, vc, /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/));
+    if ((binary === undefined) === (module === undefined)) failAt(c, 'needs exactly one of binary and module');
+    if (subcommand !== undefined && binary === undefined) failAt(at(c, 'subcommand'), 'is only for a binary');
+    if (binary !== undefined) point.binary = binary;
+    if (subcommand !== undefined) point.subcommand = subcommand;
+    if (module !== undefined) point.module = module;
+    const source = readSource(o.source, at(c, 'source'));
+    if (sources.some((s) => s.id === source.id)) failAt(at(at(c, 'source'), 'id'), `repeats the source id ${JSON.stringify(source.id)}; give the entry point its own`);
+    sources.push(source);
+    point.sources = [source.id];
+    return point;
+  });
+}
+
 /** Validate one parsed model-server data file. `file` names it in error messages. */
 export function readModelServerProfile(data: unknown, file: string): ModelServerProfile {
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
     'id', 'name', 'order', 'summary', 'engineType', 'image', 'release', 'command', 'args', 'drain', 'probes',
-    'shutdownLog', 'shutdownLogNote', 'versionNotes', 'facts', 'sources',
+    'shutdownLog', 'shutdownLogNote', 'versionNotes', 'facts', 'sources', 'entryPoints',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
+  const entryPoints = readEntryPoints(o.entryPoints, at(root, 'entryPoints'), sources);
   const probesCursor = at(root, 'probes');
   const probes = readObject(o.probes, probesCursor, ['startup', 'readiness', 'liveness', 'explanation', 'sources', 'timing']);
   const timingCursor = at(probesCursor, 'timing');
@@ -125,6 +151,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     image: readString(o.image, at(root, 'image'), /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/),
     release: readRelease(o.release, at(root, 'release'), o.image),
     command: optional(o.command, at(root, 'command'), (v, c) => readList(v, c, (item, ic) => readString(item, ic), 1)),
+    entryPoints,
     args: readList(o.args, at(root, 'args'), (v, c) => readString(v, c)),
     drain: readDrain(o.drain, at(root, 'drain')),
     probes: {

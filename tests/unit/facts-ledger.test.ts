@@ -95,3 +95,23 @@ test('lastChecked is the latest checked date of the sources', () => {
   tgi.sources[3].checked = '2027-01-02';
   assert.equal(readModelServerProfile(tgi, 'tgi.yaml').lastChecked, '2027-01-02');
 });
+
+test('entry points are data with a source each: vllm serve, text-generation-launcher, llama-server', () => {
+  const points = (id: string) => profiles.modelServers.find((m) => m.id === id)!.entryPoints;
+  assert.deepEqual(points('vllm').map((p) => [p.binary, p.subcommand]), [['vllm', 'serve']]);
+  assert.deepEqual(points('tgi').map((p) => p.binary), ['text-generation-launcher']);
+  assert.deepEqual(points('llamacpp').map((p) => p.binary), ['llama-server']);
+  for (const m of profiles.modelServers) {
+    for (const p of m.entryPoints) assert.ok(m.sources.some((s) => s.id === p.sources[0] && s.at.trim() !== ''), `${m.id} ${p.binary ?? p.module}`);
+  }
+  // An entry point whose source is dropped fails the ledger.
+  const vllm = structuredClone(profiles.modelServers.find((m) => m.id === 'vllm')!);
+  vllm.entryPoints[0].sources = [];
+  assert.deepEqual(modelServerLedgerProblems(vllm), ['entryPoints[0].sources: the fact names no source']);
+});
+
+test('an entry point needs exactly one of binary and module, and a source', () => {
+  const data = raw('model-servers', 'vllm');
+  assert.throws(() => readModelServerProfile({ ...data, entryPoints: [{ binary: 'vllm', module: 'vllm.x', source: data.entryPoints[0].source }] }, 'vllm.yaml'), /entryPoints\[0\].*needs exactly one of binary and module/);
+  assert.throws(() => readModelServerProfile({ ...data, entryPoints: [{ binary: 'vllm' }] }, 'vllm.yaml'), /entryPoints\[0\]\.source/);
+});

@@ -3,34 +3,18 @@
  * (args only, on the server's own image), or the one statement of a `sh -c` script that runs its binary or
  * module. Only a found invocation is ever edited; anything less certain is a manual fix.
  */
-import type { ModelServerProfile } from '../profiles.ts';
+import type { EntryPoint as ProfileEntryPoint, ModelServerProfile } from '../profiles.ts';
 import { basename, callTokens, findFlag, type CommandLine, type Token } from './command-line.ts';
 import type { Edit } from './edit.ts';
 import type { Segment } from './path.ts';
 import type { ScriptCall } from './shell/parse-script.ts';
 
 /** How a model server is started: a Python module (`python3 -m M`) or a binary with an optional subcommand. */
-export interface EntryPoint {
-  module?: string;
-  binary?: string;
-  subcommand?: string;
-}
-
-/**
- * Command-line entry points the profiles' `command` does not list, by profile id. Sources: vLLM's `vllm` console
- * script and its `serve` subcommand (vllm/entrypoints/cli/serve.py), TGI's launcher binary
- * (text-generation-launcher, launcher/ in huggingface/text-generation-inference), llama.cpp's `llama-server`
- * (tools/server). To move into content/model-servers/*.yaml as data.
- */
-const CLI_ENTRY_POINTS: Record<string, EntryPoint[]> = {
-  vllm: [{ binary: 'vllm', subcommand: 'serve' }],
-  tgi: [{ binary: 'text-generation-launcher' }],
-  llamacpp: [{ binary: 'llama-server' }],
-};
+export type EntryPoint = Pick<ProfileEntryPoint, 'module' | 'binary' | 'subcommand'>;
 
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
-/** The ways a profile's server is started: its `command` from the data, plus the CLI entry points above. */
+/** The ways a profile's server is started: its `command` and its `entryPoints`, both from the data. */
 export function entryPointsOf(profile: ModelServerProfile): EntryPoint[] {
   const points: EntryPoint[] = [];
   const command = profile.command ?? [];
@@ -39,7 +23,7 @@ export function entryPointsOf(profile: ModelServerProfile): EntryPoint[] {
     if (PYTHON.test(basename(command[0])) && m !== -1 && command[m + 1]) points.push({ module: command[m + 1] });
     else if (!PYTHON.test(basename(command[0]))) points.push({ binary: basename(command[0]) });
   }
-  return [...points, ...(CLI_ENTRY_POINTS[profile.id] ?? [])];
+  return [...points, ...(profile.entryPoints ?? [])];
 }
 
 /** Python options that take no value, and those that take one, before `-m`. */
