@@ -1,11 +1,11 @@
 /** `hitless rules`: list the checker's rules from its registry: code, severity and what each looks for. */
-import { RULES } from '../drain/check/findings.ts';
+import { RULES } from '../drain/check/rules/index.ts';
 import { parseArgs, UsageError } from './args.ts';
 
 const USAGE = `Usage: hitless rules [--format text|json|markdown]
 
-Lists every rule of hitless check: its code (as findings and hitless.dev/ignore name it), its severity and what it
-looks for.`;
+Lists every rule of hitless check: its code (as findings and hitless.dev/ignore name it), its severity, what it
+looks for, what to do about it, and whether the fixed manifest carries its fix (applied) or you act (manual).`;
 
 /** Run `hitless rules`; returns the exit code. */
 export async function runRules(argv: string[]): Promise<number> {
@@ -17,13 +17,14 @@ export async function runRules(argv: string[]): Promise<number> {
   const format = args.options.format ?? 'text';
   if (args.positional.length > 0) throw new UsageError(`rules takes no arguments (got ${JSON.stringify(args.positional[0])})`);
   if (format === 'json') {
-    process.stdout.write(`${JSON.stringify(RULES, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(RULES.map(({ code, severity, summary, remediation, fix }) => ({ code, severity, summary, remediation, fix })), null, 2)}\n`);
   } else if (format === 'markdown') {
     const cell = (t: string) => t.replaceAll('|', '\\|');
-    process.stdout.write(`| Code | Severity | Checks |\n| --- | --- | --- |\n${RULES.map((r) => `| \`${r.code}\` | ${cell(r.severity)} | ${cell(r.checks)} |`).join('\n')}\n`);
+    process.stdout.write(`| Code | Severity | Checks | Remedy |\n| --- | --- | --- | --- |\n${RULES.map((r) => `| \`${r.code}\` | ${cell(r.severity)} | ${cell(r.summary)} | ${cell(r.remediation)} (${r.fix}) |`).join('\n')}\n`);
   } else if (format === 'text') {
     const width = Math.max(...RULES.map((r) => r.code.length));
-    process.stdout.write(`${RULES.map((r) => `${r.code.padEnd(width)}  ${r.checks}\n${' '.repeat(width + 2)}severity: ${r.severity}`).join('\n')}\n`);
+    const pad = ' '.repeat(width + 2);
+    process.stdout.write(`${RULES.map((r) => `${r.code.padEnd(width)}  ${r.summary}\n${pad}severity: ${r.severity}\n${pad}remedy (${r.fix}): ${r.remediation}`).join('\n')}\n`);
   } else {
     throw new UsageError(`--format must be one of text, json, markdown (got ${JSON.stringify(format)})`);
   }

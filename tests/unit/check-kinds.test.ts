@@ -81,9 +81,12 @@ test('hitless check --strict fails a run that checked no workload; hitless rules
   assert.match(text.stderr, /cannot be checked/);
   const rules = spawnSync(process.execPath, [cli, 'rules', '--format', 'json'], { encoding: 'utf8' });
   assert.equal(rules.status, 0);
-  const listed = JSON.parse(rules.stdout) as { code: string; checks: string }[];
+  const listed = JSON.parse(rules.stdout) as { code: string; summary: string; remediation: string }[];
   for (const code of ['prestop-missing', 'shell-swallows-sigterm', 'value-rejected', 'serving-kind-unread', 'server-invocation-unknown']) {
     assert.ok(listed.some((r) => r.code === code), code);
   }
-  for (const rule of listed) assert.match(rule.checks, /\.$/, `${rule.code}: what it checks ends in a period`);
+  for (const rule of listed) {
+    assert.match(rule.summary, /\.$/, `${rule.code}: what it checks ends in a period`);
+    assert.match(rule.remediation, /\.$/, `${rule.code}: what to do ends in a period`);
+  }
 });

@@ -14,17 +14,17 @@ import { findInvocation } from './server-invocation.ts';
 import { locate, sameNamespace, selects, type Located } from './locate.ts';
 import { containersOf } from './pod.ts';
 import { readManifest, type Manifest } from './read-manifest.ts';
-import { checkDrainFlag } from './rules/drain-flag.ts';
-import { checkGatewayPolicyMissing, checkGatewayTimeouts } from './rules/gateway.ts';
-import { checkGrace } from './rules/grace.ts';
-import { objectNotes, planNotes } from './rules/notes.ts';
+import { checkDrainFlag } from './checks/drain-flag.ts';
+import { checkGatewayPolicyMissing, checkGatewayTimeouts } from './checks/gateway.ts';
+import { checkGrace } from './checks/grace.ts';
+import { objectNotes, planNotes } from './checks/notes.ts';
 import { applySuppressions } from './suppress.ts';
-import { checkPools } from './rules/pool.ts';
-import { checkPreStop } from './rules/prestop.ts';
-import { checkProbes } from './rules/probes.ts';
-import { checkRejectedValues } from './rules/rejected-values.ts';
-import { checkRollout } from './rules/rollout.ts';
-import { checkShellPid1 } from './rules/shell-pid1.ts';
+import { checkPools } from './checks/pool.ts';
+import { checkPreStop } from './checks/prestop.ts';
+import { checkProbes } from './checks/probes.ts';
+import { checkRejectedValues } from './checks/rejected-values.ts';
+import { checkRollout } from './checks/rollout.ts';
+import { checkShellPid1 } from './checks/shell-pid1.ts';
 import {
   checkedFor, detectGateway, findSettings, generatorSettings, headerSettings, resolveSettings, usableSettings, type CheckedFor, type FoundSetting,
 } from './settings.ts';

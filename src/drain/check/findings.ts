@@ -49,7 +49,8 @@ export type CheckCode =
   | 'lws-worker-prestop-missing'
   | 'value-out-of-range'
   | 'readiness-too-tight'
-  | 'policy-target-elsewhere';
+  | 'policy-target-elsewhere'
+  | 'sidecar-serves-pool';
 
 export type FindingCode = CheckCode | WarningCode;
 
@@ -79,54 +80,6 @@ export interface Finding {
   /** Set when the workload's `hitless.dev/ignore` annotation names this code: the reason given there. */
   suppressed?: string;
 }
-
-/** One rule: its code, its severity (and when that changes) and what it looks for. */
-export interface Rule {
-  code: CheckCode;
-  severity: string;
-  checks: string;
-}
-
-/** Every rule of the checker, in report order. The guide page lists them from here. */
-export const RULES: readonly Rule[] = [
-  { code: 'prestop-missing', severity: 'error', checks: 'The model-server container has no preStop hook, while the plan sleeps before SIGTERM.' },
-  { code: 'prestop-too-short', severity: 'error below the removal p99; warning below removal + margin', checks: 'The preStop sleep ends before every gateway has stopped routing to the pod.' },
-  { code: 'prestop-exceeds-grace', severity: 'error', checks: 'The preStop sleep is longer than terminationGracePeriodSeconds.' },
-  { code: 'prestop-sleep-unsupported', severity: 'error', checks: 'The sleep action on a Kubernetes version that does not enable it (below 1.30: alpha and off in 1.29, absent before).' },
-  { code: 'prestop-unreadable', severity: 'info', checks: 'A preStop hook that is not a sleep, so its length is unknown.' },
-  { code: 'grace-too-short', severity: 'error below preStop + longest request; warning below preStop + drain + teardown', checks: 'terminationGracePeriodSeconds leaves too little time after the preStop sleep.' },
-  { code: 'drain-aborts-in-flight', severity: 'error', checks: 'A server whose drain flag defaults to aborting (vLLM --shutdown-timeout) runs without it, or with 0.' },
-  { code: 'drain-flag-too-short', severity: 'error below the longest request; warning below the drain budget', checks: 'The server\u2019s drain flag (or its default) ends the drain early.' },
-  { code: 'drain-flag-exceeds-grace', severity: 'warning', checks: 'The drain flag is longer than the grace period leaves after the preStop sleep and teardown.' },
-  { code: 'readiness-missing', severity: 'error without a startup probe; warning with one', checks: 'The model-server container has no readiness probe.' },
-  { code: 'readiness-path-differs', severity: 'info', checks: 'A readiness path other than the model-server profile\u2019s, with the profile\u2019s reasons.' },
-  { code: 'liveness-before-readiness', severity: 'warning', checks: 'Liveness gives up (period × threshold) before readiness does.' },
-  { code: 'startup-missing', severity: 'error when liveness would restart a loading model; info otherwise', checks: 'No startup probe for the model load.' },
-  { code: 'startup-too-short', severity: 'error', checks: 'The startup probe gives up before the model load time.' },
-  { code: 'progress-deadline-too-short', severity: 'warning', checks: 'progressDeadlineSeconds is below grace + model load (and the 600 s floor).' },
-  { code: 'surge-without-spare-gpus', severity: 'error when maxUnavailable is 0; warning otherwise', checks: 'maxSurge above 0 while the cluster has no spare GPUs for an extra pod.' },
-  { code: 'strategy-recreate', severity: 'error', checks: 'The Recreate strategy removes every pod before new ones load.' },
-  { code: 'lws-worker-grace-shorter', severity: 'warning', checks: 'A LeaderWorkerSet\u2019s workers get SIGKILL before the leader\u2019s drain ends.' },
-  { code: 'lws-worker-prestop-missing', severity: 'warning', checks: 'A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down.' },
-  { code: 'value-out-of-range', severity: 'warning', checks: 'A value the manifest states that is outside the range the drain model reads (readiness failureThreshold 600), so the check could not use it.' },
-  { code: 'readiness-too-tight', severity: 'warning', checks: 'A readiness probe every second with a one-second timeout: a busy server misses it and leaves the pool mid-load.' },
-  { code: 'pool-selector-mismatch', severity: 'error', checks: 'An InferencePool selector that matches no pod template in the manifest.' },
-  { code: 'pool-port-not-exposed', severity: 'error when the container lists other ports; warning when it lists none', checks: 'An InferencePool targetPort the model-server container does not expose.' },
-  { code: 'pool-api-removed', severity: 'info', checks: 'An InferencePool in the removed inference.networking.x-k8s.io API.' },
-  { code: 'gateway-timeout-too-short', severity: 'error below the longest request; warning below the plan\u2019s gateway timeout', checks: 'A gateway policy or HTTPRoute timeout that cuts long responses.' },
-  { code: 'gateway-draining-too-short', severity: 'warning', checks: 'A gateway connection-draining timeout shorter than the pod\u2019s preStop + drain.' },
-  { code: 'gateway-policy-missing', severity: 'warning; info when the gateway is only the checker\u2019s default', checks: 'No policy of the kind the gateway needs (GKE\u2019s GCPBackendPolicy) targets the InferencePool, so its 30 s response timeout and 0 s connection draining apply; the fix is the generator\u2019s policy.' },
-  { code: 'model-server-unknown', severity: 'info', checks: 'A workload with GPUs or a pool whose model server the checker cannot tell.' },
-  { code: 'workload-skipped', severity: 'info', checks: 'A workload that runs no model server the checker knows.' },
-  { code: 'value-unreadable', severity: 'info', checks: 'A drain field that is set to something other than a whole number.' },
-  { code: 'unknown-kind', severity: 'info', checks: 'Objects of kinds the checker does not read (ignored).' },
-  { code: 'no-pool', severity: 'info', checks: 'Model-server workloads without an InferencePool in the input.' },
-  { code: 'no-workload', severity: 'info', checks: 'An InferencePool without a workload in the input.' },
-  { code: 'server-invocation-unknown', severity: 'warning when the server aborts without its drain flag; info otherwise', checks: 'The command that starts the model server cannot be found with certainty, so its drain flag is a manual fix.' },
-  { code: 'value-rejected', severity: 'error', checks: 'A whole-number field the API server refuses as written (a quoted number, a negative count, a fraction).' },
-  { code: 'serving-kind-unread', severity: 'warning', checks: 'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.' },
-  { code: 'shell-swallows-sigterm', severity: 'error', checks: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.' },
-];
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 

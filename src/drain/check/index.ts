@@ -1,7 +1,9 @@
 /** The manifest checker: manifest text and drain settings in, findings and a fixed manifest out. */
 export { checkManifest, type CheckReport, type CheckResult } from './check.ts';
 export { fixManifest, type FixedManifest } from './fix.ts';
-export { RULES, countFindings, describeCounts, type Finding, type FindingCode, type Fix, type Rule, type Severity } from './findings.ts';
+export { countFindings, describeCounts, type Finding, type FindingCode, type Fix, type Severity } from './findings.ts';
+export { RULES, ruleFor } from './rules/index.ts';
+export type { Rule } from './rule.ts';
 export type { InputProblem } from './guard-input.ts';
 export { utf8Length, tooLarge } from './guard-input.ts';
 export { MAX_INPUT_BYTES, formatKiB } from './limits.ts';
