@@ -7,6 +7,7 @@ import { flagFor } from '../identify-server.ts';
 import { sameNamespace, selects, type Pool, type Workload } from '../locate.ts';
 import { isRecord, valueAt } from '../path.ts';
 import { runningContainersOf, servingPort } from '../pod.ts';
+import { checkSidecars } from './sidecar.ts';
 
 function formatLabels(labels: Record<string, string>): string {
   const entries = Object.entries(labels);
@@ -92,6 +93,9 @@ export function checkPools(check: CheckContext, contexts: WorkloadContext[]): vo
       checkPorts(check, pool, [target]);
       continue;
     }
-    if (matched.length > 0) checkPorts(check, pool, matched);
+    if (matched.length > 0) {
+      checkPorts(check, pool, matched);
+      checkSidecars(check, pool, matched);
+    }
   }
 }

@@ -2,6 +2,7 @@
 import { formatSeconds as s } from '../../seconds.ts';
 import { formulaOf, report, setEdit, snippet, type WorkloadContext } from '../context.ts';
 import type { Edit } from '../edit.ts';
+import { readPreStop, sidecarsOf } from '../pod.ts';
 
 /** The preStop hook the plan wants, as edits under `lifecycle.preStop` and as a snippet. */
 function plannedHook(ctx: WorkloadContext, seconds: number): { edits: Edit[]; text: string } {
@@ -28,9 +29,12 @@ export function checkPreStop(ctx: WorkloadContext): void {
     case 'none':
       if (plan.preStopAction !== 'none') {
         const fix = plannedHook(ctx, t.preStopTarget);
+        // A native sidecar's hook runs beside this container's, from deletion: it holds back only the sidecar's SIGTERM.
+        const hooked = sidecarsOf(ctx.workload.serving).find((c) => readPreStop(c).kind !== 'none');
         report(check, object, 'prestop-missing', 'error', [...container.path, 'lifecycle'],
           `The ${container.name} container has no preStop hook, so it gets SIGTERM the moment the pod is deleted, while gateways can still `
-          + `route new requests to it for up to ${s(plan.removalSeconds)} (the removal p99): those requests fail.`,
+          + `route new requests to it for up to ${s(plan.removalSeconds)} (the removal p99): those requests fail.`
+          + (hooked ? ` The preStop hook of the ${hooked.name} sidecar does not help: the kubelet runs each container’s hook at deletion, side by side, and it holds back only ${hooked.name}’s own SIGTERM.` : ''),
           fix);
       }
       return;

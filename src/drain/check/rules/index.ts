@@ -42,6 +42,7 @@ import { rule as valueRejected } from './value-rejected/rule.ts';
 import { rule as servingKindUnread } from './serving-kind-unread/rule.ts';
 import { rule as shellSwallowsSigterm } from './shell-swallows-sigterm/rule.ts';
 import { rule as policyTargetElsewhere } from './policy-target-elsewhere/rule.ts';
+import { rule as sidecarServesPool } from './sidecar-serves-pool/rule.ts';
 
 /** Every rule, in report order. */
 export const RULES: readonly Rule[] = [
@@ -83,6 +84,7 @@ export const RULES: readonly Rule[] = [
   servingKindUnread,
   shellSwallowsSigterm,
   policyTargetElsewhere,
+  sidecarServesPool,
 ];
 
 /** The rule with a code, or undefined. */
