@@ -87,12 +87,14 @@ export function checkProbes(ctx: WorkloadContext): void {
 
   // Every second with a one-second timeout: a server busy generating answers late, fails readiness and leaves the pool.
   if (readiness && readiness.periodSeconds <= 1 && readiness.timeoutSeconds <= 1) {
+    // The profile's timing, not the plan's: the plan reads its readiness period from this very probe.
+    const { periodSeconds, timeoutSeconds } = ctx.server.probes.readiness;
     report(check, object, 'readiness-too-tight', 'warning', [...readiness.path, 'timeoutSeconds'],
       `The readiness probe runs every ${s(readiness.periodSeconds)} with a ${s(readiness.timeoutSeconds)} timeout: a server busy with long generations can answer later than that, `
       + `fail ${readiness.failureThreshold} checks in a row and leave the pool under load, so its requests go to fewer pods.`,
       {
-        text: `timeoutSeconds: ${plan.probes.readiness.timeoutSeconds}, periodSeconds: ${plan.probes.readiness.periodSeconds} (the ${ctx.server.name} profile\u2019s)`,
-        edits: [setEdit(object, [...readiness.path, 'timeoutSeconds'], plan.probes.readiness.timeoutSeconds), setEdit(object, [...readiness.path, 'periodSeconds'], plan.probes.readiness.periodSeconds)],
+        text: `timeoutSeconds: ${timeoutSeconds}, periodSeconds: ${periodSeconds} (the ${ctx.server.name} profile\u2019s)`,
+        edits: [setEdit(object, [...readiness.path, 'timeoutSeconds'], timeoutSeconds), setEdit(object, [...readiness.path, 'periodSeconds'], periodSeconds)],
       });
   }
 

@@ -7,5 +7,5 @@ export const rule = defineRule({
   summary: 'A native sidecar (an initContainer with restartPolicy: Always) serves the pool\u2019s port: the kubelet stops it only after the model server has exited, with what is left of the same grace period, so the proxy accepts throughout the server\u2019s drain.',
   remediation: 'Keep the preStop sleep on the model-server container (a hook on the sidecar does not delay the server); below 1.29, upgrade or enable SidecarContainers.',
   fix: 'manual',
-  checkedIn: ['checks/sidecar.ts', 'checks/prestop.ts'],
+  checkedIn: ['checks/sidecar.ts'],
 });
