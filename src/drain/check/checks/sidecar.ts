@@ -7,6 +7,9 @@
  * it), and only then gets SIGTERM, with what is left of the pod's one grace period (never less than 2 s). Below 1.29
  * the SidecarContainers feature is off by default and the API server drops `restartPolicy` from init containers
  * (pkg/api/pod/util.go, dropDisabledFields), so the proxy would run as an ordinary init container that never ends.
+ * Sources (read in the index's snapshot of kubernetes/kubernetes, commit 5c68f560a198; the order is KEP-753's):
+ * https://github.com/kubernetes/kubernetes/blob/v1.33.0/pkg/kubelet/kuberuntime/kuberuntime_termination_order.go and
+ * https://github.com/kubernetes/kubernetes/blob/v1.33.0/pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer).
  */
 import { formatSeconds as s } from '../../seconds.ts';
 import { objectName, report, type CheckContext, type WorkloadContext } from '../context.ts';
