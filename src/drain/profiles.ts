@@ -5,6 +5,7 @@
  * the browser can use it too.
  */
 import type { RequestDefaults } from './read-request-defaults.ts';
+import type { DeployFacts } from './read-model-server-deploy.ts';
 
 /** How a number is known: written down by the project, measured by someone, or guessed. */
 export type Basis = 'documented' | 'observed' | 'estimate' | 'example';
@@ -259,6 +260,8 @@ export interface ModelServerProfile {
   versionNotes: string;
   /** The per-release facts (the ledger), in data order. */
   facts: ReleaseFact[];
+  /** What the Deployment needs for the server to start and use its GPUs (`read-model-server-deploy.ts`). */
+  deploy: DeployFacts;
   sources: Source[];
   /** The latest `checked` date of its sources. */
   lastChecked: string;
