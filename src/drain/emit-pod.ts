@@ -181,7 +181,9 @@ export function annotatePodSpec(doc: Document, pod: DocPath, plan: Plan, inputs:
   scalarAt(doc, [...pod, 'terminationGracePeriodSeconds']).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
   keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
     ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
-  scalarAt(doc, [...pod, 'enableServiceLinks']).comment = ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)';
+  scalarAt(doc, [...pod, 'enableServiceLinks']).comment = server.id === 'vllm'
+    ? ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)'
+    : ' no Service variables in the container\u2019s environment';
   annotateContainer(doc, [...pod, 'containers', 0], plan, inputs, server);
   scalarAt(doc, [...pod, 'volumes', 0, 'emptyDir', 'sizeLimit']).comment =
     ` /dev/shm in memory: ${server.deploy.shm.explanation}`;
