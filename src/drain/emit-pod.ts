@@ -6,7 +6,7 @@
  */
 import { isMap, isScalar, isSeq, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { formulaOf, type Plan, type PlannedProbe } from './plan.ts';
-import type { ModelServerProfile } from './profiles.ts';
+import type { GatewayProfile, ModelServerProfile } from './profiles.ts';
 import type { DrainInputs } from './resolve.ts';
 
 /** A path into a YAML document, as `doc.getIn` takes it. */
@@ -98,6 +98,38 @@ export function podSpecFor(plan: Plan, inputs: DrainInputs, server: ModelServerP
     containers: [containerFor(plan, inputs, server)],
     volumes: podVolumes(inputs, server),
   };
+}
+
+/** Whether the pod's gateway proxy can run as a native sidecar on this Kubernetes version. */
+function nativeSidecars(inputs: DrainInputs, gateway: GatewayProfile): boolean {
+  const sidecar = gateway.podSidecar;
+  return sidecar !== undefined && Number(inputs.kubernetesVersion.split('.')[1]) >= Number(sidecar.nativeFromKubernetes.split('.')[1]);
+}
+
+/**
+ * The pod annotations a gateway asks for (for Istio, what keeps an injected sidecar alive through the drain), or
+ * undefined when it asks for none.
+ */
+export function podAnnotations(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): Record<string, string> | undefined {
+  const sidecar = gateway.podSidecar;
+  if (!sidecar) return undefined;
+  if (nativeSidecars(inputs, gateway)) return { [sidecar.nativeAnnotation]: 'true' };
+  return { [sidecar.drainAnnotation]: `terminationDrainDuration: ${plan.terminationGracePeriodSeconds}s` };
+}
+
+/** Comment the pod annotations at `annotations` (a path to their mapping), when the gateway asks for any. */
+export function annotatePodAnnotations(doc: Document, metadata: DocPath, plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): void {
+  const sidecar = gateway.podSidecar;
+  if (!sidecar) return;
+  keyAt(doc, metadata, 'annotations').commentBefore = ` ${gateway.name}: ${sidecar.summary}`;
+  const annotations = [...metadata, 'annotations'];
+  if (nativeSidecars(inputs, gateway)) {
+    scalarAt(doc, [...annotations, sidecar.nativeAnnotation]).comment =
+      ` Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`;
+  } else {
+    scalarAt(doc, [...annotations, sidecar.drainAnnotation]).comment =
+      ` Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`;
+  }
 }
 
 /** The scalar node at a path, for attaching a comment. Throws if the path is not a scalar. */

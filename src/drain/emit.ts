@@ -7,9 +7,9 @@
  */
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from './plan.ts';
-import { annotatePodSpec, keyAt, podSpecFor, scalarAt } from './emit-pod.ts';
-import type { ModelServerProfile, Profiles } from './profiles.ts';
-import { changedInputs, modelServerById, type DrainInputs } from './resolve.ts';
+import { annotatePodAnnotations, annotatePodSpec, keyAt, podAnnotations, podSpecFor, scalarAt } from './emit-pod.ts';
+import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
+import { changedInputs, gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { extraManifestDocuments } from './emit-extra.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from './emit-options.ts';
 
@@ -22,8 +22,9 @@ export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
 
-function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile, gateway: GatewayProfile): Record<string, unknown> {
   const labels = { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType };
+  const annotations = podAnnotations(plan, inputs, gateway);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -34,7 +35,7 @@ function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfi
       strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
       selector: { matchLabels: { app: inputs.name } },
       template: {
-        metadata: { labels },
+        metadata: annotations ? { labels, annotations } : { labels },
         spec: podSpecFor(plan, inputs, server),
       },
     },
@@ -55,11 +56,12 @@ function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
 }
 
 /** Add the drain comments to the Deployment document. */
-function annotateDeployment(doc: Document, plan: Plan, inputs: DrainInputs, server: ModelServerProfile): void {
+function annotateDeployment(doc: Document, plan: Plan, inputs: DrainInputs, server: ModelServerProfile, gateway: GatewayProfile): void {
   scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
   scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
   keyAt(doc, ['spec'], 'strategy').commentBefore =
     ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s; during a step ${formulaOf(plan, 'rolloutCapacity')}.`;
+  annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gateway);
   annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
 }
 
@@ -99,9 +101,10 @@ function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): strin
  */
 export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
   const server = modelServerById(profiles, inputs.modelServer);
-  const deployment = new Document(deploymentFor(plan, inputs, server), DOCUMENT_OPTIONS);
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const deployment = new Document(deploymentFor(plan, inputs, server, gateway), DOCUMENT_OPTIONS);
   deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
-  annotateDeployment(deployment, plan, inputs, server);
+  annotateDeployment(deployment, plan, inputs, server, gateway);
   const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
   keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
     [

@@ -6,6 +6,7 @@
  */
 import type { RequestDefaults } from './read-request-defaults.ts';
 import type { DeployFacts } from './read-model-server-deploy.ts';
+import type { PodSidecarFact } from './read-gateway-sidecar.ts';
 
 /** How a number is known: written down by the project, measured by someone, or guessed. */
 export type Basis = 'documented' | 'observed' | 'estimate' | 'example';
@@ -170,6 +171,8 @@ export interface GatewayProfile {
   /** The gateway's connection-draining timeout for a removed endpoint, when the manifests set it. */
   connectionDraining?: GatewaySecondsSetting;
   extraManifests: ExtraManifest[];
+  /** For a gateway whose proxy can run in the model-server pod: what keeps it alive through the drain. */
+  podSidecar?: PodSidecarFact;
   gaps: SourceGap[];
   status: string;
   /** Where `status` comes from. */

@@ -38,7 +38,7 @@ for (const raw of CASES) {
     assert.equal(report.inputs.model, inputs.model);
     const checked = plan(report.inputs, profiles);
     assert.deepEqual(numbersOf(checked), numbersOf(generated), 'the checker plans the same numbers');
-    const planned = new Map(generated.warnings.map((w) => [w.code, w.severity]));
+    const planned = new Map<string, string>(generated.warnings.map((w) => [w.code, w.severity]));
     const loud = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
     assert.deepEqual(loud.filter((f) => planned.get(f.code) !== f.severity).map((f) => `${f.severity} ${f.code}: ${f.message}`), [],
       'no error or warning beyond the plan\u2019s own, at the plan\u2019s severity');
