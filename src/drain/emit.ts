@@ -12,6 +12,8 @@ import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts
 import { changedInputs, gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { extraManifestDocuments } from './emit-extra.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from './emit-options.ts';
+import { routeTimeoutNeededSeconds } from './plan-gateway.ts';
+import { formatFactor } from './seconds.ts';
 
 /** The generator's version, named in every manifest header. */
 export const GENERATOR_VERSION = '0.1.0';
@@ -83,6 +85,22 @@ function podDisruptionBudgetDocument(plan: Plan, inputs: DrainInputs): Document 
   return doc;
 }
 
+/** What the HTTPRoute that sends requests to the pool needs, for a gateway whose default route timeout cuts long requests. */
+function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
+  const route = gateway.routeTimeout;
+  if (!route) return undefined;
+  const needed = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  if (route.honored && route.defaultSeconds !== undefined && route.defaultSeconds < needed) {
+    return ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`
+      + ` requests to this pool, set spec.rules[].timeouts.request: ${needed}s (${plan.maxRequestSeconds}s longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom).`;
+  }
+  if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
+    return ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
+      + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`;
+  }
+  return undefined;
+}
+
 /** The header: generator version, the pair profiled, and how to reproduce the output. */
 function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
   const changed = changedInputs(inputs, profiles);
@@ -113,6 +131,8 @@ export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Pro
       ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
       ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
     ].join('\n');
+  const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  if (routeNote) keyAt(pool, [], 'spec').commentBefore = routeNote;
   const budget = podDisruptionBudgetDocument(plan, inputs);
   return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document), ...(budget ? [budget] : [])];
 }

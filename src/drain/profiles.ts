@@ -7,6 +7,7 @@
 import type { RequestDefaults } from './read-request-defaults.ts';
 import type { DeployFacts } from './read-model-server-deploy.ts';
 import type { PodSidecarFact } from './read-gateway-sidecar.ts';
+import type { RouteTimeoutFact } from './read-gateway-route.ts';
 
 /** How a number is known: written down by the project, measured by someone, or guessed. */
 export type Basis = 'documented' | 'observed' | 'estimate' | 'example';
@@ -173,6 +174,8 @@ export interface GatewayProfile {
   extraManifests: ExtraManifest[];
   /** For a gateway whose proxy can run in the model-server pod: what keeps it alive through the drain. */
   podSidecar?: PodSidecarFact;
+  /** What the gateway does with an HTTPRoute's timeouts.request, and its timeout without one. */
+  routeTimeout?: RouteTimeoutFact;
   gaps: SourceGap[];
   status: string;
   /** Where `status` comes from. */
