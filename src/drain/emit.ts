@@ -5,12 +5,15 @@
  * nothing here computes a number of its own.
  * User strings reach the YAML only as scalar values (the library quotes them) and only after validation.
  */
-import { Document, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
-import { formulaOf, type Plan, type PlannedProbe } from './plan.ts';
-import type { ModelServerProfile, Profiles } from './profiles.ts';
-import { changedInputs, modelServerById, type DrainInputs } from './resolve.ts';
+import { Document } from 'yaml';
+import { formulaOf, type Plan } from './plan.ts';
+import { annotatePodAnnotations, annotatePodSpec, keyAt, podAnnotations, podSpecFor, scalarAt } from './emit-pod.ts';
+import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
+import { changedInputs, gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { extraManifestDocuments } from './emit-extra.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from './emit-options.ts';
+import { routeTimeoutNeededSeconds } from './plan-gateway.ts';
+import { formatFactor } from './seconds.ts';
 
 /** The generator's version, named in every manifest header. */
 export const GENERATOR_VERSION = '0.1.0';
@@ -21,39 +24,9 @@ export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
 
-function probeObject(probe: PlannedProbe): Record<string, unknown> {
-  const check = probe.path ? { httpGet: { path: probe.path, port: 'http' } } : { tcpSocket: { port: 'http' } };
-  return {
-    ...check,
-    periodSeconds: probe.periodSeconds,
-    timeoutSeconds: probe.timeoutSeconds,
-    failureThreshold: probe.failureThreshold,
-  };
-}
-
-/** Expand `{model}` and `{port}` in a profile's arguments. */
-function expandArgs(server: ModelServerProfile, inputs: DrainInputs): string[] {
-  return server.args.map((arg) => arg.replaceAll('{model}', inputs.model).replaceAll('{port}', String(inputs.port)));
-}
-
-function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
-  const args = expandArgs(server, inputs);
-  if (plan.drainFlag) args.push(`${plan.drainFlag.flag}=${plan.drainFlag.seconds}`);
-  const container: Record<string, unknown> = { name: server.id, image: inputs.image };
-  if (server.command) container.command = [...server.command];
-  container.args = args;
-  container.ports = [{ name: 'http', containerPort: inputs.port }];
-  container.resources = { limits: { 'nvidia.com/gpu': inputs.gpusPerReplica } };
-  if (plan.preStopAction === 'sleep') container.lifecycle = { preStop: { sleep: { seconds: plan.preStopSeconds } } };
-  if (plan.preStopAction === 'exec') container.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(plan.preStopSeconds)] } } };
-  container.startupProbe = probeObject(plan.probes.startup);
-  container.readinessProbe = probeObject(plan.probes.readiness);
-  container.livenessProbe = probeObject(plan.probes.liveness);
-  return container;
-}
-
-function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile, gateway: GatewayProfile): Record<string, unknown> {
   const labels = { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType };
+  const annotations = podAnnotations(plan, inputs, gateway);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -64,12 +37,8 @@ function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfi
       strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
       selector: { matchLabels: { app: inputs.name } },
       template: {
-        metadata: { labels },
-        spec: {
-          terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds,
-          enableServiceLinks: false,
-          containers: [containerFor(plan, inputs, server)],
-        },
+        metadata: annotations ? { labels, annotations } : { labels },
+        spec: podSpecFor(plan, inputs, server),
       },
     },
   };
@@ -88,71 +57,14 @@ function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
   };
 }
 
-/** The scalar node at a path, for attaching a comment. Throws if the path is not a scalar. */
-function scalarAt(doc: Document, path: (string | number)[]): Scalar {
-  const node = doc.getIn(path, true);
-  if (!isScalar(node)) throw new Error(`no scalar at ${path.join('.')}`);
-  return node;
-}
-
-/** The key node of a map entry, for a comment on the line(s) above it. */
-function keyAt(doc: Document, mapPath: (string | number)[], key: string): Scalar {
-  const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!isMap(map)) throw new Error(`no mapping at ${mapPath.join('.')}`);
-  const pair = (map as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key);
-  if (!pair || !isScalar(pair.key)) throw new Error(`no key ${key} at ${mapPath.join('.')}`);
-  return pair.key;
-}
-
 /** Add the drain comments to the Deployment document. */
-function annotateDeployment(doc: Document, plan: Plan, server: ModelServerProfile): void {
-  const pod = ['spec', 'template', 'spec'];
-  const container = [...pod, 'containers', 0];
+function annotateDeployment(doc: Document, plan: Plan, inputs: DrainInputs, server: ModelServerProfile, gateway: GatewayProfile): void {
   scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
   scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
   keyAt(doc, ['spec'], 'strategy').commentBefore =
     ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s; during a step ${formulaOf(plan, 'rolloutCapacity')}.`;
-  scalarAt(doc, [...pod, 'terminationGracePeriodSeconds']).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
-  keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
-    ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
-  scalarAt(doc, [...pod, 'enableServiceLinks']).comment = ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)';
-  if (plan.drainFlag) {
-    const args = doc.getIn([...container, 'args'], true);
-    if (!isSeq(args)) throw new Error('container args is not a sequence');
-    const last = args.items[args.items.length - 1] as Node;
-    last.comment = ` drain: ${formulaOf(plan, 'drainSeconds')}`
-      + (plan.drainFlagStatus === 'unknown-release' ? '; the image tag names no release: one without this flag refuses to start' : '');
-  } else {
-    keyAt(doc, container, 'args').commentBefore = server.drain.kind === 'flag'
-      ? ` ${drainNote(plan, server)}`
-      : ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
-  }
-  if (plan.preStopAction === 'sleep') {
-    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
-  }
-  if (plan.preStopAction === 'exec') {
-    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'exec', 'command', 1]).comment =
-      ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
-  }
-  if (plan.preStopAction !== 'none') {
-    keyAt(doc, container, 'lifecycle').commentBefore = ' SIGTERM waits for this sleep, so gateways stop routing here first.';
-  }
-  scalarAt(doc, [...container, 'startupProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
-  keyAt(doc, container, 'readinessProbe').commentBefore =
-    ' Keep readiness passing while the server accepts requests; the Endpoint Picker drops a deleting pod on its own.';
-  scalarAt(doc, [...container, 'readinessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
-  scalarAt(doc, [...container, 'livenessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'livenessProbe.window')}`;
-}
-
-function drainNote(plan: Plan, server: ModelServerProfile): string {
-  switch (server.drain.kind) {
-    case 'flag': return `${server.name} ${plan.modelServerRelease} predates ${server.drain.flag} (first in ${server.drain.minVersion}), so it is left out; `
-      + (server.drain.zeroAborts ? 'in-flight requests are aborted at SIGTERM. Use a newer image.' : 'the drain cannot be set. Use a newer image.');
-    case 'unbounded': return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
-    case 'fixed': return `its ${server.drain.fixedScope} a fixed ${server.drain.fixedSeconds}s after SIGTERM${server.drain.caveat ? `; ${server.drain.caveat}` : ''}.`;
-    case 'none': return `it does not drain; in-flight requests end at SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}.`;
-    default: return '';
-  }
+  annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gateway);
+  annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
 }
 
 /** The PodDisruptionBudget beside the Deployment: evictions one pod at a time. */
@@ -173,6 +85,22 @@ function podDisruptionBudgetDocument(plan: Plan, inputs: DrainInputs): Document 
   return doc;
 }
 
+/** What the HTTPRoute that sends requests to the pool needs, for a gateway whose default route timeout cuts long requests. */
+function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
+  const route = gateway.routeTimeout;
+  if (!route) return undefined;
+  const needed = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  if (route.honored && route.defaultSeconds !== undefined && route.defaultSeconds < needed) {
+    return ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`
+      + ` requests to this pool, set spec.rules[].timeouts.request: ${needed}s (${plan.maxRequestSeconds}s longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom).`;
+  }
+  if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
+    return ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
+      + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`;
+  }
+  return undefined;
+}
+
 /** The header: generator version, the pair profiled, and how to reproduce the output. */
 function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
   const changed = changedInputs(inputs, profiles);
@@ -191,9 +119,10 @@ function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): strin
  */
 export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
   const server = modelServerById(profiles, inputs.modelServer);
-  const deployment = new Document(deploymentFor(plan, inputs, server), DOCUMENT_OPTIONS);
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const deployment = new Document(deploymentFor(plan, inputs, server, gateway), DOCUMENT_OPTIONS);
   deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
-  annotateDeployment(deployment, plan, server);
+  annotateDeployment(deployment, plan, inputs, server, gateway);
   const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
   keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
     [
@@ -202,6 +131,8 @@ export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Pro
       ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
       ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
     ].join('\n');
+  const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  if (routeNote) keyAt(pool, [], 'spec').commentBefore = routeNote;
   const budget = podDisruptionBudgetDocument(plan, inputs);
   return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document), ...(budget ? [budget] : [])];
 }

@@ -96,9 +96,9 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'The container image. Its tag tells which release runs, and so whether the drain flag exists.' },
   { key: 'modelServerVersion', flag: 'model-server-version', kind: 'release', group: 'model-server', label: 'Model-server release', maxLength: 20,
     help: 'The release the image runs, for an image whose tag names none (latest, a digest). Leave empty to read it from the tag.' },
-  { key: 'model', flag: 'model', kind: 'text', group: 'model-server', label: 'Model', default: 'Qwen/Qwen3-32B', maxLength: 200,
+  { key: 'model', flag: 'model', kind: 'text', group: 'model-server', label: 'Model', default: 'profile', maxLength: 200,
     pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:-]*$/, shape: 'a model id such as Qwen/Qwen3-32B',
-    help: 'The model the server loads.' },
+    help: 'The model the server loads (for llama.cpp, a Hugging Face GGUF repository, user/repo[:quant]).' },
   // kubernetes
   { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'version', group: 'kubernetes', label: 'Kubernetes version', min: 25, max: 40, default: '1.34',
     help: 'Below 1.30 the native sleep action is not enabled (it is alpha and off in 1.29, absent before, beta and on from 1.30), so the preStop uses an exec sleep.' },

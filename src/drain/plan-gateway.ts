@@ -89,3 +89,11 @@ export function planGatewaySettings(
 
   return { gatewayRequestTimeoutSeconds, gatewayRequestTimeoutNeededSeconds, gatewayDrainingSeconds, cappedGatewaySettings, steps };
 }
+
+/**
+ * The least request timeout a route to the pool may have: the steady-state longest request with the drain
+ * headroom (the same size as a gateway's own request timeout, before its floor or default).
+ */
+export function routeTimeoutNeededSeconds(maxRequestSeconds: number, drainHeadroomPercent: number): number {
+  return ceilSeconds(maxRequestSeconds * (1 + drainHeadroomPercent / 100));
+}

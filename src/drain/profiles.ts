@@ -5,6 +5,9 @@
  * the browser can use it too.
  */
 import type { RequestDefaults } from './read-request-defaults.ts';
+import type { DeployFacts } from './read-model-server-deploy.ts';
+import type { PodSidecarFact } from './read-gateway-sidecar.ts';
+import type { RouteTimeoutFact } from './read-gateway-route.ts';
 
 /** How a number is known: written down by the project, measured by someone, or guessed. */
 export type Basis = 'documented' | 'observed' | 'estimate' | 'example';
@@ -169,6 +172,10 @@ export interface GatewayProfile {
   /** The gateway's connection-draining timeout for a removed endpoint, when the manifests set it. */
   connectionDraining?: GatewaySecondsSetting;
   extraManifests: ExtraManifest[];
+  /** For a gateway whose proxy can run in the model-server pod: what keeps it alive through the drain. */
+  podSidecar?: PodSidecarFact;
+  /** What the gateway does with an HTTPRoute's timeouts.request, and its timeout without one. */
+  routeTimeout?: RouteTimeoutFact;
   gaps: SourceGap[];
   status: string;
   /** Where `status` comes from. */
@@ -274,6 +281,8 @@ export interface ModelServerProfile {
   versionNotes: string;
   /** The per-release facts (the ledger), in data order. */
   facts: ReleaseFact[];
+  /** What the Deployment needs for the server to start and use its GPUs (`read-model-server-deploy.ts`). */
+  deploy: DeployFacts;
   sources: Source[];
   /** The latest `checked` date of its sources. */
   lastChecked: string;

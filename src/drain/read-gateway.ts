@@ -1,4 +1,6 @@
 /** Validate a parsed gateway data file (content/gateways/*.yaml) into a GatewayProfile. */
+import { readPodSidecar } from './read-gateway-sidecar.ts';
+import { readRouteTimeout } from './read-gateway-route.ts';
 import {
   at, failAt, optional, readEnum, readList, readNumber, readObject, readString,
   type DataCursor,
@@ -167,6 +169,8 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
     'id', 'name', 'order', 'summary', 'gatewayClassNames', 'gatewayClassNote', 'mechanism', 'mechanismDetail',
     'mechanismSources', 'failOpenNote', 'detection', 'removal', 'healthCheck', 'knobs', 'requestTimeout',
     'connectionDraining', 'extraManifests', 'gaps', 'status', 'statusSources', 'sources',
+    'podSidecar',
+    'routeTimeout',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const extras = readList(o.extraManifests ?? [], at(root, 'extraManifests'), readExtraManifest);
@@ -195,6 +199,10 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
   };
   const gatewayClassNote = optional(o.gatewayClassNote, at(root, 'gatewayClassNote'), (v, c) => readString(v, c));
   if (gatewayClassNote !== undefined) profile.gatewayClassNote = gatewayClassNote;
+  const podSidecar = optional(o.podSidecar, at(root, 'podSidecar'), readPodSidecar);
+  if (podSidecar !== undefined) profile.podSidecar = podSidecar;
+  const routeTimeout = optional(o.routeTimeout, at(root, 'routeTimeout'), readRouteTimeout);
+  if (routeTimeout !== undefined) profile.routeTimeout = routeTimeout;
   if (profile.removal.seconds === undefined && !profile.healthCheck) {
     failAt(at(root, 'removal.seconds'), 'is missing, and there is no healthCheck to derive removal from');
   }

@@ -9,6 +9,7 @@ import {
 import { compareReleases, releaseFromImage, releaseParts } from './releases.ts';
 import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
 import { modelServerLedgerProblems } from './read-ledger.ts';
+import { readDeployFacts } from './read-model-server-deploy.ts';
 
 function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean): ProbeFact {
   const o = readObject(value, cursor, ['path', 'periodSeconds', 'failureThreshold', 'timeoutSeconds']);
@@ -135,6 +136,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
   const o = readObject(data, root, [
     'id', 'name', 'order', 'summary', 'engineType', 'image', 'release', 'command', 'args', 'drain', 'probes',
     'shutdownLog', 'shutdownLogNote', 'versionNotes', 'facts', 'sources', 'entryPoints',
+    'deploy',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const entryPoints = readEntryPoints(o.entryPoints, at(root, 'entryPoints'), sources);
@@ -169,6 +171,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     shutdownLog: readList(o.shutdownLog ?? [], at(root, 'shutdownLog'), (v, c) => readString(v, c)),
     versionNotes: readString(o.versionNotes, at(root, 'versionNotes')),
     facts: readReleaseFacts(o.facts, at(root, 'facts')),
+    deploy: readDeployFacts(o.deploy, at(root, 'deploy')),
     sources,
     lastChecked: latestChecked(sources),
   };

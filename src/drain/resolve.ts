@@ -101,6 +101,7 @@ export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId
   }
   defaults.tpotMs = profiles.requestDefaults.tpotMs.value;
   defaults.image = server.image;
+  defaults.model = server.deploy.defaultModel;
   defaults.readinessPeriodSeconds = server.probes.readiness.periodSeconds;
   defaults.readinessFailureThreshold = server.probes.readiness.failureThreshold;
   defaults.livenessPeriodSeconds = server.probes.liveness.periodSeconds;

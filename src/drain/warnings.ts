@@ -5,8 +5,9 @@
 import type { Plan } from './plan.ts';
 import type { Profiles } from './profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
-import { formatSeconds } from './seconds.ts';
+import { formatFactor, formatSeconds } from './seconds.ts';
 import { AUTOSCALER_GRACE_LIMIT_SECONDS } from './plan-rollout.ts';
+import { routeTimeoutNeededSeconds } from './plan-gateway.ts';
 
 export type WarningCode =
   | 'removal-estimate'
@@ -26,7 +27,9 @@ export type WarningCode =
   | 'liveness-faster-than-readiness'
   | 'single-replica-outage'
   | 'gateway-setting-capped'
-  | 'grace-exceeds-autoscaler';
+  | 'grace-exceeds-autoscaler'
+  | 'route-timeout-default'
+  | 'route-timeout-unsupported';
 
 /**
  * `error`: the manifest as emitted drops requests or will not do what the plan says (a release without the drain
@@ -172,6 +175,24 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       + `kills a draining pod after ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} and cuts its requests. Raise --max-graceful-termination-sec to at least `
       + `${plan.terminationGracePeriodSeconds}, or keep these pods off nodes it removes (the pod annotation `
       + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.');
+  }
+  const route = gateway.routeTimeout;
+  const routeNeeded = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  const routeWhy = `the ${formatSeconds(plan.maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`;
+  if (route?.honored && route.defaultSeconds !== undefined && route.defaultSeconds < routeNeeded) {
+    add('route-timeout-default', 'warning',
+      `${gateway.name} cuts a request after ${formatSeconds(route.defaultSeconds)} unless the HTTPRoute that sends it to the pool ${inputs.name} `
+      + `sets spec.rules[].timeouts.request. Set it there to at least ${routeNeeded}s (${routeWhy}): timeouts: {request: ${routeNeeded}s}.`,
+      { path: `/gateways/${gateway.id}/#route-timeout`, label: `${gateway.name}'s route timeout` });
+  }
+  if (route && !route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
+    add('route-timeout-unsupported', 'warning',
+      `${gateway.name} takes no timeouts on an HTTPRoute rule (a rule with them is refused); ${route.instead.setting} `
+      + (route.instead.scope === 'between-reads'
+        ? `defaults to ${formatSeconds(route.instead.defaultSeconds)} between two reads, so a response that is not streamed and generates for longer is cut (a streamed one is not). `
+        : `defaults to ${formatSeconds(route.instead.defaultSeconds)}, less than the ${formatSeconds(plan.maxRequestSeconds)} longest request. `)
+      + `Set it to at least ${routeNeeded}s (${routeWhy}) on the HTTPRoute that sends requests to the pool ${inputs.name}.`,
+      { path: `/gateways/${gateway.id}/#route-timeout`, label: `${gateway.name}'s route timeout` });
   }
   for (const capped of plan.cappedGatewaySettings) {
     add('gateway-setting-capped', 'warning',
