@@ -11,7 +11,7 @@ import { emitManifest } from './emit.ts';
 import { joinFiles, type EmittedOutput, type OutputFile } from './emit-files.ts';
 import { patchFiles } from './emit-patch.ts';
 import { helmValuesFiles } from './emit-helm-values.ts';
-const lwsFiles = (..._a: unknown[]): never => { throw new Error("todo"); };
+import { lwsFiles } from './emit-lws.ts';
 
 /** The bundle's one file name. */
 export const BUNDLE_FILE = 'manifest.yaml';
