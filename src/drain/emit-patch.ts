@@ -37,6 +37,16 @@ function bundleDeployment(plan: Plan, inputs: DrainInputs, profiles: Profiles): 
   return manifestDocuments(plan, inputs, profiles)[0].toJS() as Obj;
 }
 
+/**
+ * A probe for the reader's container: its port by number, since their container may not name its port `http` as
+ * the bundle's does (a probe on a port name the container lacks never passes).
+ */
+function probeByNumber(probe: Obj, port: number): Obj {
+  const out = structuredClone(probe);
+  for (const handler of ['httpGet', 'tcpSocket'] as const) if (out[handler]) out[handler].port = port;
+  return out;
+}
+
 /** A map that replaces the reader's whole map under strategic merge. */
 function replacing(value: Obj): Obj {
   return { $patch: 'replace', ...value };
@@ -48,12 +58,13 @@ function patchObject(plan: Plan, inputs: DrainInputs, bundle: Obj): Obj {
   const served = pod.containers[0];
   const container: Obj = { name: patchContainerName(inputs) };
   if (served.lifecycle?.preStop) container.lifecycle = { preStop: replacing(served.lifecycle.preStop) };
-  container.startupProbe = replacing(served.startupProbe);
-  container.readinessProbe = replacing(served.readinessProbe);
+  container.startupProbe = replacing(probeByNumber(served.startupProbe, inputs.port));
+  container.readinessProbe = replacing(probeByNumber(served.readinessProbe, inputs.port));
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: inputs.name, namespace: inputs.namespace },
+    // No namespace: the patch would add one to a Deployment that leaves it to kubectl or the kustomization.
+    metadata: { name: inputs.name },
     spec: {
       progressDeadlineSeconds: plan.progressDeadlineSeconds,
       strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
@@ -96,6 +107,7 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
   if (plan.preStopAction === 'exec') {
     scalarAt(doc, [...container, 'lifecycle', 'preStop', 'exec', 'command', 1]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
   }
+  keyAt(doc, container, 'startupProbe').commentBefore = ` Probes on port ${inputs.port} (--port): set it to your container\u2019s serving port.`;
   scalarAt(doc, [...container, 'startupProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
   scalarAt(doc, [...container, 'readinessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
   return doc;
