@@ -1,7 +1,7 @@
 /**
- * `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest, files }` (JSON) on stdout.
+ * `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest }` (JSON) on stdout.
  * `--output bundle|patch|helm-values|lws` picks the output form (an input like the others, so the generator's
- * links carry it); with more than one file, the YAML has a `# File:` line before each and JSON lists them.
+ * links carry it); with more than one file, the YAML has a `# File:` line before each and JSON lists them as `files`.
  * `--drain-model 1` says the inputs were written for drain model v1: the output is v2's, and every value that
  * changed for them is listed, old → new (on stderr, and as `migration` in JSON).
  */
@@ -46,13 +46,14 @@ export async function runGenerate(argv: string[]): Promise<number> {
     throw error;
   }
   const manifest = output.text;
-  const files = output.files.map(({ name, purpose, text }) => ({ name, purpose, text }));
+  // The bundle is one file, the manifest itself; the other forms list theirs.
+  const files = output.form === 'bundle' ? {} : { files: output.files.map(({ name, purpose, text }) => ({ name, purpose, text })) };
   if (migration) {
     const lines = migration.changes.length > 0 ? migration.changes.map((c) => `  ${describeChange(c)}`) : ['  nothing'];
     process.stderr.write(`notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`);
   }
   if (format === 'json') {
-    const out = migration ? { inputs: resolved.inputs, plan: planned, manifest, files, migration } : { inputs: resolved.inputs, plan: planned, manifest, files };
+    const out = migration ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration } : { inputs: resolved.inputs, plan: planned, manifest, ...files };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     process.stdout.write(manifest);
