@@ -85,7 +85,7 @@ test('a release name over 40 characters: the header names the Endpoint Picker as
   const name = 'a'.repeat(45);
   const { valuesText, values } = helm({ name });
   assert.match(valuesText, new RegExp(`Service ${'a'.repeat(40)}-epp\\.`));
-  assert.equal(renderedInferencePool(values, name, 'default').spec.endpointPickerRef.name, `${'a'.repeat(40)}-epp`);
+  assert.equal((renderedInferencePool(values, name, 'default').spec as { endpointPickerRef: { name: string } }).endpointPickerRef.name, `${'a'.repeat(40)}-epp`);
 });
 
 test('the values follow the inputs: port, Endpoint Picker port and FailOpen', () => {

@@ -85,9 +85,10 @@ for (const server of ['vllm', 'sglang']) {
   }
 }
 
-for (const variant of [{ 'kubernetes-version': '1.29' }, { 'nodes-per-replica': '4', 'gpus-per-replica': '32', 'spare-gpus': '32' }, { 'unbounded-drain': 'true' }]) {
+const VARIANTS: Record<string, string>[] = [{ 'kubernetes-version': '1.29' }, { 'nodes-per-replica': '4', 'gpus-per-replica': '32', 'spare-gpus': '32' }, { 'unbounded-drain': 'true' }];
+for (const variant of VARIANTS) {
   test(`the LeaderWorkerSet checks clean for ${JSON.stringify(variant)}`, () => {
-    const raw = { ...MULTI, ...variant };
+    const raw: Record<string, string> = { ...MULTI, ...variant };
     const { out, planned } = lws(raw);
     assert.deepEqual(problems(out.text, raw, new Set(planned.warnings.map((w) => w.code))), []);
   });
