@@ -24,17 +24,14 @@ export const FLAG_PATCH_FILE = 'drain-flag.yaml';
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
 /** The reader's own Deployment, which the kustomization lists as its resource. */
 export const BASE_FILE = 'deployment.yaml';
+/** The gateway's objects and the PodDisruptionBudget of the plan, when it has any. */
+export const OBJECTS_FILE = 'drain-objects.yaml';
 
 type Obj = Record<string, any>;
 
 /** The container a patch targets: the given one, else the model server's id (the bundle's container name). */
 export function patchContainerName(inputs: DrainInputs): string {
   return inputs.container ?? inputs.modelServer;
-}
-
-/** The bundle's Deployment as plain data. */
-function bundleDeployment(plan: Plan, inputs: DrainInputs, profiles: Profiles): Obj {
-  return manifestDocuments(plan, inputs, profiles)[0].toJS() as Obj;
 }
 
 /**
@@ -133,13 +130,13 @@ function flagPatchDocument(plan: Plan, inputs: DrainInputs): Document | undefine
   return doc;
 }
 
-function kustomizationDocument(inputs: DrainInputs, withFlag: boolean): Document {
+function kustomizationDocument(inputs: DrainInputs, withFlag: boolean, withObjects: boolean): Document {
   const target = () => ({ group: 'apps', version: 'v1', kind: 'Deployment', name: inputs.name });
   const patches = [{ path: PATCH_FILE, target: target() }, ...(withFlag ? [{ path: FLAG_PATCH_FILE, target: target() }] : [])];
   const doc = new Document({
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
-    resources: [BASE_FILE],
+    resources: [BASE_FILE, ...(withObjects ? [OBJECTS_FILE] : [])],
     patches,
   }, DOCUMENT_OPTIONS);
   doc.commentBefore = [
@@ -149,15 +146,23 @@ function kustomizationDocument(inputs: DrainInputs, withFlag: boolean): Document
   return doc;
 }
 
-/** The patch form's files: the kustomization, the strategic-merge patch and, with a drain flag, the JSON 6902 patch. */
+/**
+ * The patch form's files: the kustomization, the strategic-merge patch, with a drain flag the JSON 6902 patch, and
+ * the gateway's objects and the budget when the plan has any.
+ */
 export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles): OutputFile[] {
   const server = modelServerById(profiles, inputs.modelServer);
-  const bundle = bundleDeployment(plan, inputs, profiles);
+  const documents = manifestDocuments(plan, inputs, profiles);
+  const bundle = documents[0].toJS() as Obj;
+  // The gateway's own objects (GKE's policies: its request timeout and connection draining) and the budget are part
+  // of the plan too; the Deployment and the InferencePool stay the reader's.
+  const objects = documents.slice(1).filter((doc) => doc.get('kind') !== 'InferencePool');
   const flag = flagPatchDocument(plan, inputs);
   const files = [
-    fileOf(KUSTOMIZATION_FILE, 'lists your Deployment and the patches', [kustomizationDocument(inputs, flag !== undefined)]),
+    fileOf(KUSTOMIZATION_FILE, 'lists your Deployment, the drain objects and the patches', [kustomizationDocument(inputs, flag !== undefined, objects.length > 0)]),
     fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [patchDocument(plan, inputs, bundle, server.name)]),
   ];
   if (flag) files.push(fileOf(FLAG_PATCH_FILE, `appends ${server.name}\u2019s drain flag to the container\u2019s args`, [flag]));
+  if (objects.length > 0) files.push(fileOf(OBJECTS_FILE, 'the gateway\u2019s objects and the PodDisruptionBudget the plan needs beside your Deployment', objects));
   return files;
 }

@@ -23,11 +23,11 @@ test('--output patch --format json lists the kustomization and both patches, the
   const json = run('generate', '--output', 'patch', '--container', 'server', '--format', 'json');
   assert.equal(json.status, 0, json.stderr);
   const out = JSON.parse(json.stdout);
-  assert.deepEqual(out.files.map((f: { name: string }) => f.name), ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml']);
+  assert.deepEqual(out.files.map((f: { name: string }) => f.name), ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml', 'drain-objects.yaml']);
   assert.equal(parse(out.files[1].text).spec.template.spec.containers[0].name, 'server');
   const yaml = run('generate', '--output=patch', '--container=server');
   assert.equal(yaml.status, 0, yaml.stderr);
-  assert.deepEqual([...yaml.stdout.matchAll(/^# File: ([\w.-]+):/gm)].map((m) => m[1]), ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml']);
+  assert.deepEqual([...yaml.stdout.matchAll(/^# File: ([\w.-]+):/gm)].map((m) => m[1]), ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml', 'drain-objects.yaml']);
   assert.equal(yaml.stdout, out.manifest);
 });
 

@@ -30,7 +30,8 @@ function patchFor(raw: Record<string, string>) {
 /** Apply the kustomization's patches in its order, as kustomize does. */
 function kustomize(base: Obj, files: (name: string) => string | undefined): Obj {
   const kustomization = parse(files('kustomization.yaml')!);
-  assert.deepEqual(kustomization.resources, ['deployment.yaml']);
+  assert.equal(kustomization.resources[0], 'deployment.yaml');
+  for (const resource of kustomization.resources.slice(1)) assert.ok(files(resource), `the kustomization lists ${resource}, which the output has`);
   let result = base;
   for (const p of kustomization.patches) {
     assert.equal(p.target.kind, 'Deployment');
@@ -241,7 +242,7 @@ test('without args the flag patch refuses rather than add a list with only the f
 
 test('a server without a drain flag gets no JSON patch: the kustomization lists only the strategic merge', () => {
   const { out, file } = patchFor({ container: 'server', 'model-server': 'sglang' });
-  assert.deepEqual(out.files.map((f) => f.name), ['kustomization.yaml', 'drain-patch.yaml']);
+  assert.deepEqual(out.files.map((f) => f.name), ['kustomization.yaml', 'drain-patch.yaml', 'drain-objects.yaml']);
   assert.deepEqual(parse(file('kustomization.yaml')!).patches.map((p: Obj) => p.path), ['drain-patch.yaml']);
 });
 
@@ -263,7 +264,7 @@ test('a Deployment patched by the kustomization checks clean and validates', asy
   const { file, planned } = patchFor({ container: 'server' });
   const merged = kustomize(parse(PLAIN), file);
   const pool = parseAllDocuments(patchFor({ output: 'bundle' }).out.text).map((d) => d.toJS()).find((d) => d.kind === 'InferencePool');
-  const text = `${stringify(merged)}---\n${stringify(pool)}`;
+  const text = `${stringify(merged)}---\n${stringify(pool)}---\n${file('drain-objects.yaml')}`;
   const { errors } = await manifestErrors(text);
   assert.deepEqual(errors, []);
   const result = checkManifest(text, {}, profiles);
@@ -272,3 +273,43 @@ test('a Deployment patched by the kustomization checks clean and validates', asy
   assert.deepEqual(result.report.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
     .map((f) => `${f.severity} ${f.code}: ${f.message}`), []);
 });
+
+// For every gateway × model server: the bundle's own Deployment with its drain settings taken out, patched, gets
+// them back (probes by port number) and checks clean.
+for (const gateway of profiles.gateways) {
+  for (const server of profiles.modelServers) {
+    test(`the patch restores the drain settings on a stripped Deployment and checks clean: ${gateway.id} + ${server.id}`, async () => {
+      const raw = { gateway: gateway.id, 'model-server': server.id };
+      const bundle = parseAllDocuments(patchFor({ ...raw, output: 'bundle' }).out.text).map((d) => d.toJS() as Obj);
+      const deployment = bundle.find((d) => d.kind === 'Deployment')!;
+      const { file, planned } = patchFor({ ...raw, container: server.id });
+      const base = structuredClone(deployment);
+      delete base.spec.progressDeadlineSeconds;
+      base.spec.strategy = { type: 'Recreate' };
+      delete base.spec.template.spec.terminationGracePeriodSeconds;
+      const c = base.spec.template.spec.containers[0];
+      delete c.lifecycle;
+      delete c.startupProbe;
+      delete c.readinessProbe;
+      if (planned.drainFlag) c.args = c.args.filter((a: string) => !a.startsWith(`${planned.drainFlag!.flag}=`));
+      const merged = kustomize(base, file);
+      const byNumber = (probe: Obj) => {
+        const out = structuredClone(probe);
+        for (const h of ['httpGet', 'tcpSocket']) if (out[h]) out[h].port = 8000;
+        return out;
+      };
+      const want = structuredClone(deployment);
+      const wc = want.spec.template.spec.containers[0];
+      wc.startupProbe = byNumber(wc.startupProbe);
+      wc.readinessProbe = byNumber(wc.readinessProbe);
+      assert.deepEqual(merged, want);
+      const pool = bundle.find((d) => d.kind === 'InferencePool');
+      const objects = file('drain-objects.yaml');
+      const result = checkManifest(`${stringify(merged)}---\n${stringify(pool)}${objects ? `---\n${objects}` : ''}`, { gateway: gateway.id }, profiles);
+      assert.ok(result.ok, result.ok ? '' : result.problem.message);
+      const planCodes = new Set<string>(planned.warnings.map((w) => w.code));
+      assert.deepEqual(result.report.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
+        .map((f) => `${f.severity} ${f.code}: ${f.message}`), []);
+    });
+  }
+}
