@@ -6,8 +6,11 @@
  * such as `args` whole, so a patch that set the drain flag in `args` would drop every other argument of the
  * reader's container. The flag is instead appended by a JSON 6902 patch that first tests the container's name at
  * its index, so it fails loudly rather than patch another container or a missing `args`.
- * Probes and the preStop hook carry `$patch: replace`: merged into an existing probe, an httpGet would sit beside
- * the reader's tcpSocket or exec, and the API server refuses a probe or hook with two handlers.
+ * Probes and the preStop hook set every field they do not use to null, so each replaces the reader's whole: merged
+ * into an existing probe, an httpGet would otherwise sit beside the reader's tcpSocket or exec (the API server
+ * refuses a probe or hook with two handlers), and the reader's initialDelaySeconds would stretch the planned windows.
+ * Null deletes a key under both kubectl's strategic merge and kustomize's (kyaml); a `$patch: replace` directive
+ * would be shorter, but kustomize has not always honoured it (kubernetes-sigs/kustomize#2037).
  * The values come from the bundle's Deployment (`emit.ts`), so both forms set the same numbers.
  */
 import { Document, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
@@ -44,9 +47,16 @@ function probeByNumber(probe: Obj, port: number): Obj {
   return out;
 }
 
-/** A map that replaces the reader's whole map under strategic merge. */
-function replacing(value: Obj): Obj {
-  return { $patch: 'replace', ...value };
+/** Every field of a probe (core/v1 Probe and its ProbeHandler) and of a hook (LifecycleHandler). */
+const PROBE_FIELDS = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'initialDelaySeconds', 'timeoutSeconds', 'periodSeconds',
+  'successThreshold', 'failureThreshold', 'terminationGracePeriodSeconds'];
+const HOOK_FIELDS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+
+/** A probe or hook whose other fields the merge deletes: the result is this one exactly, as a replacement would be. */
+function exactly(value: Obj, fields: readonly string[]): Obj {
+  const out: Obj = { ...value };
+  for (const f of fields) if (!(f in value)) out[f] = null;
+  return out;
 }
 
 /** The strategic-merge patch: only the drain settings, the container found by name. */
@@ -54,9 +64,9 @@ function patchObject(plan: Plan, inputs: DrainInputs, bundle: Obj): Obj {
   const pod = bundle.spec.template.spec;
   const served = pod.containers[0];
   const container: Obj = { name: patchContainerName(inputs) };
-  if (served.lifecycle?.preStop) container.lifecycle = { preStop: replacing(served.lifecycle.preStop) };
-  container.startupProbe = replacing(probeByNumber(served.startupProbe, inputs.port));
-  container.readinessProbe = replacing(probeByNumber(served.readinessProbe, inputs.port));
+  if (served.lifecycle?.preStop) container.lifecycle = { preStop: exactly(served.lifecycle.preStop, HOOK_FIELDS) };
+  container.startupProbe = exactly(probeByNumber(served.startupProbe, inputs.port), PROBE_FIELDS);
+  container.readinessProbe = exactly(probeByNumber(served.readinessProbe, inputs.port), PROBE_FIELDS);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -89,7 +99,7 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
   const container = ['spec', 'template', 'spec', 'containers', 0];
   doc.commentBefore = [
     ` Strategic-merge patch: the drain settings for ${serverName} in your Deployment ${inputs.name}; everything else stays yours.`,
-    ' Containers merge by name, maps merge key by key; "$patch: replace" swaps the whole probe or hook for this one.',
+    ' Containers merge by name, maps merge key by key; each null deletes that field of your probe or hook, so they become these.',
     ' Your livenessProbe, resources, image and args stay as they are.',
   ].join('\n');
   scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
