@@ -1,5 +1,7 @@
 /**
  * `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest }` (JSON) on stdout.
+ * `--output bundle|patch|helm-values|lws` picks the output form (an input like the others, so the generator's
+ * links carry it); with more than one file, the YAML has a `# File:` line before each and JSON lists them as `files`.
  * `--drain-model 1` says the inputs were written for drain model v1: the output is v2's, and every value that
  * changed for them is listed, old → new (on stderr, and as `migration` in JSON).
  */
@@ -9,7 +11,9 @@ import { fieldHelp } from '../drain/field-help.ts';
 import { resolveInputs, defaultsFor, profileIdsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../drain/resolve.ts';
 import { plan, MODEL_VERSION } from '../drain/plan.ts';
 import { describeChange, migrateInputs, type Migration } from '../drain/migrate.ts';
-import { emitManifest } from '../drain/emit.ts';
+import { emitOutput } from '../drain/emit-output.ts';
+import { OutputError } from '../drain/emit-files.ts';
+import { readOutputFacts } from '../profiles/read-output-files.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
@@ -34,13 +38,22 @@ export async function runGenerate(argv: string[]): Promise<number> {
     ? migrateInputs(args.inputs, Number(modelText), profiles).migration
     : undefined;
   const planned = plan(resolved.inputs, profiles);
-  const manifest = emitManifest(planned, resolved.inputs, profiles);
+  let output;
+  try {
+    output = emitOutput(planned, resolved.inputs, profiles, readOutputFacts());
+  } catch (error) {
+    if (error instanceof OutputError) throw new UsageError(`--${error.flag}: ${error.message}`);
+    throw error;
+  }
+  const manifest = output.text;
+  // The bundle is one file, the manifest itself; the other forms list theirs.
+  const files = output.form === 'bundle' ? {} : { files: output.files.map(({ name, purpose, text }) => ({ name, purpose, text })) };
   if (migration) {
     const lines = migration.changes.length > 0 ? migration.changes.map((c) => `  ${describeChange(c)}`) : ['  nothing'];
     process.stderr.write(`notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`);
   }
   if (format === 'json') {
-    const out = migration ? { inputs: resolved.inputs, plan: planned, manifest, migration } : { inputs: resolved.inputs, plan: planned, manifest };
+    const out = migration ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration } : { inputs: resolved.inputs, plan: planned, manifest, ...files };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     process.stdout.write(manifest);

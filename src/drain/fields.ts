@@ -16,7 +16,7 @@
 export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | 'version' | 'release' | 'profile';
 
 /** The form group a field belongs to, in the order the generator shows them. */
-export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names';
+export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names' | 'output';
 
 /** One input of the drain model. */
 export interface FieldSpec {
@@ -49,6 +49,15 @@ export interface FieldSpec {
  * content/request-defaults.yaml (`profiles.requestDefaults`).
  */
 export const REPORTED_TPOT_MS = { model: 'Qwen3-32B', low: 47, high: 100 } as const;
+
+/**
+ * The output forms of `hitless generate --output` and the generator: the whole bundle, a patch for an existing
+ * Deployment, values for GIE's inferencepool chart, or a LeaderWorkerSet.
+ */
+export const OUTPUT_FORMS = ['bundle', 'patch', 'helm-values', 'lws'] as const;
+
+/** One output form. */
+export type OutputForm = (typeof OUTPUT_FORMS)[number];
 
 /** DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric. */
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -134,6 +143,14 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'Failed liveness checks before the container is restarted (and the model reloaded).' },
   { key: 'startupPeriodSeconds', flag: 'startup-period-seconds', kind: 'int', group: 'probes', label: 'Startup period', unit: 's', min: 1, max: 300, default: 'profile',
     help: 'Seconds between startup checks while the model loads.' },
+  // output form
+  { key: 'output', flag: 'output', kind: 'enum', group: 'output', label: 'Output form', choices: OUTPUT_FORMS, default: 'bundle',
+    help: 'bundle: Deployment, InferencePool and gateway objects. patch: a patch and kustomization for your own Deployment. helm-values: values for GIE\u2019s inferencepool chart. lws: a LeaderWorkerSet for replicas that span nodes.' },
+  { key: 'container', flag: 'container', kind: 'name', group: 'output', label: 'Container (patch)', maxLength: 63, pattern: DNS_LABEL,
+    shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
+    help: 'With the patch form: the name of the model-server container in your Deployment. Leave empty for the model server\u2019s id (vllm, sglang, \u2026).' },
+  { key: 'nodesPerReplica', flag: 'nodes-per-replica', kind: 'int', group: 'output', label: 'Nodes per replica (lws)', min: 1, max: 64, default: 1,
+    help: 'With the lws form: pods (one per node) that one replica spans, the leader included; the GPUs per replica are split evenly over them.' },
 ];
 
 /** Look up a field by its camelCase key or its kebab-case flag. */
@@ -150,4 +167,5 @@ export const GROUPS: readonly { id: FieldGroup; label: string }[] = [
   { id: 'rollout', label: 'Rollout' },
   { id: 'probes', label: 'Probe settings' },
   { id: 'names', label: 'Names and ports' },
+  { id: 'output', label: 'Output form' },
 ];

@@ -11,3 +11,7 @@ export { emitManifest, manifestDocuments, GENERATOR_VERSION } from './emit.ts';
 export { ceilSeconds } from './seconds.ts';
 export type { Profiles, GatewayProfile, ModelServerProfile } from './profiles.ts';
 export { profilesFromFiles, type DataFile } from './profile-files.ts';
+export { emitOutput } from './emit-output.ts';
+export { OutputError, type EmittedOutput, type OutputFile } from './emit-files.ts';
+export { outputFactsFromFiles, type OutputFacts } from './read-output-facts.ts';
+export { OUTPUT_FORMS, type OutputForm } from './fields.ts';

@@ -2,7 +2,7 @@
  * Turn raw inputs (CLI flags, URL query, form fields, JSON) into validated drain inputs.
  * Defaults that depend on the chosen gateway or model server come from their profiles.
  */
-import { FIELDS, fieldFor, type FieldSpec } from './fields.ts';
+import { FIELDS, fieldFor, type FieldSpec, type OutputForm } from './fields.ts';
 import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
 import { compareReleases, releaseFromImage } from './releases.ts';
@@ -45,6 +45,12 @@ export interface DrainInputs {
   livenessPeriodSeconds: number;
   livenessFailureThreshold: number;
   startupPeriodSeconds: number;
+  /** The output form (`emit-output.ts`). */
+  output: OutputForm;
+  /** The model-server container a patch targets; the model server's id when not given. */
+  container?: string;
+  /** Pods one replica spans in the lws form. */
+  nodesPerReplica: number;
 }
 
 /** A problem with one input, named by its flag. */

@@ -103,6 +103,8 @@ export function validInputs(profiles: Profiles): fc.Arbitrary<Record<string, str
     if (healthChecked && (mode === 'health-check' || mode === 'both')) Object.assign(raw, healthCheck);
     if (healthChecked && mode === 'health-check-partial') for (const flag of partial) raw[flag] = healthCheck[flag];
     if (healthChecked && mode !== 'profile' && mode !== 'given' && propagation !== undefined) raw['propagation-seconds'] = propagation;
+    // The output form is covered by tests/unit/emit-*.test.ts; the properties here are the bundle's.
+    delete raw.output;
     // model-server-version is for images whose tag names no release: keep it only with a given image without a tag.
     const image = typeof raw.image === 'string' ? raw.image.split('@')[0] : undefined;
     if (raw['model-server-version'] !== undefined && (image === undefined || image.slice(image.lastIndexOf('/') + 1).includes(':'))) {

@@ -27,12 +27,12 @@ interface Props {
   initialManifest: string;
 }
 
-type Emit = (typeof import('./emitter.ts'))['emitManifest'];
+type Emit = (typeof import('./emitter.ts'))['emitForPage'];
 let emitterLoad: Promise<Emit> | undefined;
 
 /** Load the emitter (and the yaml library) once; the default manifest needs neither. */
 function loadEmitter(): Promise<Emit> {
-  emitterLoad ??= import('./emitter.ts').then((m) => m.emitManifest);
+  emitterLoad ??= import('./emitter.ts').then((m) => m.emitForPage);
   return emitterLoad;
 }
 
@@ -73,10 +73,11 @@ export default function Generator({ profiles, initialManifest }: Props) {
   const defaults = useMemo(() => defaultsFor(profiles, inputs.gateway, inputs.modelServer), [profiles, inputs.gateway, inputs.modelServer]);
   const planned = useMemo(() => planFor(inputs, profiles), [inputs, profiles]);
   const isDefault = Object.values(raw).every((v) => v.trim() === '') && resolved.errors.length === 0;
-  const manifest = useMemo(() => {
+  const emitted = useMemo(() => {
     if (emit) return emit(planned, inputs, profiles);
-    return isDefault ? initialManifest : lastManifest.current;
+    return { text: isDefault ? initialManifest : lastManifest.current };
   }, [emit, planned, inputs, profiles, isDefault]);
+  const manifest = emitted.text;
   lastManifest.current = manifest;
   // Benchmark marks (scripts/bench.ts): input event → new manifest text in the DOM, before paint.
   useLayoutEffect(() => {
@@ -86,6 +87,8 @@ export default function Generator({ profiles, initialManifest }: Props) {
   }, [manifest]);
   const manifestPending = !emit && !isDefault;
   const errors = new Map(resolved.errors.map((e) => [e.flag, e.message]));
+  // An input the chosen output form cannot use (lws over one node) is that field's problem.
+  if (emitted.problem && !errors.has(emitted.problem.flag)) errors.set(emitted.problem.flag, emitted.problem.message);
   const inputErrors = useMemo(() => inputErrorLines(resolved.errors, inputs, planned), [resolved, planned]);
 
   // An alertdialog takes the focus when it opens (WAI-ARIA): its first button, "Use the preset's values".
