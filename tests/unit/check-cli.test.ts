@@ -126,6 +126,9 @@ test('bad settings exit 2 naming the flag; no file is a usage error', () => {
   const r = run(['--image', 'x', 'gie-v1.5.0-gpu-deployment.yaml']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--image is read from the manifest, so it is not a check setting/);
+  const form = run(['--output', 'patch', 'gie-v1.5.0-gpu-deployment.yaml']);
+  assert.equal(form.status, 2);
+  assert.match(form.stderr, /--output chooses what hitless generate writes, so it is not a check setting/);
   assert.match(run(['--tpot-ms', 'fast', 'x.yaml']).stderr, /--tpot-ms must be a number from 0\.1 to 10,000/);
   assert.match(run([]).stderr, /check needs at least one FILE/);
   assert.equal(run([]).status, 2);

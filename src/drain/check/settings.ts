@@ -87,8 +87,11 @@ const FROM_MANIFEST = new Set([
   'readiness-period-seconds', 'readiness-failure-threshold', 'liveness-period-seconds', 'liveness-failure-threshold', 'startup-period-seconds',
 ]);
 
+/** Inputs that choose what the generator writes (its output form), which a check has no use for. */
+const GENERATOR_ONLY = new Set(['output', 'container', 'nodes-per-replica']);
+
 /** The flags a check accepts as settings, in field order. */
-export const CHECK_SETTING_FLAGS: readonly string[] = FIELDS.map((f) => f.flag).filter((flag) => !FROM_MANIFEST.has(flag));
+export const CHECK_SETTING_FLAGS: readonly string[] = FIELDS.map((f) => f.flag).filter((flag) => !FROM_MANIFEST.has(flag) && !GENERATOR_ONLY.has(flag));
 
 /** Problems with the reader's settings: unknown names, inputs the manifest supplies, bad values. */
 export function settingErrors(raw: Record<string, string>, profiles: Profiles): FieldError[] {
@@ -98,6 +101,8 @@ export function settingErrors(raw: Record<string, string>, profiles: Profiles): 
     const spec = fieldFor(name);
     if (spec && FROM_MANIFEST.has(spec.flag)) {
       errors.push({ flag: spec.flag, message: `${spec.flag} is read from the manifest, so it is not a check setting` });
+    } else if (spec && GENERATOR_ONLY.has(spec.flag)) {
+      errors.push({ flag: spec.flag, message: `${spec.flag} chooses what hitless generate writes, so it is not a check setting` });
     } else {
       usable[name] = value;
     }
