@@ -1,13 +1,17 @@
 /**
  * `hitless check FILE...`: check the manifests you run against the drain model. The files are read as one
- * manifest (so a pool in one file is matched with the Deployment in another); `-` reads stdin.
+ * manifest (so a pool in one file is matched with the Deployment in another); `-` reads stdin. There is no cap on
+ * the input: one within the page's limits (256 KiB, 500 documents) is checked whole, a larger one in parts
+ * (src/drain/check/check-parts.ts), with the same findings and memory that does not grow with the parsed input.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
 import { unifiedDiff } from '../drain/check/diff.ts';
 import { describeCounts } from '../drain/check/findings.ts';
-import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
+import { checkParts } from '../drain/check/check-parts.ts';
+import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
+import { splitDocuments } from '../drain/check/split-documents.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
@@ -18,11 +22,8 @@ const FORMATS = ['text', 'json', 'diff', 'github'];
 /** One input file's text, or why it cannot be read. */
 type Input = { name: string; text: string } | { name: string; problem: string };
 
-/** Decode UTF-8; `partial` when reading stopped at the limit, so the true size is unknown. */
-function decode(name: string, bytes: Uint8Array, partial = false): Input {
-  if (bytes.length > MAX_INPUT_BYTES) {
-    return { name, problem: `is ${partial ? `over ${formatKiB(MAX_INPUT_BYTES)}` : formatKiB(bytes.length)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}` };
-  }
+/** Decode UTF-8. */
+function decode(name: string, bytes: Uint8Array): Input {
   try {
     return { name, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
   } catch {
@@ -32,26 +33,17 @@ function decode(name: string, bytes: Uint8Array, partial = false): Input {
 
 async function readStdin(): Promise<Input> {
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size > MAX_INPUT_BYTES) break; // enough to say it is too large; the rest is not read
-  }
-  return decode('-', new Uint8Array(Buffer.concat(chunks)), true);
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return decode('-', new Uint8Array(Buffer.concat(chunks)));
 }
 
 function readInput(name: string): Input {
-  let size: number;
   try {
-    const stat = statSync(name);
-    if (!stat.isFile()) return { name, problem: 'is not a file' };
-    size = stat.size;
+    if (!statSync(name).isFile()) return { name, problem: 'is not a file' };
+    return decode(name, new Uint8Array(readFileSync(name)));
   } catch (error) {
     return { name, problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})` };
   }
-  if (size > MAX_INPUT_BYTES) return { name, problem: `is ${formatKiB(size)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}` };
-  return decode(name, new Uint8Array(readFileSync(name)));
 }
 
 /** Where each file starts in the joined text, to turn a joined line back into file and line. */
@@ -141,7 +133,8 @@ reason. --strict also fails a run that checked no model-server workload. The man
 replicas, GPUs, probes and names; an input given here replaces the manifest's value, and the output lists each
 one it replaced. --format github prints GitHub Actions annotations (file and line). Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
-gke; the output says which. --format diff prints the fixes as a unified diff (one FILE). Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
+gke; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB).
+Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
 
 /** Run `hitless check` with its arguments; returns the exit code. */
@@ -169,7 +162,14 @@ export async function runCheck(argv: string[]): Promise<number> {
     return 2;
   }
   const joined = join(inputs as { name: string; text: string }[]);
-  const result = checkManifest(joined.text, args.inputs, profiles);
+  // Within the page's limits the input is checked whole (and can be fixed); beyond them, in parts.
+  const parts = splitDocuments(joined.text);
+  const bytes = Buffer.byteLength(joined.text);
+  const whole = bytes <= MAX_INPUT_BYTES && parts.length <= MAX_DOCUMENTS;
+  if (!whole && format === 'diff') {
+    throw new UsageError(`--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(bytes)} in ${parts.length} parts); check it without --format diff, or diff its files one at a time`);
+  }
+  const result = whole ? checkManifest(joined.text, args.inputs, profiles) : checkParts(parts, args.inputs, profiles);
   if (!result.ok) {
     const text = problemText(joined, result.problem);
     process.stderr.write(`hitless check: ${text}\n`);
@@ -182,6 +182,7 @@ export async function runCheck(argv: string[]): Promise<number> {
   const overrides = findOverrides(args.inputs, report.found);
   if (format === 'diff') {
     if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
+    if (!('manifest' in result)) throw new Error('--format diff needs the whole check');
     process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
     return code;
   }
@@ -209,7 +210,8 @@ export async function runCheck(argv: string[]): Promise<number> {
       const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
       return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
     });
-    const fixed = inputs.length === 1 ? fixManifest(result.manifest, report.findings).text : undefined;
+    // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
+    const fixed = inputs.length === 1 && 'manifest' in result ? fixManifest(result.manifest, report.findings).text : undefined;
     process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
     return code;
   }
