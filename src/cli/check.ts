@@ -9,7 +9,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
 import { unifiedDiff } from '../drain/check/diff.ts';
 import { describeCounts } from '../drain/check/findings.ts';
-import { checkParts } from '../drain/check/check-parts.ts';
+import type { CheckResult } from '../drain/check/check.ts';
+import { checkParts, type PartsResult } from '../drain/check/check-parts.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
 import { splitDocuments } from '../drain/check/split-documents.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
@@ -169,7 +170,10 @@ export async function runCheck(argv: string[]): Promise<number> {
   if (!whole && format === 'diff') {
     throw new UsageError(`--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(bytes)} in ${parts.length} parts); check it without --format diff, or diff its files one at a time`);
   }
-  const result = whole ? checkManifest(joined.text, args.inputs, profiles) : checkParts(parts, args.inputs, profiles);
+  const wholeResult = whole ? checkManifest(joined.text, args.inputs, profiles) : undefined;
+  const result: CheckResult | PartsResult = wholeResult ?? checkParts(parts, args.inputs, profiles);
+  /** The parsed manifest, which the fixes edit: only for an input checked whole. */
+  const manifest = wholeResult?.ok ? wholeResult.manifest : undefined;
   if (!result.ok) {
     const text = problemText(joined, result.problem);
     process.stderr.write(`hitless check: ${text}\n`);
@@ -182,8 +186,8 @@ export async function runCheck(argv: string[]): Promise<number> {
   const overrides = findOverrides(args.inputs, report.found);
   if (format === 'diff') {
     if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
-    if (!('manifest' in result)) throw new Error('--format diff needs the whole check');
-    process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
+    if (!manifest) throw new Error('--format diff needs the whole check');
+    process.stdout.write(unifiedDiff(joined.text, fixManifest(manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
     return code;
   }
   if (format === 'github') {
@@ -205,14 +209,22 @@ export async function runCheck(argv: string[]): Promise<number> {
     return code;
   }
   if (format === 'json') {
-    const findings = report.findings.map(({ fix, ...f }) => {
+    const findingJson = ({ fix, ...f }: Finding) => {
       const place = locate(joined, f.line);
       const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
       return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
-    });
+    };
     // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
-    const fixed = inputs.length === 1 && 'manifest' in result ? fixManifest(result.manifest, report.findings).text : undefined;
-    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
+    const fixed = inputs.length === 1 && manifest ? fixManifest(manifest, report.findings).text : undefined;
+    // The findings are written as they are formatted (the same text as one JSON.stringify), so that a large input's
+    // output is never held whole in memory.
+    const [before, after] = `${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`
+      .split('"findings": []');
+    writeInPieces(report.findings.length === 0 ? [`${before}"findings": []${after}`] : (function* pieces() {
+      yield `${before}"findings": [`;
+      for (const [i, f] of report.findings.entries()) yield `${i > 0 ? ',' : ''}\n${JSON.stringify(findingJson(f), null, 2).replace(/^/gm, '    ')}`;
+      yield `\n  ]${after}`;
+    })());
     return code;
   }
   const names = inputs.map((i) => i.name).join(', ');
@@ -223,8 +235,23 @@ export async function runCheck(argv: string[]): Promise<number> {
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];
-  for (const f of report.findings) out.push(findingText(joined, f));
-  out.push(`  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  writeInPieces((function* pieces() {
+    yield `${out.join('\n')}\n`;
+    for (const f of report.findings) yield `${findingText(joined, f)}\n`;
+    yield `  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
+  })());
   return code;
+}
+
+/** Write pieces of text to stdout about 256 KiB at a time (writes to files and pipes are synchronous on Linux). */
+function writeInPieces(pieces: Iterable<string>): void {
+  let pending = '';
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length >= 256 * 1024) {
+      process.stdout.write(pending);
+      pending = '';
+    }
+  }
+  if (pending) process.stdout.write(pending);
 }

@@ -343,7 +343,7 @@ test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms,
   }, text);
   const cdp = await page.context().newCDPSession(page);
   const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
-  cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as typeof events)));
+  cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as typeof events)));
   const traced = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
   await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline,devtools.timeline', transferMode: 'ReportEvents' });
   const from = await page.evaluate(() => performance.now());

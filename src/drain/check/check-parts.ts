@@ -122,7 +122,9 @@ function indexPart(part: Part, document: number, profiles: Profiles): { index: P
 }
 
 /** A batch of parts (in input order) checked together, with what maps its lines and documents back. */
-function checkBatch(parts: Part[], members: number[], indexes: PartIndex[], settings: Record<string, string>, profiles: Profiles, whole: WholeInput) {
+type BatchResult = { report: CheckReport; findings: Finding[]; workloadDocuments: number[] } | { problem: InputProblem };
+
+function checkBatch(parts: Part[], members: number[], indexes: PartIndex[], settings: Record<string, string>, profiles: Profiles, whole: WholeInput): BatchResult {
   const text = members.map((i) => parts[i].text).join('');
   const result = checkManifest(text, settings, profiles, whole);
   if (!result.ok) {
@@ -145,7 +147,9 @@ function checkBatch(parts: Part[], members: number[], indexes: PartIndex[], sett
     return k;
   };
   const mapDocument = (d: number) => indexes[members[memberAt(documentStarts, d)]].document + d - documentStarts[memberAt(documentStarts, d)];
-  const findings = result.report.findings.map((f): Finding => {
+  const findings = result.report.findings.map((source): Finding => {
+    // A large input is not fixed in one piece, so a fix keeps its text, not its edits (which would only hold memory).
+    const f = source.fix ? { ...source, fix: { text: source.fix.text, edits: [] } } : source;
     if (f.document === undefined) return f;
     const k = memberAt(documentStarts, f.document - 1);
     const document = indexes[members[k]].document + (f.document - 1 - documentStarts[k]) + 1;
