@@ -1,35 +1,72 @@
 /**
  * Build the installable CLI package into `cli-dist/` (or the folder given as the first argument):
  * one ES module entry with a chunk per command, bundled with esbuild for Node 20 (no type stripping at run time,
- * no dependencies to install), and the data files the commands read. `npm run pack:cli` packs it.
+ * no dependencies to install). The gateway and model-server data and the request defaults are read and validated
+ * here, at build time, and embedded as a JavaScript module, so a command parses no YAML data at startup.
+ * `npm run pack:cli` packs it.
  *
  *   cli-dist/package.json         name, version, bin, engines; no dependencies
  *   cli-dist/bin/hitless.mjs      the entry; its chunks sit beside it
- *   cli-dist/content/…            the gateway and model-server data and the request defaults (what the reader loads)
  *
  * The drain lab is left out: it starts HAProxy and the stand-ins from the repository's sources, so `hitless lab`
  * in the package says to run it from a checkout.
  */
 import { build, type Plugin } from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readProfiles } from '../src/profiles/read-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = resolve(process.argv[2] ?? join(ROOT, 'cli-dist'));
-/** The data under content/ the CLI reads: every folder but the docs and the lab's results, and the YAML files. */
-const DATA_DIRS = readdirSync(join(ROOT, 'content')).filter((name) =>
-  statSync(join(ROOT, 'content', name)).isDirectory() ? !['docs', 'lab'].includes(name) : /^[^_.].*\.ya?ml$/.test(name));
 
-/** In the package the data sits one folder up from the bundle, not two up from src/profiles/. */
-const relocateContent: Plugin = {
-  name: 'relocate-content',
+/**
+ * A value as a JavaScript expression that evaluates to an equal value: plain objects and arrays, strings, numbers,
+ * booleans, null, properties set to undefined (kept, since readers test `'key' in`), and regular expressions (the
+ * release tag patterns). Anything else is refused, so the embedded data cannot silently differ from what was read.
+ */
+function jsLiteral(value: unknown, path = 'profiles'): string {
+  if (value === undefined) return 'void 0';
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`${path}: ${value} cannot be embedded`);
+    return Object.is(value, -0) ? '-0' : String(value);
+  }
+  if (value instanceof RegExp) return `new RegExp(${JSON.stringify(value.source)}, ${JSON.stringify(value.flags)})`;
+  if (Array.isArray(value)) return `[${value.map((v, i) => jsLiteral(v, `${path}[${i}]`)).join(',')}]`;
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsLiteral(v, `${path}.${k}`)}`).join(',')}}`;
+  }
+  throw new Error(`${path}: a ${typeof value} (${Object.prototype.toString.call(value)}) cannot be embedded`);
+}
+
+/**
+ * The profiles, read and validated now from content/ (a bad data file fails the build), replace the reader that
+ * parses the YAML files at run time: `readProfiles()` in the package returns the embedded data.
+ */
+const embedProfiles: Plugin = {
+  name: 'embed-profiles',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]profiles[\\/]read-files\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes("'../../content/'")) throw new Error(`${args.path}: expected new URL('../../content/', import.meta.url)`);
-      return { contents: text.replace("'../../content/'", "'../content/'"), loader: 'ts' };
-    });
+    b.onLoad({ filter: /src[\\/]profiles[\\/]read-files\.ts$/ }, () => ({
+      contents: `/** The profiles, read from content/ and validated when the package was built (scripts/build-cli.ts). */
+const PROFILES = ${jsLiteral(readProfiles())};
+/** The embedded profiles (the package reads no data files). */
+export function readProfiles() {
+  return PROFILES;
+}`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * yaml's ES module build (the one browsers get) instead of its CommonJS Node build: same code, but loaded as one
+ * module without a CommonJS wrapper and its many small files' require calls, which is faster at startup.
+ */
+const yamlAsModule: Plugin = {
+  name: 'yaml-as-module',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: join(ROOT, 'node_modules/yaml/browser/index.js') }));
   },
 };
 
@@ -68,19 +105,18 @@ await build({
   // Some dependencies (yaml's Node build) are CommonJS and require Node's built-ins; give the ES module a require.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __hitlessCreateRequire } from 'node:module';\nconst require = __hitlessCreateRequire(import.meta.url);" },
   define: { HITLESS_PACKAGE_VERSION: JSON.stringify(pkg.version) },
-  plugins: [relocateContent, leaveOutLab],
+  plugins: [embedProfiles, yamlAsModule, leaveOutLab],
   logLevel: 'warning',
 });
-for (const dir of DATA_DIRS) cpSync(join(ROOT, 'content', dir), join(OUT, 'content', dir), { recursive: true });
 writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({
   name: 'hitless',
   version: pkg.version,
   description: pkg.description,
   type: 'module',
   bin: { hitless: 'bin/hitless.mjs' },
-  files: ['bin/', 'content/'],
+  files: ['bin/'],
   engines: { node: '>=20' },
   ...(pkg.repository ? { repository: pkg.repository } : {}),
 }, null, 2)}\n`);
 writeFileSync(join(OUT, 'README.md'), `# hitless\n\nThe Hitless CLI: generate, check, policy, verify and rules for rolling out LLM model servers behind a Gateway API\nInference Extension InferencePool without dropping a request. Run \`hitless --help\`.\n`);
-process.stdout.write(`build-cli: ${OUT} (data: ${DATA_DIRS.join(', ')})\n`);
+process.stdout.write(`build-cli: ${OUT} (profiles embedded)\n`);

@@ -1,13 +1,18 @@
 /**
  * `hitless check FILE...`: check the manifests you run against the drain model. The files are read as one
- * manifest (so a pool in one file is matched with the Deployment in another); `-` reads stdin.
+ * manifest (so a pool in one file is matched with the Deployment in another); `-` reads stdin. There is no cap on
+ * the input: one within the page's limits (256 KiB, 500 documents) is checked whole, a larger one in parts
+ * (src/drain/check/check-parts.ts), with the same findings and memory that does not grow with the parsed input.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
 import { unifiedDiff } from '../drain/check/diff.ts';
 import { describeCounts } from '../drain/check/findings.ts';
-import { formatKiB, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
+import type { CheckResult } from '../drain/check/check.ts';
+import { checkParts, type PartsResult } from '../drain/check/check-parts.ts';
+import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
+import { splitDocuments } from '../drain/check/split-documents.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
@@ -18,11 +23,8 @@ const FORMATS = ['text', 'json', 'diff', 'github'];
 /** One input file's text, or why it cannot be read. */
 type Input = { name: string; text: string } | { name: string; problem: string };
 
-/** Decode UTF-8; `partial` when reading stopped at the limit, so the true size is unknown. */
-function decode(name: string, bytes: Uint8Array, partial = false): Input {
-  if (bytes.length > MAX_INPUT_BYTES) {
-    return { name, problem: `is ${partial ? `over ${formatKiB(MAX_INPUT_BYTES)}` : formatKiB(bytes.length)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}` };
-  }
+/** Decode UTF-8. */
+function decode(name: string, bytes: Uint8Array): Input {
   try {
     return { name, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
   } catch {
@@ -32,26 +34,17 @@ function decode(name: string, bytes: Uint8Array, partial = false): Input {
 
 async function readStdin(): Promise<Input> {
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size > MAX_INPUT_BYTES) break; // enough to say it is too large; the rest is not read
-  }
-  return decode('-', new Uint8Array(Buffer.concat(chunks)), true);
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return decode('-', new Uint8Array(Buffer.concat(chunks)));
 }
 
 function readInput(name: string): Input {
-  let size: number;
   try {
-    const stat = statSync(name);
-    if (!stat.isFile()) return { name, problem: 'is not a file' };
-    size = stat.size;
+    if (!statSync(name).isFile()) return { name, problem: 'is not a file' };
+    return decode(name, new Uint8Array(readFileSync(name)));
   } catch (error) {
     return { name, problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})` };
   }
-  if (size > MAX_INPUT_BYTES) return { name, problem: `is ${formatKiB(size)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}` };
-  return decode(name, new Uint8Array(readFileSync(name)));
 }
 
 /** Where each file starts in the joined text, to turn a joined line back into file and line. */
@@ -141,7 +134,8 @@ reason. --strict also fails a run that checked no model-server workload. The man
 replicas, GPUs, probes and names; an input given here replaces the manifest's value, and the output lists each
 one it replaced. --format github prints GitHub Actions annotations (file and line). Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
-gke; the output says which. --format diff prints the fixes as a unified diff (one FILE). Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
+gke; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB).
+Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
 
 /** Run `hitless check` with its arguments; returns the exit code. */
@@ -169,7 +163,17 @@ export async function runCheck(argv: string[]): Promise<number> {
     return 2;
   }
   const joined = join(inputs as { name: string; text: string }[]);
-  const result = checkManifest(joined.text, args.inputs, profiles);
+  // Within the page's limits the input is checked whole (and can be fixed); beyond them, in parts.
+  const parts = splitDocuments(joined.text);
+  const bytes = Buffer.byteLength(joined.text);
+  const whole = bytes <= MAX_INPUT_BYTES && parts.length <= MAX_DOCUMENTS;
+  if (!whole && format === 'diff') {
+    throw new UsageError(`--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(bytes)} in ${parts.length} parts); check it without --format diff, or diff its files one at a time`);
+  }
+  const wholeResult = whole ? checkManifest(joined.text, args.inputs, profiles) : undefined;
+  const result: CheckResult | PartsResult = wholeResult ?? checkParts(parts, args.inputs, profiles);
+  /** The parsed manifest, which the fixes edit: only for an input checked whole. */
+  const manifest = wholeResult?.ok ? wholeResult.manifest : undefined;
   if (!result.ok) {
     const text = problemText(joined, result.problem);
     process.stderr.write(`hitless check: ${text}\n`);
@@ -182,7 +186,8 @@ export async function runCheck(argv: string[]): Promise<number> {
   const overrides = findOverrides(args.inputs, report.found);
   if (format === 'diff') {
     if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
-    process.stdout.write(unifiedDiff(joined.text, fixManifest(result.manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
+    if (!manifest) throw new Error('--format diff needs the whole check');
+    process.stdout.write(unifiedDiff(joined.text, fixManifest(manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
     return code;
   }
   if (format === 'github') {
@@ -204,13 +209,22 @@ export async function runCheck(argv: string[]): Promise<number> {
     return code;
   }
   if (format === 'json') {
-    const findings = report.findings.map(({ fix, ...f }) => {
+    const findingJson = ({ fix, ...f }: Finding) => {
       const place = locate(joined, f.line);
       const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
       return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
-    });
-    const fixed = inputs.length === 1 ? fixManifest(result.manifest, report.findings).text : undefined;
-    process.stdout.write(`${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings, found: report.found, generator: report.generator, fixed }, null, 2)}\n`);
+    };
+    // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
+    const fixed = inputs.length === 1 && manifest ? fixManifest(manifest, report.findings).text : undefined;
+    // The findings are written as they are formatted (the same text as one JSON.stringify), so that a large input's
+    // output is never held whole in memory.
+    const [before, after] = `${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`
+      .split('"findings": []');
+    writeInPieces(report.findings.length === 0 ? [`${before}"findings": []${after}`] : (function* pieces() {
+      yield `${before}"findings": [`;
+      for (const [i, f] of report.findings.entries()) yield `${i > 0 ? ',' : ''}\n${JSON.stringify(findingJson(f), null, 2).replace(/^/gm, '    ')}`;
+      yield `\n  ]${after}`;
+    })());
     return code;
   }
   const names = inputs.map((i) => i.name).join(', ');
@@ -221,8 +235,23 @@ export async function runCheck(argv: string[]): Promise<number> {
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];
-  for (const f of report.findings) out.push(findingText(joined, f));
-  out.push(`  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  writeInPieces((function* pieces() {
+    yield `${out.join('\n')}\n`;
+    for (const f of report.findings) yield `${findingText(joined, f)}\n`;
+    yield `  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
+  })());
   return code;
+}
+
+/** Write pieces of text to stdout about 256 KiB at a time (writes to files and pipes are synchronous on Linux). */
+function writeInPieces(pieces: Iterable<string>): void {
+  let pending = '';
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length >= 256 * 1024) {
+      process.stdout.write(pending);
+      pending = '';
+    }
+  }
+  if (pending) process.stdout.write(pending);
 }

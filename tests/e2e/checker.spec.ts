@@ -270,3 +270,107 @@ test('at phone width the checker does not scroll sideways', async ({ page }) => 
   await expect(page.getByTestId('fixed-manifest')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
+
+/** A vLLM Deployment as teams write them (probes, resources, a preStop too short) and its pool, named by `i`. */
+function servingPair(i: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: chat-${i}
+  namespace: team-${i % 7}
+  labels: {app: chat-${i}, tier: inference}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: chat-${i}}
+  template:
+    metadata:
+      labels: {app: chat-${i}}
+    spec:
+      terminationGracePeriodSeconds: 130
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.18.1
+        args: ["--model", "Qwen/Qwen3-8B", "--port", "8000", "--max-model-len", "8192"]
+        ports:
+        - containerPort: 8000
+          name: http
+        lifecycle:
+          preStop:
+            sleep: {seconds: 30}
+        readinessProbe:
+          httpGet: {path: /health, port: 8000}
+          periodSeconds: 5
+        resources:
+          limits: {nvidia.com/gpu: 1, memory: 40Gi}
+---
+apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata:
+  name: chat-${i}
+  namespace: team-${i % 7}
+spec:
+  selector:
+    matchLabels: {app: chat-${i}}
+  targetPorts:
+  - number: 8000
+  endpointPickerRef: {name: chat-${i}-epp, port: {number: 9002}}
+`;
+}
+
+test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms, findings a page at a time', async ({ page }) => {
+  test.setTimeout(480_000); // the check takes seconds in the worker, minutes on a machine at load 40; the page stays free meanwhile
+  // Long tasks are recorded from the start with the Long Tasks API. On a shared machine a task's wall time also counts
+  // the time the main thread waited for a CPU, so the budget is checked on each task's CPU time on that thread, from
+  // Chromium's trace of the same tasks (the same figure as the long task's duration on an idle machine).
+  await page.addInitScript(() => {
+    const w = window as unknown as { hitlessLongTasks: { start: number; ms: number }[] };
+    w.hitlessLongTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.hitlessLongTasks.push({ start: e.startTime, ms: e.duration }); })
+      .observe({ type: 'longtask', buffered: true });
+  });
+  await open(page);
+  const pairs: string[] = [];
+  while (pairs.join('---\n').length < 250_000) pairs.push(servingPair(pairs.length));
+  const text = pairs.join('---\n');
+  expect(text.length).toBeLessThan(256 * 1024);
+  // Laying out 250 KB of pasted text in the text area is the browser's work, the same on any page with a text area
+  // and before any check: what counts starts once the pasted text has been drawn (two frames after the input).
+  await page.getByTestId('checker-input').evaluate((el, value) => {
+    (el as HTMLTextAreaElement).value = value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    return new Promise<void>((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn())));
+  }, text);
+  const cdp = await page.context().newCDPSession(page);
+  const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as typeof events)));
+  const traced = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
+  await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline,devtools.timeline', transferMode: 'ReportEvents' });
+  const from = await page.evaluate(() => performance.now());
+  // Every Deployment is a model-server workload: the count is the number of pairs.
+  await expect(page.getByTestId('findings-count')).toContainText(`in ${pairs.length} model-server workloads`, { timeout: 420_000 });
+  await expect(page.getByTestId('fixed-manifest')).toBeVisible({ timeout: 30_000 });
+  // The tasks that follow the render (layout, paint) finish and are reported before the figures are read.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 1000))));
+  await cdp.send('Tracing.end');
+  await traced;
+  const longTasks = (await page.evaluate(() => (window as unknown as { hitlessLongTasks: { start: number; ms: number }[] }).hitlessLongTasks))
+    .filter((t) => t.start >= from).map((t) => Math.round(t.ms));
+  const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const cpuMs = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && mainThreads.has(`${e.pid}:${e.tid}`))
+    .map((e) => Math.round((e.tdur ?? e.dur ?? 0) / 1000)).filter((ms) => ms > 50);
+  expect(mainThreads.size, 'the trace has the page\u2019s main thread').toBeGreaterThan(0);
+  expect(Math.max(0, ...cpuMs), `main-thread tasks over 50 ms of CPU: ${cpuMs.join(', ')} ms (long tasks by wall time: ${longTasks.join(', ')} ms)`).toBeLessThanOrEqual(200);
+  // The fixed manifest holds all of it, though blocks out of view are not laid out yet.
+  expect(await page.getByTestId('fixed-manifest').evaluate((el) => el.textContent?.split('kind: Deployment').length)).toBe(pairs.length + 1);
+
+  // Two warnings per pair (the preStop sleeps 30 s, short of 30 s removal + 5 s margin; progressDeadlineSeconds is
+  // unset, so 600 s, short of the 788 s grace plus the load), and one for the settings (the 788 s grace outlasts the
+  // autoscaler's 600 s): listed 50 at a time.
+  const warnings = page.locator('section[aria-label^="Warnings"]');
+  await expect(warnings.getByRole('heading')).toContainText(`(${2 * pairs.length + 1})`);
+  await expect(warnings.locator('[data-severity="warning"]')).toHaveCount(50);
+  await expect(warnings.locator('[data-code="prestop-too-short"]').first()).toBeVisible();
+  await warnings.getByTestId('show-more-findings').click();
+  await expect(warnings.locator('[data-severity="warning"]')).toHaveCount(100);
+});

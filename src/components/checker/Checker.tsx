@@ -1,17 +1,20 @@
 /**
  * The manifest checker: paste a manifest, see what will drop requests during a rollout, copy the fixed
- * manifest. The checker core loads after first paint; the text never leaves the page.
+ * manifest. The check and the fix run in a Web Worker (check-worker.ts), so a large manifest never blocks the
+ * page; the text never leaves the browser.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import '../generator/generator.css';
 import './checker.css';
-import type { CheckReport, FixedManifest as Fixed, InputProblem } from '../../drain/check/index.ts';
+import type { CheckReport } from '../../drain/check/index.ts';
 import { describeCounts } from '../../drain/check/findings.ts';
 import { fieldFor } from '../../drain/fields.ts';
 import type { Profiles } from '../../drain/profiles.ts';
 import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, gatewayById } from '../../drain/resolve.ts';
 import { InputField } from '../generator/InputField.tsx';
 import { CheckSettings } from './CheckSettings.tsx';
+import type { Outcome } from './check-messages.ts';
+import { createCheckRunner } from './check-runner.ts';
 import { EXAMPLE_MANIFEST } from './example.ts';
 import { FindingsList } from './FindingsList.tsx';
 import { FixedManifest } from './FixedManifest.tsx';
@@ -20,14 +23,6 @@ import { ManifestInput, selectLineIn } from './ManifestInput.tsx';
 interface Props {
   profiles: Profiles;
 }
-
-type CheckerCore = typeof import('../../drain/check/index.ts');
-
-/** What the page shows for the current text and settings. */
-type Outcome =
-  | { state: 'empty' }
-  | { state: 'problem'; problem: InputProblem }
-  | { state: 'checked'; report: CheckReport; fixed: Fixed };
 
 const GATEWAY_FIELD = fieldFor('gateway')!;
 
@@ -39,9 +34,6 @@ function gatewaySource(report: CheckReport): string {
   return 'the default: the manifest names no gateway';
 }
 
-let corePromise: Promise<CheckerCore> | undefined;
-const loadCore = () => (corePromise ??= import('../../drain/check/index.ts'));
-
 /** The checker island. */
 export default function Checker({ profiles }: Props) {
   const [text, setText] = useState('');
@@ -52,27 +44,35 @@ export default function Checker({ profiles }: Props) {
   const [hydrated, setHydrated] = useState(false);
   const textarea = useRef<HTMLTextAreaElement | null>(null);
 
+  const runner = useMemo(() => createCheckRunner(profiles), [profiles]);
+  // The fixed manifest renders a task after the findings, so that neither makes one long task on a large manifest.
+  const [fixedShown, setFixedShown] = useState(false);
+  useEffect(() => {
+    if (fixedShown || outcome.state !== 'checked') return undefined;
+    const handle = setTimeout(() => setFixedShown(true), 0);
+    return () => clearTimeout(handle);
+  }, [outcome, fixedShown]);
+
   useEffect(() => { setHydrated(true); }, []);
+  useEffect(() => () => runner.dispose(), [runner]);
 
   useEffect(() => {
     let cancelled = false;
     setBusy(true);
     const handle = setTimeout(async () => {
-      const core = await loadCore();
-      if (cancelled) return;
-      setErrors(new Map(core.settingErrors(raw, profiles).map((e) => [e.flag, e.message])));
-      if (text.trim() === '') {
-        setOutcome({ state: 'empty' });
+      const reply = await runner.run(text, raw);
+      if (cancelled || !reply) return;
+      if ('failed' in reply) {
+        setOutcome({ state: 'problem', problem: { message: `The checker failed on this input (${reply.failed}); please report it with the manifest.` } });
       } else {
-        const result = core.checkManifest(text, raw, profiles);
-        setOutcome(result.ok
-          ? { state: 'checked', report: result.report, fixed: core.fixManifest(result.manifest, result.report.findings) }
-          : { state: 'problem', problem: result.problem });
+        setErrors(new Map(reply.errors));
+        setOutcome(reply.outcome);
       }
+      setFixedShown(false);
       setBusy(false);
     }, 200);
     return () => { cancelled = true; clearTimeout(handle); };
-  }, [text, raw, profiles]);
+  }, [text, raw, runner]);
 
   const report = outcome.state === 'checked' ? outcome.report : undefined;
   const gateway = raw.gateway || report?.inputs.gateway || DEFAULT_GATEWAY;
@@ -139,7 +139,7 @@ export default function Checker({ profiles }: Props) {
               {' '}<span class="chk-hint">(what the manifest states plus your settings: {report.generator.flags ? <code>{report.generator.flags}</code> : 'all defaults'})</span>
             </p>
           ) : null}
-          {outcome.state === 'checked' && outcome.fixed.edits > 0 ? (
+          {outcome.state === 'checked' && !fixedShown ? null : outcome.state === 'checked' && outcome.fixed.edits > 0 ? (
             <FixedManifest text={outcome.fixed.text} original={text} edits={outcome.fixed.edits} skipped={outcome.fixed.skipped} onCheckAgain={() => {
               setText(outcome.fixed.text);
               textarea.current?.focus();

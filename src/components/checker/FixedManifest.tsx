@@ -14,10 +14,15 @@ interface Props {
   onCheckAgain: () => void;
 }
 
+/**
+ * Above this many characters the fixed manifest stays plain text: highlighting runs on the page's main thread and
+ * takes seconds for a manifest of hundreds of objects, which would freeze the page the worker keeps responsive.
+ */
+const HIGHLIGHT_MAX_CHARS = 32 * 1024;
 
 /** The fixed manifest. The `<pre data-testid="fixed-manifest">` text is exactly what Copy puts on the clipboard. */
 export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: Props) {
-  const highlighted = useHighlighted(text, 150);
+  const highlighted = useHighlighted(text.length <= HIGHLIGHT_MAX_CHARS ? text : '', 150);
   const [showDiff, setShowDiff] = useState(false);
   const { onCopy, status } = useCopy(text);
   const onDownload = () => downloadText(text, 'fixed-manifest.yaml');
@@ -39,10 +44,24 @@ export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: 
       </p>
       {showDiff ? <DiffView before={original} after={text} /> : null}
       <pre hidden={showDiff} class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`} data-testid="fixed-manifest" tabIndex={0} aria-labelledby="chk-fixed-heading">
-        <YamlCode text={text} lines={highlighted} />
+        {text.length <= HIGHLIGHT_MAX_CHARS ? <YamlCode text={text} lines={highlighted} /> : <PlainInChunks text={text} />}
       </pre>
     </section>
   );
+}
+
+/** Lines per block of a long plain manifest. */
+const CHUNK_LINES = 100;
+
+/**
+ * A long manifest as blocks of lines the browser lays out only once they scroll into view (`content-visibility`),
+ * so that showing a manifest of thousands of lines is not one long task. The text is the same, block after block.
+ */
+function PlainInChunks({ text }: { text: string }) {
+  const lines = text.split(/(?<=\n)/);
+  const chunks: string[] = [];
+  for (let i = 0; i < lines.length; i += CHUNK_LINES) chunks.push(lines.slice(i, i + CHUNK_LINES).join(''));
+  return <code>{chunks.map((chunk, i) => <span key={i} class="chk-chunk">{chunk}</span>)}</code>;
 }
 
 /** The changed lines with three lines of context around them, as in a unified diff. */

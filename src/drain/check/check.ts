@@ -46,17 +46,28 @@ export interface CheckReport {
   generator: { query: string; flags: string };
   /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
   checkedFor: CheckedFor;
+  /** The document (from 0) of each model-server workload checked, in order. */
+  workloadDocuments: number[];
+}
+
+/**
+ * What the whole input states, for a check of part of it (the CLI checks a large input in parts): the gateway it
+ * names and the model server of the generator's header comment, used instead of what this part states.
+ */
+export interface WholeInput {
+  gateway?: FoundSetting;
+  modelServer?: FoundSetting;
 }
 
 export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } | { ok: false; problem: InputProblem };
 
 /** Build the context of each model-server workload; note the workloads that run none. */
-function workloadContexts(check: CheckContext, user: Record<string, string>, hint: FoundSetting | undefined): WorkloadContext[] {
+function workloadContexts(check: CheckContext, user: Record<string, string>, hint: FoundSetting | undefined, whole?: WholeInput): WorkloadContext[] {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
   const givenServer = user['model-server'];
   // The model server the generator's header names: used only for a workload the profiles do not recognise.
-  const headerServer = givenServer ? undefined : headerSettings(check.manifest.text, profiles).modelServer;
+  const headerServer = givenServer ? undefined : whole ? whole.modelServer : headerSettings(check.manifest.text, profiles).modelServer;
   for (const workload of located.workloads) {
     const object = workload.object;
     const containers = containersOf(workload.serving);
@@ -109,9 +120,10 @@ function dedupe(findings: Finding[]): Finding[] {
 
 /**
  * Check manifest text. `settings` are drain inputs by flag (`gateway`, `max-output-tokens`, …); bad or
- * manifest-only ones are left out (see `settingErrors` to report them). Unusable text gives a problem.
+ * manifest-only ones are left out (see `settingErrors` to report them). Unusable text gives a problem. `whole`
+ * is given when `text` is part of a larger input (see `WholeInput`).
  */
-export function checkManifest(text: string, settings: Record<string, string>, profiles: Profiles): CheckResult {
+export function checkManifest(text: string, settings: Record<string, string>, profiles: Profiles, whole?: WholeInput): CheckResult {
   const read = readManifest(text);
   if (!read.ok) return read;
   const manifest = read.manifest;
@@ -122,9 +134,9 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   const located = locate(manifest, profiles);
   const check: CheckContext = { manifest, located, profiles, findings: [] };
   const user = usableSettings(settings, profiles);
-  const hint = user.gateway ? undefined : detectGateway(text, located, profiles);
+  const hint = user.gateway ? undefined : whole ? whole.gateway : detectGateway(text, located, profiles);
   const gatewayUsed = checkedFor(user, hint, profiles);
-  const contexts = workloadContexts(check, user, hint);
+  const contexts = workloadContexts(check, user, hint, whole);
 
   const seen = new Set<string>();
   for (const ctx of contexts) {
@@ -174,6 +186,7 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
       inputs,
       generator: generatorSettings(inputs, profiles),
       checkedFor: gatewayUsed,
+      workloadDocuments: contexts.map((c) => c.object.document),
     },
   };
 }

@@ -1,0 +1,50 @@
+/**
+ * Split manifest text into parts of whole YAML documents, at the lines that start a document (`---` at the start of
+ * a line, alone or before a space, a tab or content). YAML forbids such a line inside a scalar, so a split never
+ * cuts a document; a part parsed alone reads as the same documents as in the whole text. Splitting is a scan of
+ * the text, with no parsing, so a large input is cut into parts before any of it is parsed.
+ */
+
+/** A part of the input: one or more whole YAML documents, and the 1-based line of the input it starts on. */
+export interface Part {
+  text: string;
+  line: number;
+}
+
+const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
+
+/** Lines that hold nothing a document is made of: blank, comment and directive (`%YAML`) lines. */
+const PRELUDE_ONLY = /^(?:[ \t]*(?:#.*)?|%.*)(?:\r?\n(?:[ \t]*(?:#.*)?|%.*))*\r?\n?$/;
+
+/** Count line breaks in `text` from `from` to `to`. */
+function linesBetween(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * The parts of `text`, which starts on line `firstLine` of the input. Comments and directives before the first
+ * `---` stay with the document that follows them, as YAML reads them.
+ */
+export function splitDocuments(text: string, firstLine = 1): Part[] {
+  const starts = [0];
+  for (const match of text.matchAll(DOCUMENT_START)) if (match.index !== 0) starts.push(match.index);
+  const parts: Part[] = [];
+  let line = firstLine;
+  let carried = '';
+  let carriedLine = firstLine;
+  starts.forEach((start, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+    const body = text.slice(start, end);
+    if (i === 0 && !body.startsWith('---') && starts.length > 1 && PRELUDE_ONLY.test(body)) {
+      carried = body;
+      carriedLine = line;
+    } else {
+      parts.push({ text: carried + body, line: carried ? carriedLine : line });
+      carried = '';
+    }
+    line += linesBetween(text, start, end);
+  });
+  return parts;
+}

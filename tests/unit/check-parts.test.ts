@@ -1,0 +1,104 @@
+// The CLI checks large inputs in parts (src/drain/check/check-parts.ts). Checked in parts of one group per batch, every
+// fixture and every concatenation of fixtures must give what the whole check gives: the same findings (documents and
+// lines of the whole input), counts, workloads and settings. The whole check is the reference here, not the result.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { checkManifest } from '../../src/drain/check/index.ts';
+import { checkParts } from '../../src/drain/check/check-parts.ts';
+import { splitDocuments } from '../../src/drain/check/split-documents.ts';
+import { profiles } from '../support/check.ts';
+
+const FIXTURES = ['deployments', 'check', 'policy', 'gateways'].flatMap((dir) => {
+  const url = new URL(`../fixtures/${dir}/`, import.meta.url);
+  return readdirSync(url).filter((n) => n.endsWith('.yaml')).sort().map((n) => ({ name: `${dir}/${n}`, text: readFileSync(new URL(n, url), 'utf8') }));
+});
+
+/** The parts of a whole check that the CLI prints. */
+function printed(result: ReturnType<typeof checkManifest> | ReturnType<typeof checkParts>) {
+  if (!result.ok) return { problem: result.problem };
+  const { findings, counts, workloads, found, inputs, generator, checkedFor, workloadDocuments } = result.report;
+  return { findings: findings.map(({ fix, ...f }) => ({ ...f, fix: fix?.text })), counts, workloads, found, inputs, generator, checkedFor, workloadDocuments };
+}
+
+function assertSame(text: string, label: string, settings: Record<string, string> = {}): void {
+  const whole = printed(checkManifest(text, settings, profiles));
+  const parts = printed(checkParts(splitDocuments(text), settings, profiles, { bytes: 1, parts: 1 }));
+  assert.deepEqual(parts, whole, label);
+}
+
+test('each fixture checked in parts gives the whole check\u2019s report', () => {
+  assert.ok(FIXTURES.length >= 40, `${FIXTURES.length} fixtures`);
+  for (const f of FIXTURES) assertSame(f.text, f.name);
+  for (const f of FIXTURES.slice(0, 8)) assertSame(f.text, `${f.name} for istio`, { gateway: 'istio' });
+});
+
+test('concatenated fixtures checked in parts give the whole check\u2019s report (pools, policies and notes across parts)', () => {
+  const body = (t: string) => (t.endsWith('\n') ? t : `${t}\n`);
+  for (let i = 0; i < FIXTURES.length; i += 5) {
+    const group = FIXTURES.slice(i, i + 5);
+    assertSame(group.map((f) => body(f.text)).join('---\n'), group.map((f) => f.name).join(' + '));
+  }
+  assertSame(FIXTURES.map((f) => body(f.text)).join('---\n'), 'all fixtures');
+});
+
+test('a pool that selects nothing and a policy for a missing pool are related as the whole check relates them', () => {
+  const text = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: a}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: first}
+spec:
+  template:
+    metadata: {labels: {app: first}}
+    spec:
+      containers: [{name: vllm, image: "vllm/vllm-openai:v0.18.1", args: ["--model", "m"], resources: {limits: {nvidia.com/gpu: 1}}}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: b}
+---
+apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata: {name: typo}
+spec:
+  selector: {matchLabels: {app: frist}}
+  targetPorts: [{number: 8000}]
+---
+apiVersion: networking.gke.io/v1
+kind: GCPBackendPolicy
+metadata: {name: p}
+spec:
+  targetRef: {group: inference.networking.k8s.io, kind: InferencePool, name: missing}
+  default: {timeoutSec: 30}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: d}
+---
+# only a comment
+---
+- a list
+`;
+  assertSame(text, 'pool, policy, ignored kinds and a stray');
+  const checked = checkParts(splitDocuments(text), {}, profiles, { bytes: 1, parts: 1 });
+  assert.ok(checked.ok);
+  // Worked out by hand: four ConfigMaps make one note naming three and one more; the pool's typo is an error.
+  assert.ok(checked.report.findings.some((f) => f.code === 'unknown-kind' && /ConfigMap\/a, ConfigMap\/b, ConfigMap\/c and 1 more/.test(f.message)));
+  assert.ok(checked.report.findings.some((f) => f.code === 'pool-selector-mismatch' && f.document === 4 && f.line === 22));
+  assert.ok(checked.report.findings.some((f) => f.code === 'unknown-kind' && f.document === 9 && /^Document 9 is a list/.test(f.message)));
+});
+
+test('a problem in a part is reported at the whole input\u2019s line and document', () => {
+  const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [1, 2\nx: 1\n';
+  assertSame(text, 'YAML error in the second document');
+  const checked = checkParts(splitDocuments(text), {}, profiles);
+  assert.ok(!checked.ok);
+  assert.equal(checked.problem.line, 8);
+});
