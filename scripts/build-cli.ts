@@ -14,12 +14,13 @@ import { build, type Plugin } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDataFileName } from '../src/drain/profile-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = resolve(process.argv[2] ?? join(ROOT, 'cli-dist'));
 /** The data under content/ the CLI reads: every folder but the docs and the lab's results, and the YAML files. */
 const DATA_DIRS = readdirSync(join(ROOT, 'content')).filter((name) =>
-  statSync(join(ROOT, 'content', name)).isDirectory() ? !['docs', 'lab'].includes(name) : /^[^_.].*\.ya?ml$/.test(name));
+  statSync(join(ROOT, 'content', name)).isDirectory() ? !['docs', 'lab'].includes(name) : isDataFileName(name));
 
 /** In the package the data sits one folder up from the bundle, not two up from src/profiles/. */
 const relocateContent: Plugin = {

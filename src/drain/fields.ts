@@ -18,10 +18,10 @@ export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | '
 /** The form group a field belongs to, in the order the generator shows them. */
 export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names';
 
-/** One input of the drain model. */
-export interface FieldSpec {
+/** One input of the drain model; `K` narrows `key` to the keys of the table (`InputKey`). */
+export interface FieldSpec<K extends string = string> {
   /** camelCase key used in JSON and in code. */
-  key: string;
+  key: K;
   /** kebab-case name: the CLI's long flag and the URL query key. */
   flag: string;
   kind: FieldKind;
@@ -41,7 +41,13 @@ export interface FieldSpec {
   /** What a valid value looks like, for messages about `name`/`text` fields. */
   shape?: string;
   default?: number | boolean | string | 'profile';
+  /** The resolved value may stay `undefined` although the field has a profile default (a profile without one). */
+  optional?: boolean;
 }
+
+/** The default gateway and model-server profile ids: the one place that names them. */
+export const DEFAULT_GATEWAY = 'gke';
+export const DEFAULT_MODEL_SERVER = 'vllm';
 
 /**
  * What two sources report as time per output token for Qwen3-32B, in milliseconds. Kept only for the guide
@@ -51,13 +57,14 @@ export interface FieldSpec {
 export const REPORTED_TPOT_MS = { model: 'Qwen3-32B', low: 47, high: 100 } as const;
 
 /** DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric. */
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-export const FIELDS: readonly FieldSpec[] = [
+/** The field table, literal, so `DrainInputs` can be derived from it; read it through `FIELDS`. */
+const FIELD_TABLE = [
   // gateway
-  { key: 'gateway', flag: 'gateway', kind: 'profile', group: 'gateway', label: 'Gateway', default: 'gke',
+  { key: 'gateway', flag: 'gateway', kind: 'profile', group: 'gateway', label: 'Gateway', default: DEFAULT_GATEWAY,
     help: 'The gateway implementation in front of the InferencePool; it sets how fast a terminating pod stops getting requests.' },
-  { key: 'removalSeconds', flag: 'removal-seconds', kind: 'number', group: 'gateway', label: 'Removal p99', unit: 's', min: 0, max: 600, default: 'profile',
+  { key: 'removalSeconds', flag: 'removal-seconds', kind: 'number', group: 'gateway', label: 'Removal p99', unit: 's', min: 0, max: 600, default: 'profile', optional: true,
     help: 'p99 seconds from pod deletion until no new request reaches the pod, over every routing path.' },
   { key: 'healthCheckIntervalSeconds', flag: 'health-check-interval-seconds', kind: 'number', group: 'gateway', label: 'Health-check interval', unit: 's', min: 1, max: 300,
     help: 'For gateways that detect a gone pod by health checks: seconds between checks.' },
@@ -87,7 +94,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'drainCapSeconds', flag: 'drain-cap-seconds', kind: 'int', group: 'request', label: 'Drain cap', unit: 's', min: 1, max: 86400, default: 3600,
     help: 'With unbounded drain: the most a drain may take before the kubelet kills the pod.' },
   // model server
-  { key: 'modelServer', flag: 'model-server', kind: 'profile', group: 'model-server', label: 'Model server', default: 'vllm',
+  { key: 'modelServer', flag: 'model-server', kind: 'profile', group: 'model-server', label: 'Model server', default: DEFAULT_MODEL_SERVER,
     help: 'The model server in the pod; it decides how SIGTERM is handled and which flag bounds the drain.' },
   { key: 'teardownSeconds', flag: 'teardown-seconds', kind: 'int', group: 'model-server', label: 'Teardown', unit: 's', min: 0, max: 600, default: 15,
     help: 'Process and GPU teardown after the drain ends.' },
@@ -134,10 +141,34 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'Failed liveness checks before the container is restarted (and the model reloaded).' },
   { key: 'startupPeriodSeconds', flag: 'startup-period-seconds', kind: 'int', group: 'probes', label: 'Startup period', unit: 's', min: 1, max: 300, default: 'profile',
     help: 'Seconds between startup checks while the model loads.' },
-];
+] as const satisfies readonly FieldSpec[];
+
+/** A camelCase key of the field table. */
+type InputKey = (typeof FIELD_TABLE)[number]['key'];
+
+/** Every input of the drain model, in table order. */
+export const FIELDS: readonly FieldSpec<InputKey>[] = FIELD_TABLE;
+
+type FieldEntry = (typeof FIELD_TABLE)[number];
+
+/** The value type a field resolves to: numbers, booleans, an enum's choices, or text. */
+type ValueOf<F extends FieldEntry> = F extends { kind: 'int' | 'number' } ? number
+  : F extends { kind: 'bool' } ? boolean
+    : F extends { kind: 'enum'; choices: readonly (infer C)[] } ? C
+      : string;
+
+/** Keys that may stay `undefined` after resolving: no default, or a profile default a profile may lack. */
+type OptionalKey = Exclude<FieldEntry, { default: unknown }>['key'] | Extract<FieldEntry, { optional: true }>['key'];
+
+/** Every input of the drain model, resolved, derived from the field table. Optional fields are `undefined` when not given. */
+export type DrainInputs = Flatten<{ [F in FieldEntry as F['key'] extends OptionalKey ? never : F['key']]: ValueOf<F> }
+  & { [F in FieldEntry as F['key'] extends OptionalKey ? F['key'] : never]?: ValueOf<F> }>;
+
+/** One object type from an intersection, so editors and messages show the fields. */
+type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** Look up a field by its camelCase key or its kebab-case flag. */
-export function fieldFor(keyOrFlag: string): FieldSpec | undefined {
+export function fieldFor(keyOrFlag: string): FieldSpec<InputKey> | undefined {
   return FIELDS.find((f) => f.key === keyOrFlag || f.flag === keyOrFlag);
 }
 

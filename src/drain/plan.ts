@@ -91,7 +91,7 @@ export interface Plan {
 }
 
 /** The Kubernetes default for progressDeadlineSeconds, which Hitless never goes below. */
-export const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
+const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
 
 /** The removal p99, where it came from, and its arithmetic. */
 interface PlannedRemoval {

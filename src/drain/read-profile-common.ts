@@ -8,7 +8,7 @@ import { compareReleases, releaseParts } from './releases.ts';
 
 export const ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const URL_PATTERN = /^https:\/\/[^\s]+$/;
+const URL_PATTERN = /^https:\/\/[^\s]+$/;
 
 /** One entry of a profile's `sources`: id, title, url, what it was read at (`at`) and when (`checked`). */
 export function readSource(value: unknown, cursor: DataCursor): Source {
@@ -23,7 +23,7 @@ export function readSource(value: unknown, cursor: DataCursor): Source {
 }
 
 /** A YYYY-MM-DD date; YAML may already have turned an unquoted one into a Date. */
-export function readDate(value: unknown, cursor: DataCursor): string {
+function readDate(value: unknown, cursor: DataCursor): string {
   const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString().slice(0, 10) : value;
   return readString(text, cursor, DATE);
 }

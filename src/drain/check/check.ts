@@ -77,7 +77,7 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
       const spec = fieldFor(value.flag);
       const range = spec && spec.min !== undefined && spec.max !== undefined ? ` (the drain model reads ${spec.min}\u2013${spec.max})` : '';
       report(check, object, 'value-out-of-range', 'warning', [],
-        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((inputs as unknown as Record<string, unknown>)[spec?.key ?? ''] ?? 'its default'))} instead; check that setting by hand.`);
+        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((spec ? inputs[spec.key] : undefined) ?? 'its default'))} instead; check that setting by hand.`);
     }
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
