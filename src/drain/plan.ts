@@ -184,7 +184,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     const since = flagAt.kind === 'available' ? server.drain.minVersion : flagAt.since;
     derivation.push({
       field: 'modelServerRelease', value: release.release ?? 'unknown',
-      formula: `${server.name} ${describeRelease(release)}` + (since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''),
+      formula: `${server.name} ${describeRelease(release)}${since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''}`,
       why: 'The drain flag goes into the manifest only for a release that has it: a binary without it refuses to start.',
     });
   }

@@ -3,7 +3,7 @@ import {
   at, failAt, readList, readObject, readString,
   type DataCursor,
 } from './check-data.ts';
-import { type ReleaseRange, type Source } from './profiles.ts';
+import type { ReleaseRange, Source } from './profiles.ts';
 import { compareReleases, releaseParts } from './releases.ts';
 
 export const ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

@@ -185,7 +185,7 @@ export function invalidValue(spec: FieldSpec, profiles: Profiles): fc.Arbitrary<
     case 'release':
       return fc.oneof(
         fc.constantFrom('latest', 'nightly', '1.2.3.4.5', '1..2', 'v', 'vv1', '1.', '.1', '1.2-rc1', '1,2', '１.2', '1.2 #x', '0x10', '1e3'),
-        fc.constant('1.'.repeat(12) + '1'),
+        fc.constant(`${'1.'.repeat(12)}1`),
         HOSTILE_TEXT,
         WRONG_TYPES,
       );

@@ -11,7 +11,7 @@ import { countFindings, sortFindings, type Finding, type Severity } from './find
 import type { InputProblem } from './guard-input.ts';
 import { identifyServer, isServerImage } from './identify-server.ts';
 import { findInvocation } from './server-invocation.ts';
-import { locate, sameNamespace, selects, type Located } from './locate.ts';
+import { locate, sameNamespace, selects } from './locate.ts';
 import { containersOf } from './pod.ts';
 import { readManifest, type Manifest } from './read-manifest.ts';
 import { checkDrainFlag } from './rules/drain-flag.ts';
