@@ -60,6 +60,7 @@ export const REPORTED_TPOT_MS = { model: 'Qwen3-32B', low: 47, high: 100 } as co
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** The field table, literal, so `DrainInputs` can be derived from it; read it through `FIELDS`. */
+// biome-ignore format: one field per entry, its help on the second line, reads as a table
 const FIELD_TABLE = [
   // gateway
   { key: 'gateway', flag: 'gateway', kind: 'profile', group: 'gateway', label: 'Gateway', default: DEFAULT_GATEWAY,
