@@ -5,7 +5,9 @@
  * and the validation messages all use `flag`; JSON uses `key`. Ranges are the allowed values,
  * inclusive. A `default` of `'profile'` means the value comes from the data files: the chosen gateway or
  * model-server profile, or the sourced request defaults (see `resolve.ts`); `undefined` means the field is
- * optional and has no default. The drain model these fields feed is explained on the site's page
+ * optional and has no default. The type of the resolved inputs, `DrainInputs`, is derived from this table: adding
+ * an entry adds its key (a number for `int`/`number`, a boolean for `bool`, the choices of an `enum`, else text;
+ * optional without a default or with `optional: true`). The drain model these fields feed is explained on the site's page
  * "The drain model" (content/docs/drain-model.mdx).
  */
 
