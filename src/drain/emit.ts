@@ -19,7 +19,7 @@ import { formatFactor } from './seconds.ts';
 export const GENERATOR_VERSION = '0.1.0';
 
 /** The InferencePool API group and version the manifest uses. */
-export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
+const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';

@@ -5,7 +5,9 @@
  * and the validation messages all use `flag`; JSON uses `key`. Ranges are the allowed values,
  * inclusive. A `default` of `'profile'` means the value comes from the data files: the chosen gateway or
  * model-server profile, or the sourced request defaults (see `resolve.ts`); `undefined` means the field is
- * optional and has no default. The drain model these fields feed is explained on the site's page
+ * optional and has no default. The type of the resolved inputs, `DrainInputs`, is derived from this table: adding
+ * an entry adds its key (a number for `int`/`number`, a boolean for `bool`, the choices of an `enum`, else text;
+ * optional without a default or with `optional: true`). The drain model these fields feed is explained on the site's page
  * "The drain model" (content/docs/drain-model.mdx).
  */
 
@@ -18,10 +20,10 @@ export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | '
 /** The form group a field belongs to, in the order the generator shows them. */
 export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names' | 'output';
 
-/** One input of the drain model. */
-export interface FieldSpec {
+/** One input of the drain model; `K` narrows `key` to the keys of the table (`InputKey`). */
+export interface FieldSpec<K extends string = string> {
   /** camelCase key used in JSON and in code. */
-  key: string;
+  key: K;
   /** kebab-case name: the CLI's long flag and the URL query key. */
   flag: string;
   kind: FieldKind;
@@ -41,7 +43,13 @@ export interface FieldSpec {
   /** What a valid value looks like, for messages about `name`/`text` fields. */
   shape?: string;
   default?: number | boolean | string | 'profile';
+  /** The resolved value may stay `undefined` although the field has a profile default (a profile without one). */
+  optional?: boolean;
 }
+
+/** The default gateway and model-server profile ids: the one place that names them. */
+export const DEFAULT_GATEWAY = 'gke';
+export const DEFAULT_MODEL_SERVER = 'vllm';
 
 /**
  * What two sources report as time per output token for Qwen3-32B, in milliseconds. Kept only for the guide
@@ -60,13 +68,15 @@ export const OUTPUT_FORMS = ['bundle', 'patch', 'helm-values', 'lws'] as const;
 export type OutputForm = (typeof OUTPUT_FORMS)[number];
 
 /** DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric. */
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-export const FIELDS: readonly FieldSpec[] = [
+/** The field table, literal, so `DrainInputs` can be derived from it; read it through `FIELDS`. */
+// biome-ignore format: one field per entry, its help on the second line, reads as a table
+const FIELD_TABLE = [
   // gateway
-  { key: 'gateway', flag: 'gateway', kind: 'profile', group: 'gateway', label: 'Gateway', default: 'gke',
+  { key: 'gateway', flag: 'gateway', kind: 'profile', group: 'gateway', label: 'Gateway', default: DEFAULT_GATEWAY,
     help: 'The gateway implementation in front of the InferencePool; it sets how fast a terminating pod stops getting requests.' },
-  { key: 'removalSeconds', flag: 'removal-seconds', kind: 'number', group: 'gateway', label: 'Removal p99', unit: 's', min: 0, max: 600, default: 'profile',
+  { key: 'removalSeconds', flag: 'removal-seconds', kind: 'number', group: 'gateway', label: 'Removal p99', unit: 's', min: 0, max: 600, default: 'profile', optional: true,
     help: 'p99 seconds from pod deletion until no new request reaches the pod, over every routing path.' },
   { key: 'healthCheckIntervalSeconds', flag: 'health-check-interval-seconds', kind: 'number', group: 'gateway', label: 'Health-check interval', unit: 's', min: 1, max: 300,
     help: 'For gateways that detect a gone pod by health checks: seconds between checks.' },
@@ -96,17 +106,17 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'drainCapSeconds', flag: 'drain-cap-seconds', kind: 'int', group: 'request', label: 'Drain cap', unit: 's', min: 1, max: 86400, default: 3600,
     help: 'With unbounded drain: the most a drain may take before the kubelet kills the pod.' },
   // model server
-  { key: 'modelServer', flag: 'model-server', kind: 'profile', group: 'model-server', label: 'Model server', default: 'vllm',
+  { key: 'modelServer', flag: 'model-server', kind: 'profile', group: 'model-server', label: 'Model server', default: DEFAULT_MODEL_SERVER,
     help: 'The model server in the pod; it decides how SIGTERM is handled and which flag bounds the drain.' },
   { key: 'teardownSeconds', flag: 'teardown-seconds', kind: 'int', group: 'model-server', label: 'Teardown', unit: 's', min: 0, max: 600, default: 15,
     help: 'Process and GPU teardown after the drain ends.' },
   { key: 'image', flag: 'image', kind: 'text', group: 'model-server', label: 'Image', default: 'profile', maxLength: 255,
-    pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/, shape: 'an image reference such as vllm/vllm-openai:v0.18.1',
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/, shape: 'an image reference such as vllm/vllm-openai:v0.18.1',
     help: 'The container image. Its tag tells which release runs, and so whether the drain flag exists.' },
   { key: 'modelServerVersion', flag: 'model-server-version', kind: 'release', group: 'model-server', label: 'Model-server release', maxLength: 20,
     help: 'The release the image runs, for an image whose tag names none (latest, a digest). Leave empty to read it from the tag.' },
   { key: 'model', flag: 'model', kind: 'text', group: 'model-server', label: 'Model', default: 'profile', maxLength: 200,
-    pattern: /^[A-Za-z0-9][A-Za-z0-9._\/:-]*$/, shape: 'a model id such as Qwen/Qwen3-32B',
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._/:-]*$/, shape: 'a model id such as Qwen/Qwen3-32B',
     help: 'The model the server loads (for llama.cpp, a Hugging Face GGUF repository, user/repo[:quant]).' },
   // kubernetes
   { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'version', group: 'kubernetes', label: 'Kubernetes version', min: 25, max: 40, default: '1.34',
@@ -151,10 +161,34 @@ export const FIELDS: readonly FieldSpec[] = [
     help: 'With the patch form: the name of the model-server container in your Deployment. Leave empty for the model server\u2019s id (vllm, sglang, \u2026).' },
   { key: 'nodesPerReplica', flag: 'nodes-per-replica', kind: 'int', group: 'output', label: 'Nodes per replica (lws)', min: 1, max: 64, default: 1,
     help: 'With the lws form: pods (one per node) that one replica spans, the leader included; the GPUs per replica are split evenly over them.' },
-];
+] as const satisfies readonly FieldSpec[];
+
+/** A camelCase key of the field table. */
+type InputKey = (typeof FIELD_TABLE)[number]['key'];
+
+/** Every input of the drain model, in table order. */
+export const FIELDS: readonly FieldSpec<InputKey>[] = FIELD_TABLE;
+
+type FieldEntry = (typeof FIELD_TABLE)[number];
+
+/** The value type a field resolves to: numbers, booleans, an enum's choices, or text. */
+type ValueOf<F extends FieldEntry> = F extends { kind: 'int' | 'number' } ? number
+  : F extends { kind: 'bool' } ? boolean
+    : F extends { kind: 'enum'; choices: readonly (infer C)[] } ? C
+      : string;
+
+/** Keys that may stay `undefined` after resolving: no default, or a profile default a profile may lack. */
+type OptionalKey = Exclude<FieldEntry, { default: unknown }>['key'] | Extract<FieldEntry, { optional: true }>['key'];
+
+/** Every input of the drain model, resolved, derived from the field table. Optional fields are `undefined` when not given. */
+export type DrainInputs = Flatten<{ [F in FieldEntry as F['key'] extends OptionalKey ? never : F['key']]: ValueOf<F> }
+  & { [F in FieldEntry as F['key'] extends OptionalKey ? F['key'] : never]?: ValueOf<F> }>;
+
+/** One object type from an intersection, so editors and messages show the fields. */
+type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** Look up a field by its camelCase key or its kebab-case flag. */
-export function fieldFor(keyOrFlag: string): FieldSpec | undefined {
+export function fieldFor(keyOrFlag: string): FieldSpec<InputKey> | undefined {
   return FIELDS.find((f) => f.key === keyOrFlag || f.flag === keyOrFlag);
 }
 

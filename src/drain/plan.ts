@@ -91,7 +91,7 @@ export interface Plan {
 }
 
 /** The Kubernetes default for progressDeadlineSeconds, which Hitless never goes below. */
-export const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
+const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
 
 /** The removal p99, where it came from, and its arithmetic. */
 interface PlannedRemoval {
@@ -184,7 +184,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     const since = flagAt.kind === 'available' ? server.drain.minVersion : flagAt.since;
     derivation.push({
       field: 'modelServerRelease', value: release.release ?? 'unknown',
-      formula: `${server.name} ${describeRelease(release)}` + (since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''),
+      formula: `${server.name} ${describeRelease(release)}${since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''}`,
       why: 'The drain flag goes into the manifest only for a release that has it: a binary without it refuses to start.',
     });
   }

@@ -8,6 +8,7 @@ import { collectProfiles, type Profiles } from './profiles.ts';
 import { readGatewayProfile } from './read-gateway.ts';
 import { readModelServerProfile } from './read-model-server.ts';
 import { readRequestDefaults } from './read-request-defaults.ts';
+import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from './fields.ts';
 
 /** One data file: its path (for messages) and its text. */
 export interface DataFile {
@@ -38,6 +39,14 @@ function parseFile(file: DataFile): unknown {
   }
 }
 
+/**
+ * Whether a file name is a data file every reader loads (the CLI, the site, the CLI package): YAML (.yaml or .yml),
+ * not a draft (`_name`) or hidden (`.name`) file.
+ */
+export function isDataFileName(name: string): boolean {
+  return /^[^_.].*\.ya?ml$/.test(name);
+}
+
 function checkIdMatchesName(file: DataFile, id: string): void {
   const base = file.path.split('/').pop()!.replace(/\.ya?ml$/, '');
   if (base !== id) throw new Error(`${file.path}: id "${id}" must match the file name "${base}"`);
@@ -61,8 +70,10 @@ export function profilesFromFiles(gatewayFiles: DataFile[], modelServerFiles: Da
     checkIdMatchesName(f, p.id);
     return p;
   });
-  if (!gateways.some((g) => g.id === 'gke')) throw new Error('content/gateways: the default gateway "gke" has no profile');
-  if (!modelServers.some((m) => m.id === 'vllm')) throw new Error('content/model-servers: the default model server "vllm" has no profile');
+  if (!gateways.some((g) => g.id === DEFAULT_GATEWAY)) throw new Error(`content/gateways: the default gateway "${DEFAULT_GATEWAY}" has no profile`);
+  if (!modelServers.some((m) => m.id === DEFAULT_MODEL_SERVER)) {
+    throw new Error(`content/model-servers: the default model server "${DEFAULT_MODEL_SERVER}" has no profile`);
+  }
   if (!requestDefaultsFile) throw new Error(`content/${REQUEST_DEFAULTS_FILE}: missing; it holds the sourced default time per output token`);
   const requestDefaults = readRequestDefaults(parseFile(requestDefaultsFile), requestDefaultsFile.path);
   return collectProfiles(gateways, modelServers, requestDefaults);

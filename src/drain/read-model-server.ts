@@ -14,7 +14,7 @@ import { readDeployFacts } from './read-model-server-deploy.ts';
 function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean): ProbeFact {
   const o = readObject(value, cursor, ['path', 'periodSeconds', 'failureThreshold', 'timeoutSeconds']);
   return {
-    path: optional(o.path, at(cursor, 'path'), (v, c) => readString(v, c, /^\/[A-Za-z0-9._\/-]*$/)),
+    path: optional(o.path, at(cursor, 'path'), (v, c) => readString(v, c, /^\/[A-Za-z0-9._/-]*$/)),
     periodSeconds: readNumber(o.periodSeconds, at(cursor, 'periodSeconds'), 1, 300, true),
     failureThreshold: needsThreshold
       ? readNumber(o.failureThreshold, at(cursor, 'failureThreshold'), 1, 100, true)
@@ -150,7 +150,7 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
     order: readNumber(o.order, at(root, 'order'), 0, 1000, true),
     summary: readString(o.summary, at(root, 'summary')),
     engineType: readString(o.engineType, at(root, 'engineType'), ID),
-    image: readString(o.image, at(root, 'image'), /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/),
+    image: readString(o.image, at(root, 'image'), /^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/),
     release: readRelease(o.release, at(root, 'release'), o.image),
     command: optional(o.command, at(root, 'command'), (v, c) => readList(v, c, (item, ic) => readString(item, ic), 1)),
     entryPoints,

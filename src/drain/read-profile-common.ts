@@ -3,7 +3,7 @@ import {
   at, failAt, readList, readObject, readString,
   type DataCursor,
 } from './check-data.ts';
-import { type ReleaseRange, type Source } from './profiles.ts';
+import type { ReleaseRange, Source } from './profiles.ts';
 import { compareReleases, releaseParts } from './releases.ts';
 
 export const ID = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -23,7 +23,7 @@ export function readSource(value: unknown, cursor: DataCursor): Source {
 }
 
 /** A YYYY-MM-DD date; YAML may already have turned an unquoted one into a Date. */
-export function readDate(value: unknown, cursor: DataCursor): string {
+function readDate(value: unknown, cursor: DataCursor): string {
   const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString().slice(0, 10) : value;
   return readString(text, cursor, DATE);
 }

@@ -31,7 +31,7 @@ export function readRequestDefaults(data: unknown, file: string): RequestDefault
   const tpotCursor = at(root, 'tpotMs');
   const tpot = readObject(o.tpotMs, tpotCursor, ['value', 'summary', 'sources']);
   const defaults: RequestDefaults = {
-    model: readString(o.model, at(root, 'model'), /^[A-Za-z0-9][A-Za-z0-9._\/:-]*$/),
+    model: readString(o.model, at(root, 'model'), /^[A-Za-z0-9][A-Za-z0-9._/:-]*$/),
     tpotMs: {
       // The same range as the tpot-ms input (fields.ts).
       value: readNumber(tpot.value, at(tpotCursor, 'value'), 0.1, 10000),

@@ -2,56 +2,13 @@
  * Turn raw inputs (CLI flags, URL query, form fields, JSON) into validated drain inputs.
  * Defaults that depend on the chosen gateway or model server come from their profiles.
  */
-import { FIELDS, fieldFor, type FieldSpec, type OutputForm } from './fields.ts';
+import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, FIELDS, fieldFor, type DrainInputs, type FieldSpec } from './fields.ts';
 import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from './profiles.ts';
 import { compareReleases, releaseFromImage } from './releases.ts';
 
-/** Every input of the drain model, resolved. Optional fields are `undefined` when not given. */
-export interface DrainInputs {
-  gateway: string;
-  removalSeconds?: number;
-  healthCheckIntervalSeconds?: number;
-  healthCheckUnhealthyThreshold?: number;
-  healthCheckTimeoutSeconds?: number;
-  propagationSeconds?: number;
-  removalMarginSeconds: number;
-  failureMode: 'FailClose' | 'FailOpen';
-  maxRequestSeconds?: number;
-  maxOutputTokens: number;
-  tpotMs: number;
-  prefillOverheadPercent: number;
-  drainHeadroomPercent: number;
-  unboundedDrain: boolean;
-  drainCapSeconds: number;
-  modelServer: string;
-  teardownSeconds: number;
-  image: string;
-  /** The model server's release where the image tag names none; see `plan-release.ts`. */
-  modelServerVersion?: string;
-  model: string;
-  kubernetesVersion: string;
-  name: string;
-  namespace: string;
-  port: number;
-  eppPort: number;
-  replicas: number;
-  gpusPerReplica: number;
-  spareGpus: number;
-  podDisruptionBudget: boolean;
-  startupSeconds: number;
-  readinessPeriodSeconds: number;
-  readinessFailureThreshold: number;
-  livenessPeriodSeconds: number;
-  livenessFailureThreshold: number;
-  startupPeriodSeconds: number;
-  /** The output form (`emit-output.ts`). */
-  output: OutputForm;
-  /** The model-server container a patch targets; the model server's id when not given. */
-  container?: string;
-  /** Pods one replica spans in the lws form. */
-  nodesPerReplica: number;
-}
+export type { DrainInputs } from './fields.ts';
+export { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from './fields.ts';
 
 /** A problem with one input, named by its flag. */
 export interface FieldError {
@@ -64,9 +21,6 @@ export interface Resolved {
   inputs: DrainInputs;
   errors: FieldError[];
 }
-
-export const DEFAULT_GATEWAY = 'gke';
-export const DEFAULT_MODEL_SERVER = 'vllm';
 
 /** The profile ids a `profile` field accepts. */
 export function profileIdsFor(spec: FieldSpec, profiles: Profiles): string[] {
@@ -142,7 +96,7 @@ export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles):
   }
   const gatewayId = (given.gateway as string | undefined) ?? DEFAULT_GATEWAY;
   const modelServerId = (given.modelServer as string | undefined) ?? DEFAULT_MODEL_SERVER;
-  const inputs = { ...defaultsFor(profiles, gatewayId, modelServerId), ...given } as unknown as DrainInputs;
+  const inputs = { ...defaultsFor(profiles, gatewayId, modelServerId), ...given } as DrainInputs;
   checkCombinations(inputs, given, profiles, errors);
   return { inputs, errors };
 }
@@ -207,7 +161,7 @@ export function changedInputs(inputs: DrainInputs, profiles: Profiles): [string,
   const ownDefaults = defaultsFor(profiles, inputs.gateway, inputs.modelServer);
   const changed: [string, string][] = [];
   for (const f of FIELDS) {
-    const value = (inputs as unknown as Record<string, unknown>)[f.key];
+    const value = inputs[f.key];
     const base = f.kind === 'profile' ? defaults[f.key] : ownDefaults[f.key];
     if (value !== undefined && value !== base) changed.push([f.flag, String(value)]);
   }

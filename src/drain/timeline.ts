@@ -127,17 +127,17 @@ export interface Timeline {
 const fmt = formatSeconds;
 
 /** When a path stops sending new requests, in seconds after deletion. */
-export function removalAt(path: RemovalPath, sigtermSeconds: number): number {
+function removalAt(path: RemovalPath, sigtermSeconds: number): number {
   return roundMs((path.from === 'sigterm' ? sigtermSeconds : 0) + path.seconds);
 }
 
 /** The kubelet sends SIGTERM when the preStop sleep ends, or at the grace deadline if that comes first. */
-export function sigtermAt(settings: TimelineSettings): number {
+function sigtermAt(settings: TimelineSettings): number {
   return Math.min(settings.preStopSeconds, settings.terminationGracePeriodSeconds);
 }
 
 /** When the server stops serving in-flight requests: SIGTERM plus its drain bound, never after SIGKILL. */
-export function stopServingAt(settings: TimelineSettings): number {
+function stopServingAt(settings: TimelineSettings): number {
   const sigterm = sigtermAt(settings);
   const grace = settings.terminationGracePeriodSeconds;
   return settings.drain.kind === 'unbounded' ? grace : Math.min(roundMs(sigterm + settings.drain.seconds), grace);
@@ -177,7 +177,7 @@ export function fateOf(request: ExampleRequest, settings: TimelineSettings): Req
  * - a short request (a fifth of the longest, at least 1 s) routed late: inside the front window when there
  *   is one (at its middle), otherwise one second before the last removal.
  */
-export function exampleRequests(settings: TimelineSettings, lastRemovalSeconds: number): ExampleRequest[] {
+function exampleRequests(settings: TimelineSettings, lastRemovalSeconds: number): ExampleRequest[] {
   const sigterm = sigtermAt(settings);
   const longest = settings.maxRequestSeconds;
   const short = Math.max(1, ceilSeconds(longest / 5));
@@ -278,7 +278,7 @@ function problemsOf(
 }
 
 /** The routing paths for a plan's gateway: the Endpoint Picker's pod watch, then the gateway's slowest path. */
-export function pathsFor(plan: Plan, profiles: Profiles): RemovalPath[] {
+function pathsFor(plan: Plan, profiles: Profiles): RemovalPath[] {
   const gateway = gatewayById(profiles, plan.gateway);
   const epp: RemovalPath = { id: 'epp', label: 'Endpoint Picker (pod watch)', from: 'deletion', seconds: 0, basis: 'watch' };
   const healthCheckOnly = plan.warnings.some((w) => w.code === 'health-check-only');

@@ -13,7 +13,7 @@ import type { Profiles } from './profiles.ts';
 import { changedInputs, resolveInputs, type DrainInputs } from './resolve.ts';
 
 /** The version of the query format: the drain model's version; a link carries it so later models can read old links. */
-export const URL_STATE_VERSION = String(MODEL_VERSION);
+const URL_STATE_VERSION = String(MODEL_VERSION);
 
 /** The longest query the page reads; anything longer is ignored as tampered. */
 export const MAX_QUERY_LENGTH = 4000;

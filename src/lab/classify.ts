@@ -11,9 +11,6 @@ export type Outcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'error';
 /** Every outcome, in report order. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'cut', 'aborted', 'error'];
 
-/** Outcomes that count as a lost request. */
-export const LOST: readonly Outcome[] = ['refused', 'cut', 'aborted'];
-
 /** The line that ends a complete stream (OpenAI-style SSE). */
 export const DONE_EVENT = 'data: [DONE]\n\n';
 

@@ -35,7 +35,7 @@ export function haproxyVersion(): string | null {
 }
 
 /** A free TCP port on 127.0.0.1, found by binding port 0 and closing again. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -62,7 +62,7 @@ export function runtime(socket: string, command: string): Promise<string> {
 }
 
 /** Operational state per server from `show servers state`: 2 = UP, 0 = DOWN; admin bits 0x01 maint, 0x08 drain. */
-export async function serverStates(socket: string): Promise<Map<string, { op: number; admin: number }>> {
+async function serverStates(socket: string): Promise<Map<string, { op: number; admin: number }>> {
   const text = await runtime(socket, `show servers state ${BACKEND}`);
   const states = new Map<string, { op: number; admin: number }>();
   for (const line of text.split('\n')) {

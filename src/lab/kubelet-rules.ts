@@ -6,7 +6,7 @@
  */
 
 /** The kubelet's floor on the time between SIGTERM and SIGKILL. */
-export const MIN_GRACE_AFTER_PRESTOP_SECONDS = 2;
+const MIN_GRACE_AFTER_PRESTOP_SECONDS = 2;
 
 /** When each step of a pod's termination happens. */
 export interface TerminationTimes {

@@ -5,7 +5,7 @@
  */
 
 /** Where each stand-in's shutdown log lines come from: the release (and files) whose wording and order they follow. */
-export const STAND_IN_LOG_FORMAT: Readonly<Record<string, string>> = {
+const STAND_IN_LOG_FORMAT: Readonly<Record<string, string>> = {
   vllm: 'vLLM after PR #43707 (May 2026; launcher.py, async_llm.py, core.py), whose first release is not verified; v0.18.1 does not print the [shutdown] lines',
   sglang: "SGLang's main branch in 2026 (tokenizer_manager.py sigterm_watchdog, http_server.py)",
   tgi: 'TGI v3.3.7 (launcher/src/main.rs terminate() and shutdown_shards(), router/src/server.rs)',

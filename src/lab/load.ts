@@ -24,7 +24,7 @@ export interface RequestRecord {
 }
 
 /** Model seconds a request may run beyond its length before the client gives up on it. */
-export const CLIENT_SLACK_SECONDS = 15;
+const CLIENT_SLACK_SECONDS = 15;
 
 function send(port: number, item: ScheduledRequest, deletionAt: number): Promise<RequestRecord> {
   const started = performance.now();

@@ -27,7 +27,7 @@ export interface Pod {
 export type PodOptions = Omit<StandInConfig, 'tpotMs' | 'chunkTokens'>;
 
 /** Tokens per streamed chunk: a chunk every half model second at 100 ms per token. */
-export const CHUNK_TOKENS = 5;
+const CHUNK_TOKENS = 5;
 
 /** Start one stand-in and wait (up to 15 s: Node starts slowly on a busy machine) until it reports its port. */
 export async function startPod(resources: LabResources, options: PodOptions): Promise<Pod> {
@@ -69,7 +69,7 @@ function safeParse(line: string): Record<string, unknown> | null {
 }
 
 /** GET a path on 127.0.0.1 and return the status, or 0 on any error (bounded by `timeoutMs`). */
-export function getStatus(port: number, path: string, timeoutMs = 500): Promise<number> {
+function getStatus(port: number, path: string, timeoutMs = 500): Promise<number> {
   return new Promise((resolve) => {
     const req = request({ host: '127.0.0.1', port, path, method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
       res.resume();

@@ -36,10 +36,10 @@ export interface Prediction {
 }
 
 /** Requests the lab's model predicts at or above this count are "surely" lost. */
-export const SURE_LOSS_COUNT = 3;
+const SURE_LOSS_COUNT = 3;
 
 /** Arrival rate per pod, per model second. */
-export function ratePerPod(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): number {
+function ratePerPod(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): number {
   return rate / (setup.rolling === 'surge-first' ? 4 : 3);
 }
 
@@ -50,7 +50,7 @@ export function ratePerPod(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND):
  * (fall − 1) and fall intervals later; the model's bound for a health-check-only gateway is its
  * removal p99 (interval × threshold + timeout + propagation).
  */
-export function routeStop(setup: LabSetup): Range {
+function routeStop(setup: LabSetup): Range {
   const sigterm = terminationTimes(setup.preStopSeconds, setup.graceSeconds).sigterm;
   let min = setup.pushSeconds ?? Infinity;
   let max = setup.pushSeconds ?? Infinity;
@@ -116,7 +116,7 @@ export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Pr
 }
 
 /** Model seconds of slack on a measured exit time (timers and a stalled host may shift it a little). */
-export const EXIT_SLACK_SECONDS = 1;
+const EXIT_SLACK_SECONDS = 1;
 
 /** Whether a measured exit time (model seconds after the deletion) contradicts the prediction. */
 export function exitContradicts(prediction: Pick<Prediction, 'upUntil'>, exitSeconds: number | null): boolean {

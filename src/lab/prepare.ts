@@ -4,7 +4,7 @@
  */
 import { plan as makePlan, type Plan } from '../drain/plan.ts';
 import type { Mechanism, ModelServerProfile, Profiles } from '../drain/profiles.ts';
-import { gatewayById, modelServerById, resolveInputs } from '../drain/resolve.ts';
+import { DEFAULT_MODEL_SERVER, gatewayById, modelServerById, resolveInputs } from '../drain/resolve.ts';
 import { predict, type Prediction } from './predict.ts';
 import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
 import type { LabSetup } from './setup.ts';
@@ -24,7 +24,7 @@ export interface Prepared {
 }
 
 /** The longest run the lab accepts, in model seconds (one wall minute). */
-export const MAX_RUN_SECONDS = 600;
+const MAX_RUN_SECONDS = 600;
 
 /** A problem with what was asked for; the CLI reports it as a usage error. */
 export class LabInputError extends Error {
@@ -39,7 +39,7 @@ export function prepare(name: string, profiles: Profiles, options: { gateway?: s
   const spec = scenarioByName(name);
   if (!spec) throw new LabInputError(`--scenario must be one of ${SCENARIOS.map((s) => s.name).join(', ')} (got ${JSON.stringify(name)})`);
   const gatewayId = options.gateway ?? spec.defaultGateway;
-  const modelServerId = options.modelServer ?? spec.onlyModelServer ?? 'vllm';
+  const modelServerId = options.modelServer ?? spec.onlyModelServer ?? DEFAULT_MODEL_SERVER;
   try {
     gatewayById(profiles, gatewayId);
     modelServerById(profiles, modelServerId);
@@ -73,12 +73,12 @@ export function prepare(name: string, profiles: Profiles, options: { gateway?: s
 }
 
 /** Whether a model server's profile has a drain flag the plan can set. */
-export function hasDrainFlag(server: ModelServerProfile): boolean {
+function hasDrainFlag(server: ModelServerProfile): boolean {
   return server.drain.kind === 'flag' && Boolean(server.drain.flag);
 }
 
 /** The first gateway (in profile order) of each detection mechanism. */
-export function gatewayPerMechanism(profiles: Profiles): { mechanism: Mechanism; gateway: string }[] {
+function gatewayPerMechanism(profiles: Profiles): { mechanism: Mechanism; gateway: string }[] {
   const seen = new Map<Mechanism, string>();
   for (const g of profiles.gateways) if (!seen.has(g.mechanism)) seen.set(g.mechanism, g.id);
   return [...seen].map(([mechanism, gateway]) => ({ mechanism, gateway }));

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 const SETPRIV = '/usr/bin/setpriv';
 
 /** Whether children can be tied to the lab with a parent-death signal (Linux with setpriv). */
-export function canTieToParent(): boolean {
+function canTieToParent(): boolean {
   if (process.platform !== 'linux') return false;
   try {
     accessSync(SETPRIV, constants.X_OK);
@@ -102,7 +102,7 @@ export class LabResources {
 export const STOP_SIGNALS: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 /** How often the lab checks that its parent is still there, in ms. */
-export const PARENT_POLL_MS = 200;
+const PARENT_POLL_MS = 200;
 
 /**
  * Make SIGINT, SIGTERM and SIGHUP, and the loss of the parent process (a wrapper or npm killed without a

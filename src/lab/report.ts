@@ -67,9 +67,6 @@ export function scenarioJson(result: ScenarioResult) {
   };
 }
 
-/** The JSON of one scenario result. */
-export type ScenarioJson = ReturnType<typeof scenarioJson>;
-
 const VERDICT_TEXT: Record<Verdict, string> = {
   pass: 'PASS: as the model predicts',
   contradiction: 'FAIL: contradicts the model',

@@ -17,8 +17,3 @@ export function toWallMs(modelSeconds: number): number {
 export function toModelSeconds(wallMs: number): number {
   return wallMs / WALL_MS_PER_MODEL_SECOND;
 }
-
-/** Round model seconds to 0.01 s for reports. */
-export function roundSeconds(modelSeconds: number): number {
-  return Math.round(modelSeconds * 100) / 100;
-}

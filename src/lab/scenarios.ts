@@ -6,7 +6,7 @@
  */
 import { plan as makePlan, type Plan } from '../drain/plan.ts';
 import type { Mechanism, ModelServerProfile, Profiles } from '../drain/profiles.ts';
-import { gatewayById, modelServerById, type DrainInputs } from '../drain/resolve.ts';
+import { DEFAULT_GATEWAY, gatewayById, modelServerById, type DrainInputs } from '../drain/resolve.ts';
 import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
 import { routingFor, shutdownFor, type LabSetup } from './setup.ts';
@@ -28,25 +28,25 @@ export interface ScenarioSpec {
 
 /** Every scenario, in report order. */
 export const SCENARIOS: readonly ScenarioSpec[] = [
-  { name: 'recommended', title: 'The plan', defaultGateway: 'gke',
+  { name: 'recommended', title: 'The plan', defaultGateway: DEFAULT_GATEWAY,
     summary: 'The settings the generator writes for this gateway and model server (for a health-check-only gateway, with a preStop that first fails the health check).' },
-  { name: 'no-prestop', title: 'No preStop', defaultGateway: 'gke',
+  { name: 'no-prestop', title: 'No preStop', defaultGateway: DEFAULT_GATEWAY,
     summary: 'The plan without its preStop sleep: SIGTERM comes while the gateway still routes to the pod.' },
-  { name: 'short-prestop', title: 'preStop shorter than removal', defaultGateway: 'gke',
+  { name: 'short-prestop', title: 'preStop shorter than removal', defaultGateway: DEFAULT_GATEWAY,
     summary: 'A preStop half as long as the removal p99: the pod stops accepting before the gateway stops routing to it.' },
-  { name: 'short-grace', title: 'Grace shorter than preStop + drain', defaultGateway: 'gke',
+  { name: 'short-grace', title: 'Grace shorter than preStop + drain', defaultGateway: DEFAULT_GATEWAY,
     summary: 'terminationGracePeriodSeconds leaves 5 s after the preStop instead of the drain: SIGKILL cuts long streams.' },
-  { name: 'vllm-abort', title: 'vLLM with --shutdown-timeout=0', defaultGateway: 'gke', onlyModelServer: 'vllm',
+  { name: 'vllm-abort', title: 'vLLM with --shutdown-timeout=0', defaultGateway: DEFAULT_GATEWAY, onlyModelServer: 'vllm',
     summary: "The plan with vLLM's default --shutdown-timeout=0, which aborts every running request at SIGTERM." },
-  { name: 'short-drain', title: 'Drain flag shorter than the longest request', defaultGateway: 'gke', needsDrainFlag: true,
+  { name: 'short-drain', title: 'Drain flag shorter than the longest request', defaultGateway: DEFAULT_GATEWAY, needsDrainFlag: true,
     summary: "The plan with the model server's drain flag at 5 s: what still runs 5 s after SIGTERM is ended, aborted by vLLM, cut by the servers that stop or exit (TGI's launcher kills its web server; Triton's one --exit-timeout-secs budget runs out)." },
-  { name: 'idle-connection', title: 'Triton with an idle pooled connection', defaultGateway: 'gke', onlyModelServer: 'triton',
+  { name: 'idle-connection', title: 'Triton with an idle pooled connection', defaultGateway: DEFAULT_GATEWAY, onlyModelServer: 'triton',
     summary: 'The plan, with the gateway holding one idle keep-alive connection to the pod, as a connection pool does: Triton waits for open connections out of its one --exit-timeout-secs budget, so the pod stays up for the whole budget although no request is lost.' },
   { name: 'hc-no-prestop', title: 'Health checks only, no preStop', defaultGateway: 'custom', onlyMechanism: 'health-check',
     summary: 'A load balancer that only health-checks, and no preStop: requests are refused until the checks fail.' },
   { name: 'hc-sleep-only', title: 'Health checks only, preStop sleep alone', defaultGateway: 'custom', onlyMechanism: 'health-check',
     summary: "The plan's preStop sleep without failing the health check: the pod passes checks while it sleeps, so the refusals only move to after SIGTERM." },
-  { name: 'rolling', title: 'Rolling update with the plan', defaultGateway: 'gke',
+  { name: 'rolling', title: 'Rolling update with the plan', defaultGateway: DEFAULT_GATEWAY,
     summary: "The plan during a rolling update: a replacement pod starts before or after the old one goes, per the plan's strategy." },
 ];
 
@@ -111,10 +111,10 @@ function gatewayDraining(planned: Plan): number | null {
 }
 
 /** The number of model seconds short-grace leaves between the preStop's end and SIGKILL. */
-export const SHORT_GRACE_DRAIN_SECONDS = 5;
+const SHORT_GRACE_DRAIN_SECONDS = 5;
 
 /** The drain flag's value in short-drain, in model seconds. */
-export const SHORT_DRAIN_SECONDS = 5;
+const SHORT_DRAIN_SECONDS = 5;
 
 function applyScenario(name: string, setup: LabSetup, planned: Plan, server: ModelServerProfile): void {
   switch (name) {

@@ -140,7 +140,8 @@ function onSigterm(): void {
   if (s.waitsFor !== 'connections') server.closeIdleConnections();
   if (s.mode === 'abort') {
     abortAll();
-    return finish();
+    finish();
+    return;
   }
   const started = performance.now();
   const boundMs = s.boundSeconds === null ? Infinity : toWallMs(s.boundSeconds);

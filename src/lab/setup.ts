@@ -71,10 +71,10 @@ export const LAB_STARTUP_SECONDS = 3;
  * GKE's HealthCheckPolicy defaults (5 s interval, 5 s timeout, 2 failures): the checks the lab's
  * endpoint-view gateway runs besides removing the pod from its endpoint list.
  */
-export const ENDPOINT_VIEW_CHECKS = { intervalSeconds: 5, fall: 2, timeoutSeconds: 5 };
+const ENDPOINT_VIEW_CHECKS = { intervalSeconds: 5, fall: 2, timeoutSeconds: 5 };
 
 /** Checks rise after this many passes (HAProxy's default is 2). */
-export const CHECK_RISE = 2;
+const CHECK_RISE = 2;
 
 /**
  * The stand-in's SIGTERM behaviour for a model-server profile and its drain setting, as the corrected facts say

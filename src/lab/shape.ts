@@ -23,10 +23,10 @@ export interface RunShape {
 }
 
 /** Model seconds of load after the pod stops getting requests, so the chart shows the other pods carrying on. */
-export const TAIL_SECONDS = 10;
+const TAIL_SECONDS = 10;
 
 /** Model seconds of slack after everything should be over before a run counts as hung. */
-export const DEADLINE_SLACK_SECONDS = 20;
+const DEADLINE_SLACK_SECONDS = 20;
 
 /** The shape of a run. */
 export function runShape(setup: LabSetup, prediction: Prediction): RunShape {

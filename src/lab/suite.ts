@@ -34,7 +34,7 @@ export interface ScenarioResult {
 }
 
 /** Attempts per run at most (the first plus two repeats). */
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 
 /** Options for a scenario's runs. */
 export interface SuiteOptions {

@@ -15,7 +15,7 @@ export interface Timeline {
 }
 
 /** Model seconds per bucket on the chart. */
-export const BUCKET_SECONDS = 2;
+const BUCKET_SECONDS = 2;
 
 /**
  * Count outcomes per bucket from `from` to `to` (both rounded outward to the bucket width).

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { profilesFromFiles, REQUEST_DEFAULTS_FILE, type DataFile } from '../drain/profile-files.ts';
+import { isDataFileName, profilesFromFiles, REQUEST_DEFAULTS_FILE, type DataFile } from '../drain/profile-files.ts';
 import type { Profiles } from '../drain/profiles.ts';
 
 /** The repository's content folder. */
@@ -10,7 +10,7 @@ export const CONTENT_DIR = fileURLToPath(new URL('../../content/', import.meta.u
 
 function readDir(dir: string): DataFile[] {
   return readdirSync(dir)
-    .filter((name) => /^[^_.].*\.ya?ml$/.test(name))
+    .filter(isDataFileName)
     .sort()
     .map((name) => ({ path: join(dir, name), text: readFileSync(join(dir, name), 'utf8') }));
 }

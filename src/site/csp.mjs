@@ -24,7 +24,7 @@ const STARLIGHT_INLINE_SCRIPT_FILES = [
  * @param {string} source
  * @returns {string[]}
  */
-export function findInlineScripts(source) {
+function findInlineScripts(source) {
   return [...source.matchAll(/<script\s+is:inline\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 }
 
@@ -33,7 +33,7 @@ export function findInlineScripts(source) {
  * @param {string} text
  * @returns {`sha256-${string}`}
  */
-export function hashScript(text) {
+function hashScript(text) {
   return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 }
 
@@ -41,7 +41,7 @@ export function hashScript(text) {
  * Hashes of the inline scripts Starlight renders.
  * @returns {`sha256-${string}`[]}
  */
-export function starlightInlineScriptHashes() {
+function starlightInlineScriptHashes() {
   const require = createRequire(import.meta.url);
   const dist = dirname(require.resolve('@astrojs/starlight/components'));
   return STARLIGHT_INLINE_SCRIPT_FILES

@@ -17,7 +17,7 @@ export type ChartBucket = { from: number } & Record<VerifyOutcome, number>;
 const WIDTHS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
 
 /** Bucket seconds: the smallest of 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 30, 60 min giving at most 60 buckets. */
-export function bucketWidth(spanSeconds: number): number {
+function bucketWidth(spanSeconds: number): number {
   return WIDTHS.find((w) => spanSeconds / w <= 60) ?? WIDTHS.at(-1)!;
 }
 

@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import type { VerifyOptions } from './options.ts';
 
 /** The hitless arguments of one shard (the same for every shard). */
-export function shardArgs(o: VerifyOptions, shards: number): string[] {
+function shardArgs(o: VerifyOptions, shards: number): string[] {
   const url = o.url!;
   const base = `${url.origin}${url.pathname.replace(/\/v1\/(chat\/)?completions$/, '')}${url.search}`;
   const args = [

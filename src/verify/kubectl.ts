@@ -20,10 +20,10 @@ export interface KubectlResult {
 }
 
 /** The kubectl binary: $HITLESS_KUBECTL or `kubectl` on PATH. */
-export const KUBECTL = process.env.HITLESS_KUBECTL || 'kubectl';
+const KUBECTL = process.env.HITLESS_KUBECTL || 'kubectl';
 
 /** The flags every command starts with. */
-export function scopeArgs(t: RestartTarget): string[] {
+function scopeArgs(t: RestartTarget): string[] {
   return [...(t.context ? [`--context=${t.context}`] : []), `--namespace=${t.namespace}`];
 }
 

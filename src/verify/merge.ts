@@ -27,7 +27,7 @@ export function readReportFile(file: string): VerifyReport {
 }
 
 /** Check that data is a verify report (version 1); throws naming the file and the field. */
-export function checkReport(data: unknown, file: string): VerifyReport {
+function checkReport(data: unknown, file: string): VerifyReport {
   const r = data as Partial<VerifyReport>;
   const problem = !r || typeof r !== 'object' ? 'it is not an object'
     : r.tool !== 'hitless verify' ? '"tool" is not "hitless verify"'

@@ -9,7 +9,7 @@ import { parseArgs, UsageError } from '../cli/args.ts';
 export type Api = 'completions' | 'chat';
 
 /** The path each API appends to the base URL. */
-export const API_PATHS: Readonly<Record<Api, string>> = { completions: '/v1/completions', chat: '/v1/chat/completions' };
+const API_PATHS: Readonly<Record<Api, string>> = { completions: '/v1/completions', chat: '/v1/chat/completions' };
 
 /** A checked `hitless verify` invocation. */
 export interface VerifyOptions {
@@ -50,7 +50,7 @@ export const RANGES = {
 } as const satisfies Record<string, readonly [number, number, number]>;
 
 /** The prompt when none is given: asks for a long answer, so streams last. */
-export const DEFAULT_PROMPT = 'Write a detailed, step-by-step guide to keeping a lighthouse running through a winter storm.';
+const DEFAULT_PROMPT = 'Write a detailed, step-by-step guide to keeping a lighthouse running through a winter storm.';
 
 const STRING_OPTIONS = ['url', 'api', 'rate', 'concurrency', 'duration', 'max-tokens', 'prompt', 'prompt-file', 'timeout', 'id-header',
   'format', 'report', 'restart', 'context', 'warmup', 'rollout-timeout', 'shards', 'job-name', 'header-secret'];
@@ -61,7 +61,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_PROMPT_BYTES = 1_000_000;
 
 /** A number flag within [min, max]; `whole` asks for an integer. */
-export function numberOption(value: string | undefined, flag: keyof typeof RANGES, whole: boolean): number {
+function numberOption(value: string | undefined, flag: keyof typeof RANGES, whole: boolean): number {
   const [min, max, fallback] = RANGES[flag];
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -90,7 +90,7 @@ function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; n
 }
 
 /** Parse `K:V` headers; the message names the header's position, never its value. */
-export function parseHeaders(values: readonly string[]): Record<string, string> {
+function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   values.forEach((value, i) => {
     const colon = value.indexOf(':');
@@ -104,7 +104,7 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
 }
 
 /** Headers from $HITLESS_VERIFY_HEADERS (one `K:V` a line), as the emitted Job passes them from a Secret. */
-export function headersFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+function headersFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env.HITLESS_VERIFY_HEADERS ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
 }
 

@@ -14,10 +14,10 @@ export type VerifyOutcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'timeout';
 export const VERIFY_OUTCOMES: readonly VerifyOutcome[] = ['ok', 'refused', 'cut', 'aborted', 'timeout'];
 
 /** Outcomes that count as a lost request. */
-export const LOST_OUTCOMES: readonly VerifyOutcome[] = ['refused', 'cut', 'aborted', 'timeout'];
+const LOST_OUTCOMES: readonly VerifyOutcome[] = ['refused', 'cut', 'aborted', 'timeout'];
 
 /** The finish reason vLLM (and others) give a request they aborted. */
-export const ABORT_FINISH_REASON = 'abort';
+const ABORT_FINISH_REASON = 'abort';
 
 /** What the client saw of one request. */
 export interface RequestFacts {

@@ -15,7 +15,7 @@ export class RestartError extends Error {
 }
 
 /** Seconds between pod listings. */
-export const POLL_SECONDS = 1;
+const POLL_SECONDS = 1;
 const READ_TIMEOUT_MS = 30_000;
 
 /** Read the Deployment and return its pod selector; throws RestartError when it cannot be read. */

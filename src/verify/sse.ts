@@ -31,7 +31,7 @@ export interface StreamReader {
 }
 
 /** Longest event the reader buffers (1 MiB); a longer one is an error of the stream. */
-export const MAX_EVENT_BYTES = 1 << 20;
+const MAX_EVENT_BYTES = 1 << 20;
 
 const MAX_ERROR_CHARS = 200;
 

@@ -6,7 +6,7 @@ import type { LoadStats } from './load.ts';
 import { ttftSummary } from './report.ts';
 
 /** Seconds between status lines when stderr is not a terminal. */
-export const PLAIN_EVERY_SECONDS = 5;
+const PLAIN_EVERY_SECONDS = 5;
 
 /** The status line: elapsed, sent, in flight, each outcome, TTFT p50/p99 (of the last 5,000 first tokens). */
 export function statusLine(elapsedSeconds: number, stats: LoadStats): string {

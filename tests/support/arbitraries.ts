@@ -11,7 +11,7 @@ import type { Profiles } from '../../src/drain/profiles.ts';
  * Strings that are valid names, images or model ids yet mean something else to a YAML parser: YAML 1.1
  * booleans (kubectl's parser), numbers in several notations, null words, sexagesimal `1:20`.
  */
-export const YAML_LOOKALIKES = [
+const YAML_LOOKALIKES = [
   'yes', 'no', 'on', 'off', 'y', 'n', 'true', 'false', 'null', 'nan', 'inf', '123', '0755', '08', '1e3', '0x1f', '0o17',
   'Yes', 'NO', 'Off', 'Y', 'N', 'TRUE', 'Null', 'NULL', '1:20', '1.0', '.5', '-1', '1_000',
 ];
@@ -187,7 +187,7 @@ export function invalidValue(spec: FieldSpec, profiles: Profiles): fc.Arbitrary<
     case 'release':
       return fc.oneof(
         fc.constantFrom('latest', 'nightly', '1.2.3.4.5', '1..2', 'v', 'vv1', '1.', '.1', '1.2-rc1', '1,2', '１.2', '1.2 #x', '0x10', '1e3'),
-        fc.constant('1.'.repeat(12) + '1'),
+        fc.constant(`${'1.'.repeat(12)}1`),
         HOSTILE_TEXT,
         WRONG_TYPES,
       );

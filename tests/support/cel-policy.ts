@@ -7,7 +7,7 @@ import { run, isCelError } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 
 /** A decoded Kubernetes object as CEL input. */
-export function toCel(value: unknown): unknown {
+function toCel(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toCel);
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (value && typeof value === 'object') return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)]));

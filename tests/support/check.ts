@@ -75,7 +75,7 @@ export interface Parts {
   labels: string;
 }
 
-export const CLEAN: Parts = {
+const CLEAN: Parts = {
   replicas: 'replicas: 3',
   strategy: 'strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1',
   progressDeadline: 'progressDeadlineSeconds: 725',
@@ -117,7 +117,7 @@ export function pool(selector = 'app: m', port = '8000', apiVersion = 'inference
 export const docs = (...texts: string[]) => texts.join('---\n');
 
 /** Findings (code, object, path) whose fix was applied: the fixed manifest must have none of them left. */
-export function appliedFixes(report: CheckReport): string[] {
+function appliedFixes(report: CheckReport): string[] {
   return report.findings.filter((f) => f.remedy === 'applied' && f.severity !== 'info').map((f) => `${f.code} ${f.object} ${f.path}`);
 }
 

@@ -60,7 +60,7 @@ function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][numbe
 }
 
 /** The plan the drain model page gives for these inputs. */
-export function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
+function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
   const gateway = profiles.gateways.find((g) => g.id === inputs.gateway)!;
   const server = profiles.modelServers.find((m) => m.id === inputs.modelServer)!;
   // removal: given; or interval × threshold + timeout + propagation; or the profile's number.

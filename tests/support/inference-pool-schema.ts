@@ -33,7 +33,7 @@ const endpointPickerRef: Schema = {
   }],
 };
 
-export const inferencePoolSpecSchema: Schema = {
+const inferencePoolSpecSchema: Schema = {
   type: 'object',
   required: ['selector', 'targetPorts'],
   properties: {
@@ -53,7 +53,7 @@ export const inferencePoolSpecSchema: Schema = {
   },
 };
 
-export const inferencePoolSchema: Schema = {
+const inferencePoolSchema: Schema = {
   type: 'object',
   required: ['apiVersion', 'kind', 'metadata', 'spec'],
   properties: {

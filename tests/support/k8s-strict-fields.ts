@@ -89,7 +89,7 @@ function check(value: unknown, type: FieldType, path: string, errors: string[]):
 }
 
 /** The declaration file of a kubernetes-models export, e.g. `kubernetes-models/apps/v1/Deployment`. */
-export function declarationOf(modelPath: string): string {
+function declarationOf(modelPath: string): string {
   return fileURLToPath(import.meta.resolve(modelPath)).replace(/\.js$/, '.d.ts');
 }
 
@@ -98,9 +98,4 @@ export function unknownFields(object: unknown, modelPath: string): string[] {
   const errors: string[] = [];
   check(object, { kind: 'object', file: declarationOf(modelPath) }, '', errors);
   return errors;
-}
-
-/** The field names of a Kubernetes type, for the tests' own sanity checks. */
-export function fieldNames(modelPath: string): string[] {
-  return [...(loadType(declarationOf(modelPath))?.fields.keys() ?? [])];
 }

@@ -91,7 +91,7 @@ export async function validateDocument(doc: Obj): Promise<string[]> {
 }
 
 /** Checks across documents: the pool selects the Deployment's pods on its port, policies target the pool. */
-export function crossDocumentErrors(docs: Obj[]): string[] {
+function crossDocumentErrors(docs: Obj[]): string[] {
   const errors: string[] = [];
   const deployments = docs.filter((d) => d.kind === 'Deployment');
   const pools = docs.filter((d) => d.kind === 'InferencePool');

@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The folder the preview server serves: $HITLESS_OUT_DIR, else dist. */
-export const OUT_DIR = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
+const OUT_DIR = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
 
 /** The `<loc>` URLs of the built sitemap files (sitemap-0.xml, sitemap-1.xml, …). */
 function sitemapLocs(): string[] {

@@ -143,7 +143,7 @@ export const labelKeySchema: Schema = {
   rules: [{ check: (k: string) => isQualifiedName(k), message: 'must be a qualified name ([DNS-subdomain prefix/]name, name at most 63 characters)' }],
 };
 export const labelValueSchema: Schema = { type: 'string', maxLength: 63, pattern: LABEL_VALUE };
-export const labelsSchema: Schema = { type: 'object', additionalProperties: labelValueSchema, keys: labelKeySchema };
+const labelsSchema: Schema = { type: 'object', additionalProperties: labelValueSchema, keys: labelKeySchema };
 
 /** metadata of a namespaced object as the generator writes it (name, namespace, labels, annotations). */
 export const objectMetaSchema: Schema = {

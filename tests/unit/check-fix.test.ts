@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { assertFixSound, check, docs, fixed, pool, problems, vllm } from '../support/check.ts';
+import { assertFixSound, docs, fixed, pool, vllm } from '../support/check.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 

@@ -35,7 +35,7 @@ test('a site built with the fixture gateway has its page, sidebar entry, compari
 
   const dist = join(copy, 'dist');
   const build = spawnSync('npm', ['run', 'build'], {
-    cwd: copy, encoding: 'utf8', timeout: 180_000,
+    cwd: copy, encoding: 'utf8', timeout: 900_000, // catches a hung build; a build at load average 30 took over 180 s
     env: { ...process.env, HITLESS_OUT_DIR: dist, HITLESS_CACHE_DIR: join(copy, 'cache'), ASTRO_TELEMETRY_DISABLED: '1' },
   });
   assert.equal(build.status, 0, `the build fails:\n${build.stdout.slice(-3000)}\n${build.stderr.slice(-3000)}`);

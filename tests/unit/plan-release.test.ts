@@ -45,7 +45,7 @@ test('model-server-version tells the release of an image whose tag names none', 
   assert.equal(old.modelServerReleaseSource, 'given');
   assert.equal(old.drainFlag, null);
   assert.match(old.warnings.find((w) => w.code === 'drain-flag-too-old')!.message, /^vLLM 0\.17\.2 \(given as model-server-version\) predates/);
-  const recent = planOf({ image: 'registry.local/vllm@sha256:' + 'a'.repeat(64), 'model-server-version': '0.19.0' });
+  const recent = planOf({ image: `registry.local/vllm@sha256:${'a'.repeat(64)}`, 'model-server-version': '0.19.0' });
   assert.deepEqual(recent.drainFlag, { flag: '--shutdown-timeout', seconds: 738 });
   assert.ok(!codesOf(recent).includes('drain-flag-release-unknown'));
 });

@@ -1,7 +1,8 @@
 /**
  * The CLI surface, sampled (each case spawns a process): `hitless generate --<flag>=<bad value>` exits 2, names
  * the flag on stderr and writes nothing to stdout; for random valid inputs its YAML and JSON are exactly the
- * core's. The sample is small (30 bad, 6 good) to keep the suite fast; the core tests cover the space.
+ * core's. The sample is small (12 bad, 6 good): every bad value takes the same path from the core's error to exit 2,
+ * and the core tests cover the space of values (3000 cases) in process.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { fieldWithInvalidValue, validInputs } from '../support/arbitraries.ts';
 import { generate, profiles } from '../support/generate.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
-const BAD_SAMPLES = 30;
+const BAD_SAMPLES = 12;
 const GOOD_SAMPLES = 6;
 const CONCURRENCY = 6;
 

@@ -137,5 +137,5 @@ test('the status line shows elapsed, sent, in flight, each outcome and TTFT p50/
     ttftMs: [10, 20, 30, 40, 50, 60, 70, 80, 90, 900], longestOkMs: 0,
   };
   assert.equal(statusLine(42.4, stats), '  42 s  sent 12  in flight 3  ok 7  refused 1  cut 1  aborted 0  timeout 0  ttft p50 50 ms p99 900 ms');
-  assert.match(statusLine(1, { ...stats, skipped: 4, ttftMs: [] }), /ttft p50 – p99 –  skipped 4$/);
+  assert.match(statusLine(1, { ...stats, skipped: 4, ttftMs: [] }), /ttft p50 – p99 – {2}skipped 4$/);
 });

@@ -63,7 +63,7 @@ export function inputErrorLines(errors: readonly FieldError[], inputs: DrainInpu
   return errors.map((error) => {
     const spec = fieldFor(error.flag);
     const label = spec?.label ?? error.flag;
-    const used = spec ? (inputs as unknown as Record<string, unknown>)[spec.key] : undefined;
+    const used = spec ? inputs[spec.key] : undefined;
     let instead: string;
     if (spec?.key === 'maxRequestSeconds' && used === undefined) instead = `the plan derives ${plan.maxRequestSeconds} s from the tokens until it is fixed`;
     else if (used === undefined || used === '') instead = 'the plan leaves it out until it is fixed';

@@ -11,7 +11,7 @@ import { countFindings, sortFindings, type Finding, type Severity } from './find
 import type { InputProblem } from './guard-input.ts';
 import { identifyServer, isServerImage } from './identify-server.ts';
 import { findInvocation } from './server-invocation.ts';
-import { locate, sameNamespace, selects, type Located } from './locate.ts';
+import { locate, sameNamespace, selects } from './locate.ts';
 import { containersOf } from './pod.ts';
 import { readManifest, type Manifest } from './read-manifest.ts';
 import { checkDrainFlag } from './checks/drain-flag.ts';
@@ -88,7 +88,7 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
       const spec = fieldFor(value.flag);
       const range = spec && spec.min !== undefined && spec.max !== undefined ? ` (the drain model reads ${spec.min}\u2013${spec.max})` : '';
       report(check, object, 'value-out-of-range', 'warning', [],
-        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((inputs as unknown as Record<string, unknown>)[spec?.key ?? ''] ?? 'its default'))} instead; check that setting by hand.`);
+        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((spec ? inputs[spec.key] : undefined) ?? 'its default'))} instead; check that setting by hand.`);
     }
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);

@@ -77,7 +77,7 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
       script = { list: item.list, index: item.index, text: item.text, shell: argv[0].text, parsed: parseScript(item.text) };
     }
   }
-  const scriptTokens = script && script.parsed.ok ? script.parsed.calls.flatMap((call) => callTokens(script, call)) : [];
+  const scriptTokens = script?.parsed.ok ? script.parsed.calls.flatMap((call) => callTokens(script, call)) : [];
   const rest = argv.filter((t) => !(script && t.list === script.list && t.index === script.index));
   return { argv, tokens: [...scriptTokens, ...rest], script, hasArgs: args !== undefined, hasCommand: command !== undefined };
 }

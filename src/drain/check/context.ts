@@ -89,7 +89,6 @@ export function snippet(key: string, value: unknown, comments: [Segment[], strin
   return doc.toString({ lineWidth: 0 }).trimEnd();
 }
 
-/** The derivation formula the plan gives a field (the generator's comment for it). */
-export function formulaOf(plan: Plan, field: string): string {
-  return plan.derivation.find((s) => s.field === field)?.formula ?? '';
-}
+// The rules read the plan's formulas through the emitters' own formulaOf: each field they ask for is one the plan
+// always derives, or one they ask for only when the plan set it (a gateway setting), so a missing step is a bug.
+export { formulaOf } from '../plan.ts';

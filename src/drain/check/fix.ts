@@ -213,7 +213,7 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
   if (edit.op !== 'set') return undefined;
   const primitive = edit.value === null || typeof edit.value !== 'object';
   if (full) {
-    if (!target || !target.range) return undefined;
+    if (!target?.range) return undefined;
     if (isScalar(target) && primitive) {
       if (target.value === edit.value) {
         return target.comment ? text : splice(target.range[1], target.range[1], withComment(text, target.range[1], '', edit.comment, flow));

@@ -193,7 +193,7 @@ export function locate(manifest: Manifest, profiles: Profiles): Located {
       continue;
     }
     const known = KNOWN[object.kind];
-    if (!known || !known(group)) {
+    if (!known?.(group)) {
       located.ignored.push(object);
       continue;
     }

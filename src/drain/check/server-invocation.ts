@@ -35,7 +35,7 @@ export function serverArgsStart(words: readonly Token[], points: readonly EntryP
   let i = 0;
   if (words[0]?.literal && words[0].text === 'exec') i = 1;
   const first = words[i];
-  if (!first || !first.literal) return -1;
+  if (!first?.literal) return -1;
   const name = basename(first.text);
   for (const point of points) {
     if (point.module && PYTHON.test(name)) {
@@ -127,7 +127,7 @@ export function flagEdit(line: CommandLine, invocation: Invocation & { found: tr
   const use = findFlag(serverArgs(invocation), flag);
   const setItem = (token: Token, text: string): FlagEdit => ({ ok: true, edit: { op: 'set', document: 0, path: [...containerPath, token.list, token.index], value: text } });
   if (use && !use.flag.literal) return { ok: false, reason: `${flag} is set by the shell (${use.flag.text})` };
-  if (use && use.valueToken && !use.valueToken.literal) return { ok: false, reason: `the value of ${flag} is set by the shell (${use.valueToken.text})` };
+  if (use?.valueToken && !use.valueToken.literal) return { ok: false, reason: `the value of ${flag} is set by the shell (${use.valueToken.text})` };
   if (invocation.how === 'script' && line.script) {
     const item = invocation.words[0];
     const spliceAt = (start: number, end: number, text: string): FlagEdit => ({

@@ -32,7 +32,7 @@ export interface PolicyRule {
 }
 
 /** The annotation `kubectl` uses for a pod's main container; the policy takes it as the model server's. */
-export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
+const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
 
 /** Where each rule is explained (the checker page lists every rule by code). */
 export function ruleLink(code: string): string {

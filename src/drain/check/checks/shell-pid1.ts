@@ -12,7 +12,7 @@ import type { Fix } from '../findings.ts';
 export function checkShellPid1(ctx: WorkloadContext): void {
   const { check, object, container, invocation, server } = ctx;
   const script = container.line.script;
-  if (!script || !script.parsed.ok || !invocation?.found || invocation.how !== 'script' || !invocation.call) return;
+  if (!script?.parsed.ok || !invocation?.found || invocation.how !== 'script' || !invocation.call) return;
   const call = invocation.call;
   if (call.exec) return;
   const first = invocation.words[0];
