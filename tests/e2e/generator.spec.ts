@@ -8,10 +8,10 @@ const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
-  // Hydrated, and a link's settings read: that waits for the emitter and every profile to load, slower on a busy machine.
-  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible({ timeout: 30_000 });
-  // The emitter loads lazily for shared links; the text is final once the manifest is no longer pending.
-  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
+  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
+  // A link's settings wait for the emitter and every profile to load (slower on a busy machine); the text is final
+  // once the manifest is no longer pending.
+  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible({ timeout: 30_000 });
 }
 
 async function manifestText(page: Page): Promise<string> {

@@ -88,12 +88,20 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   // /generator/ keeps its address.
   const urlWritable = useRef(false);
 
-  // A plain link changes nothing: hydration stays one pass. A link with settings waits for every profile, then
-  // reads them (an unknown gateway's notice names every known one).
+  // A plain link changes nothing: hydration stays one pass. A link with settings marks the manifest pending, waits
+  // for every profile, then reads them (an unknown gateway's notice names every known one).
+  const [linkPending, setLinkPending] = useState(false);
+  const markHydrated = () => root.current?.setAttribute('data-hydrated', 'true');
   useEffect(() => {
-    if (window.location.search === '') root.current?.setAttribute('data-hydrated', 'true');
-    else wantEmitter();
+    if (window.location.search === '') {
+      markHydrated();
+      return;
+    }
+    setLinkPending(true);
+    wantEmitter();
   }, []);
+  // Hydrated once the pending mark is in the DOM, so that a test never reads the defaults as the link's manifest.
+  useEffect(() => { if (linkPending) markHydrated(); }, [linkPending]);
   const urlRead = useRef(false);
   useEffect(() => {
     if (!loaded || urlRead.current) return;
@@ -107,7 +115,7 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     if (state.notices.length > 0) setNotices(state.notices);
     if (state.migration) setMigration(state.migration);
     urlWritable.current = true;
-    root.current?.setAttribute('data-hydrated', 'true');
+    setLinkPending(false);
   }, [loaded]);
   // A choice made while the profiles loaded goes through the usual path (and its preset question) now.
   useEffect(() => {
@@ -134,7 +142,7 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     performance.measure('hitless:input-to-manifest', 'hitless:input');
     performance.clearMarks('hitless:input');
   }, [manifest]);
-  const manifestPending = !emit && !isDefault;
+  const manifestPending = linkPending || (!emit && !isDefault);
   const errors = new Map(resolved.errors.map((e) => [e.flag, e.message]));
   const invalid: InvalidField[] = resolved.errors.map((e) => ({ flag: e.flag, label: fieldFor(e.flag)?.label ?? e.flag }));
   const inputErrors = useMemo(() => inputErrorLines(resolved.errors, inputs, planned), [resolved, planned]);
@@ -142,12 +150,14 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   // An alertdialog takes the focus when it opens (WAI-ARIA): its first button, "Use the preset's values".
   useEffect(() => { if (pending) presetFirstButton.current?.focus(); }, [pending]);
 
-  useEffect(() => {
-    if (!urlWritable.current) return;
+  // The address follows the inputs in the same commit as the manifest (a layout effect: replaceState does no layout),
+  // and not while a link's own settings are still being read.
+  useLayoutEffect(() => {
+    if (!urlWritable.current || linkPending) return;
     const query = encodeQuery(inputs, profiles);
     const url = `${window.location.pathname}?${query}${window.location.hash}`;
     if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
-  }, [inputs, profiles]);
+  }, [inputs, profiles, linkPending]);
 
   const setValue = (flag: string, value: string) => {
     performance.mark('hitless:input');
