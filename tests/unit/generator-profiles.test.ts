@@ -34,3 +34,17 @@ test('the selected profiles are the two chosen, and the choices name every profi
   // Only the custom gateway describes removal by health checks.
   assert.deepEqual(choices.gateways.filter((g) => g.healthCheck).map((g) => g.id), ['custom']);
 });
+
+test('the first render needs nothing beyond the selected profiles: the default plan and its warnings are the same', async () => {
+  const { plan } = await import('../../src/drain/plan.ts');
+  const { resolveInputs, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } = await import('../../src/drain/resolve.ts');
+  const selected = selectedProfiles(profiles, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER);
+  const fromAll = resolveInputs({}, profiles);
+  const fromSelected = resolveInputs({}, selected);
+  assert.deepEqual(fromSelected, fromAll);
+  const planned = plan(fromSelected.inputs, selected);
+  assert.deepEqual(planned, plan(fromAll.inputs, profiles));
+  // Hand-worked (tests/e2e/generator.spec.ts): 35 s preStop + 738 s drain + 15 s teardown.
+  assert.equal(planned.terminationGracePeriodSeconds, 788);
+  assert.ok(planned.warnings.length > 0);
+});
