@@ -364,11 +364,18 @@ const LOAD_NOTE = 'under load: one child process spinning on one core (a busy lo
 async function withBackgroundLoad<T>(measure: () => Promise<T>): Promise<T> {
   if (!notes.includes(LOAD_NOTE)) notes.push(LOAD_NOTE);
   const spinner = spawn(process.execPath, ['-e', 'const end = Date.now() + 30 * 60_000; while (Date.now() < end) { /* spin */ }'], { stdio: 'ignore' });
+  const stopSpinner = () => { if (spinner.pid !== undefined && spinner.exitCode === null) process.kill(spinner.pid, 'SIGKILL'); };
+  // Interrupted (Ctrl-C, a kill by PID), the bench stops the load before it exits.
+  const onSignal = (signal: NodeJS.Signals) => { stopSpinner(); process.exit(signal === 'SIGINT' ? 130 : 143); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   await new Promise((resolveWait) => setTimeout(resolveWait, 500));
   try {
     return await measure();
   } finally {
-    if (spinner.pid !== undefined && spinner.exitCode === null) process.kill(spinner.pid, 'SIGKILL');
+    stopSpinner();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
