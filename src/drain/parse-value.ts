@@ -6,6 +6,45 @@ export type ParsedValue = { ok: true; value: number | boolean | string } | { ok:
 
 const NUMBER_TEXT = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
+/**
+ * A number with its thousands grouped by one separator used throughout: a comma, a space, a no-break space
+ * (U+00A0), a thin space (U+2009) or a narrow no-break space (U+202F): `16,384`, `16 384`, `1,000,000.5`.
+ * Groups after the first have exactly three digits, so `1,5` (a decimal comma) is not read as 15.
+ */
+const GROUPED_NUMBER_TEXT = /^(-?\d{1,3})([, \u00A0\u2009\u202F])(\d{3}(?:\2\d{3})*)(\.\d*)?$/;
+
+/** A number followed by a unit or a multiplier: `16k`, `30s`, `2.5 M`. */
+const NUMBER_WITH_SUFFIX = /^(-?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z%]+)$/;
+
+/** The number a text stands for, with thousands separators removed; undefined when it is not a plain number. */
+export function numberFromText(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (NUMBER_TEXT.test(trimmed)) return Number(trimmed);
+  const grouped = GROUPED_NUMBER_TEXT.exec(trimmed);
+  if (grouped) return Number(`${grouped[1]}${grouped[3].replaceAll(grouped[2], '')}${grouped[4] ?? ''}`);
+  return undefined;
+}
+
+/** How to write a number given with a suffix (`16k`, `30s`) or a decimal comma (`1,5`); undefined for other text. */
+function suffixAdvice(spec: FieldSpec, text: string): string | undefined {
+  const decimalComma = /^(-?\d+),(\d{1,2}|\d{4,})$/.exec(text.trim());
+  if (decimalComma) return `write decimals with a dot: ${decimalComma[1]}.${decimalComma[2]}`;
+  const match = NUMBER_WITH_SUFFIX.exec(text.trim());
+  if (!match) return undefined;
+  const [, digits, suffix] = match;
+  const n = Number(digits);
+  if (spec.unit === 's' && ['m', 'min', 'h'].includes(suffix)) {
+    const seconds = Math.round(n * (suffix === 'h' ? 3600 : 60) * 1000) / 1000;
+    return `write it in seconds: ${seconds}`;
+  }
+  const multiplier = ({ k: [1e3, 1024], m: [1e6, 1024 * 1024] } as Record<string, [number, number]>)[suffix.toLowerCase()];
+  if (multiplier) {
+    const [decimal, binary] = multiplier.map((m) => Math.round(n * m));
+    return `write the number in digits: ${decimal} for ${digits} × ${multiplier[0].toLocaleString('en-US')}, or ${binary} for ${digits} × ${multiplier[1].toLocaleString('en-US')}`;
+  }
+  return `write the number without "${suffix}"${spec.unit ? ` (the field is in ${spec.unit})` : ''}: ${digits}`;
+}
+
 /** Quote a value for a message: JSON escaping shows newlines and quotes, and long values are cut. */
 export function quoteForMessage(raw: unknown): string {
   const text = typeof raw === 'string' ? raw : String(raw);
@@ -53,10 +92,14 @@ export function parseValue(spec: FieldSpec, raw: unknown, profileIds: readonly s
   switch (spec.kind) {
     case 'int':
     case 'number': {
-      let n: number;
+      let n: number | undefined;
       if (typeof raw === 'number') n = raw;
-      else if (typeof raw === 'string' && NUMBER_TEXT.test(raw.trim())) n = Number(raw.trim());
-      else return fail(spec, raw, profileIds);
+      else if (typeof raw === 'string') n = numberFromText(raw);
+      if (n === undefined) {
+        const advice = typeof raw === 'string' ? suffixAdvice(spec, raw) : undefined;
+        const failed = fail(spec, raw, profileIds);
+        return advice && !failed.ok ? { ok: false, message: `${failed.message}: ${advice}` } : failed;
+      }
       if (!Number.isFinite(n) || n < spec.min! || n > spec.max!) return fail(spec, raw, profileIds);
       if (spec.kind === 'int' && !Number.isInteger(n)) return fail(spec, raw, profileIds);
       return { ok: true, value: Math.round(n * 1000) / 1000 };

@@ -53,7 +53,7 @@ function starlightInlineScriptHashes() {
  * The `security.csp` setting. Scripts: this origin, hashed inline scripts, and WebAssembly compilation for
  * Pagefind's search index ('wasm-unsafe-eval' allows compiling WebAssembly, not eval). Styles: this origin and
  * Astro's hashed styles; style attributes (Expressive Code's token colours, Starlight's hidden elements) are
- * allowed, since they cannot run code.
+ * allowed, since they cannot run code. Workers: this origin only (the generator highlights its manifest in one).
  * @returns {Exclude<NonNullable<NonNullable<import('astro').AstroUserConfig['security']>['csp']>, boolean>}
  */
 export function contentSecurityPolicy() {
@@ -65,6 +65,7 @@ export function contentSecurityPolicy() {
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self'",
+      "worker-src 'self'",
     ],
     scriptDirective: {
       resources: ["'self'", "'wasm-unsafe-eval'"],

@@ -70,6 +70,11 @@ test('under the policy, the generator hydrates and highlights its manifest', asy
   await page.goto('/generator/');
   await expect(page.locator('.gen[data-hydrated=true]')).toBeVisible({ timeout: 10_000 });
   await expect(page.locator('[data-testid=manifest].is-highlighted')).toBeVisible({ timeout: 10_000 });
+  // A change is highlighted by the Web Worker (worker-src 'self'), as the policy allows.
+  await page.locator('#in-max-output-tokens').fill('8192');
+  // (is-highlighted marks a manifest whose highlighted HTML is for its current text.)
+  await expect(page.locator('[data-testid=manifest].is-highlighted')).toContainText('# Inputs changed from defaults: --max-output-tokens 8192', { timeout: 20_000 });
+  expect(await page.locator('[data-testid=manifest] span[style]').count()).toBeGreaterThan(100);
   expect(await violations()).toEqual([]);
 });
 

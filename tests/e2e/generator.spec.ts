@@ -9,8 +9,9 @@ const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
   await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
-  // The emitter loads lazily for shared links; the text is final once the manifest is no longer pending.
-  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
+  // A link's settings wait for the emitter and every profile to load (slower on a busy machine); the text is final
+  // once the manifest is no longer pending.
+  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible({ timeout: 30_000 });
 }
 
 async function manifestText(page: Page): Promise<string> {
@@ -241,4 +242,59 @@ test('a v1 link with its own time per token and an old image: only the gated fla
   await expect(error).toHaveAttribute('data-severity', 'error');
   await expect(error).toContainText('Error: vLLM 0.10.1 (from the image tag) predates --shutdown-timeout');
   expect(podOf(await manifestText(page)).container.args.some((a: string) => a.startsWith('--shutdown-timeout'))).toBe(false);
+});
+
+test('typing abc into a number field disables Copy and Download and names the field', async ({ page }) => {
+  await open(page);
+  await expect(page.getByTestId('copy')).toBeEnabled();
+  await page.locator('#in-max-output-tokens').fill('abc');
+  await expect(page.getByTestId('copy')).toBeDisabled();
+  await expect(page.getByTestId('download')).toBeDisabled();
+  await expect(page.getByTestId('manifest-blocked')).toContainText('Max output tokens (--max-output-tokens)');
+  await page.locator('#in-max-output-tokens').fill('4096');
+  await expect(page.getByTestId('copy')).toBeEnabled();
+  await expect(page.getByTestId('download')).toBeEnabled();
+  await expect(page.getByTestId('manifest-blocked')).toBeEmpty();
+});
+
+test('16,384 and 16 384 are read as 16384; 16k says how to write it', async ({ page }) => {
+  await open(page);
+  await page.locator('#in-max-output-tokens').fill('16,384');
+  // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s longest request; × 1.5 = 2950.5 → 2951 s drain
+  await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=2951');
+  await expect(page).toHaveURL(/max-output-tokens=16384(&|$)/);
+  await expect(page.getByTestId('copy')).toBeEnabled();
+  await page.locator('#in-max-output-tokens').fill('8\u2009192');
+  // 8192 × 100 ms × 1.2 = 983.04 → 984 s; × 1.5 = 1476 s
+  await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=1476');
+  await page.locator('#in-max-output-tokens').fill('16k');
+  await expect(page.locator('#in-max-output-tokens-error')).toContainText('write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024');
+  await expect(page.getByTestId('download')).toBeDisabled();
+});
+
+test('the default manifest arrives highlighted in the HTML, and hydration keeps it as it is', async ({ page }) => {
+  const response = await page.request.get('/generator/');
+  const html = await response.text();
+  const manifest = /<pre[^>]*data-testid="manifest"[^>]*>([\s\S]*?)<\/pre>/.exec(html)?.[1] ?? '';
+  // The first YAML key after the header comments is apiVersion, a highlighted token of its own.
+  const firstKey = /<span class="line"><span style="([^"]*)">([^<#][^<]*)<\/span>/.exec(manifest);
+  expect(firstKey?.[2]).toBe('apiVersion');
+  expect(firstKey?.[1]).toMatch(/--hl-light:#[0-9A-Fa-f]{6};--hl-dark:#[0-9A-Fa-f]{6}/);
+  expect((manifest.match(/<span style="--hl-light/g) ?? []).length).toBeGreaterThan(100);
+  // The island's props hold the selected profiles only, not every gateway's.
+  const props = /<astro-island[^>]*component-url="[^"]*Generator[^"]*"[^>]*props="([^"]*)"/.exec(html)?.[1] ?? '';
+  expect(props).toContain('gke');
+  expect(props).not.toContain('ORIGINAL_DST');
+
+  await page.goto('/generator/');
+  const count = () => page.evaluate(() => document.querySelectorAll('.gen *').length);
+  const before = await page.evaluate(() => document.querySelector('.gen-manifest')!.innerHTML.length);
+  // Hydrated, and a link's settings read: that waits for the emitter and every profile to load, slower on a busy machine.
+  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible({ timeout: 30_000 });
+  const elements = await count();
+  expect(await page.evaluate(() => document.querySelector('.gen-manifest')!.innerHTML.length)).toBe(before);
+  // Copy gives the server's manifest, exactly what the CLI prints.
+  const cli = spawnSync(process.execPath, [BIN, 'generate'], { encoding: 'utf8' });
+  expect(await manifestText(page)).toBe(cli.stdout);
+  expect(await count()).toBe(elements);
 });

@@ -1,6 +1,12 @@
 /**
  * The manifest generator: a form over the drain model's inputs, the annotated manifest and the plan.
  * The whole state is the set of values the reader changed, mirrored in the URL query.
+ *
+ * The first render is the server's, complete: the default manifest highlighted at build time (the `manifestHtml`
+ * slot), the form, the plan and the derivation. The island's props hold only what that render needs (the default
+ * gateway and model server); the emitter and every other profile load on the reader's first focus or click, or at
+ * once for a link with settings. Changes the reader makes before they arrive wait for them where they must
+ * (a gateway or model-server choice) and use the loaded profiles otherwise.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import './generator.css';
@@ -13,8 +19,11 @@ import { fieldHelp } from '../../drain/field-help.ts';
 import { planRelease } from '../../drain/plan-release.ts';
 import { MigrationNotice } from './MigrationNotice.tsx';
 import type { Profiles } from '../../drain/profiles.ts';
+import type { ComponentChildren } from 'preact';
 import { InputField } from './InputField.tsx';
-import { ManifestOutput } from './ManifestOutput.tsx';
+import { ManifestOutput, type InvalidField } from './ManifestOutput.tsx';
+import { loadAllProfiles, type ProfileChoices } from './profile-choices.ts';
+import type { PageOutput } from './emitter.ts';
 import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
 import { LazyTimeline } from './LazyTimeline.tsx';
@@ -22,94 +31,153 @@ import { healthCheckDisabled, healthCheckDisabledHelp } from './health-check.ts'
 import { formatValue, inputErrorLines } from './plan-text.ts';
 
 interface Props {
-  profiles: Profiles;
-  /** The manifest for all-default inputs, rendered at build time. */
-  initialManifest: string;
+  /** The profiles the first render needs: the default gateway and model server, and the request defaults. */
+  initialProfiles: Profiles;
+  /** Every gateway and model server by id and name, for the selects. */
+  choices: ProfileChoices;
+  /** Slot: the default manifest as highlighted HTML, rendered at build time. */
+  manifestHtml?: ComponentChildren;
 }
 
 type Emit = (typeof import('./emitter.ts'))['emitForPage'];
-let emitterLoad: Promise<Emit> | undefined;
 
-/** Load the emitter (and the yaml library) once; the default manifest needs neither. */
-function loadEmitter(): Promise<Emit> {
-  emitterLoad ??= import('./emitter.ts').then((m) => m.emitForPage);
-  return emitterLoad;
+/** What changes need: the emitter (and the yaml library) and every profile. */
+interface Loaded {
+  emit: Emit;
+  profiles: Profiles;
+}
+
+let loading: Promise<Loaded> | undefined;
+
+/** Load the emitter and every profile once; the default state needs neither. */
+function loadForChanges(): Promise<Loaded> {
+  loading ??= Promise.all([import('./emitter.ts'), loadAllProfiles()])
+    .then(([m, profiles]) => ({ emit: m.emitForPage, profiles }))
+    .catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+  return loading;
 }
 
 /** Groups most readers leave alone; they start folded. */
 const FOLDED_GROUPS = ['probes', 'names'];
 
 /** The generator island. Server-rendered with the defaults; after hydration it reads the URL. */
-export default function Generator({ profiles, initialManifest }: Props) {
+export default function Generator({ initialProfiles, choices, manifestHtml }: Props) {
   const [raw, setRaw] = useState<Record<string, string>>({});
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  /** A gateway or model-server choice made before every profile had loaded: applied once they have. */
+  const [deferred, setDeferred] = useState<[string, string] | null>(null);
+  /** True until the reader's first change: the server's markup for the manifest and derivation stays in place. */
+  const [pristine, setPristine] = useState(true);
+  const profiles = loaded?.profiles ?? initialProfiles;
+  const emit = loaded?.emit ?? null;
   const [notices, setNotices] = useState<string[]>([]);
   const [migration, setMigration] = useState<Migration | null>(null);
   const [pending, setPending] = useState<PendingPreset | null>(null);
   const [openGroups, setOpenGroups] = useState<string[]>([]);
   const root = useRef<HTMLDivElement>(null);
   const presetFirstButton = useRef<HTMLButtonElement>(null);
-  const [emit, setEmit] = useState<Emit | null>(null);
-  const lastManifest = useRef(initialManifest);
-  const wantEmitter = () => { loadEmitter().then((fn) => setEmit(() => fn)); };
+  const lastEmitted = useRef<PageOutput | null>(null);
+  const wantEmitter = () => {
+    if (loaded) return;
+    loadForChanges().then(setLoaded, () => setLoadFailed(true));
+  };
   // The URL is written only once the reader changes something (or a link had to be rewritten): a plain visit to
   // /generator/ keeps its address.
   const urlWritable = useRef(false);
 
+  // A plain link changes nothing: hydration stays one pass. A link with settings marks the manifest pending, waits
+  // for every profile, then reads them (an unknown gateway's notice names every known one).
+  const [linkPending, setLinkPending] = useState(false);
+  const markHydrated = () => root.current?.setAttribute('data-hydrated', 'true');
   useEffect(() => {
-    const state = decodeQuery(window.location.search, profiles);
-    // A plain link changes nothing: skip the second render so hydration stays one pass.
+    if (window.location.search === '') {
+      markHydrated();
+      return;
+    }
+    setLinkPending(true);
+    wantEmitter();
+  }, []);
+  // Hydrated once the pending mark is in the DOM, so that a test never reads the defaults as the link's manifest.
+  useEffect(() => { if (linkPending) markHydrated(); }, [linkPending]);
+  const urlRead = useRef(false);
+  useEffect(() => {
+    if (!loaded || urlRead.current) return;
+    urlRead.current = true;
+    if (window.location.search === '') return;
+    const state = decodeQuery(window.location.search, loaded.profiles);
     if (Object.keys(state.raw).length > 0) {
       setRaw(state.raw);
-      wantEmitter();
+      setPristine(false);
     }
     if (state.notices.length > 0) setNotices(state.notices);
     if (state.migration) setMigration(state.migration);
-    urlWritable.current = window.location.search !== '';
-    root.current?.setAttribute('data-hydrated', 'true');
-  }, []);
+    urlWritable.current = true;
+    setLinkPending(false);
+  }, [loaded]);
+  // A choice made while the profiles loaded goes through the usual path (and its preset question) now.
+  useEffect(() => {
+    if (!loaded || !deferred) return;
+    setDeferred(null);
+    onInput(deferred[0], deferred[1]);
+  }, [loaded, deferred]);
 
   const resolved = useMemo(() => resolveInputs(raw, profiles), [raw, profiles]);
   const { inputs } = resolved;
   const defaults = useMemo(() => defaultsFor(profiles, inputs.gateway, inputs.modelServer), [profiles, inputs.gateway, inputs.modelServer]);
   const planned = useMemo(() => planFor(inputs, profiles), [inputs, profiles]);
   const isDefault = Object.values(raw).every((v) => v.trim() === '') && resolved.errors.length === 0;
+  // null: the default manifest, as the server rendered it (highlighted at build time).
   const emitted = useMemo(() => {
+    if (isDefault) return null;
     if (emit) return emit(planned, inputs, profiles);
-    return { text: isDefault ? initialManifest : lastManifest.current };
-  }, [emit, planned, inputs, profiles, isDefault]);
-  const manifest = emitted.text;
-  lastManifest.current = manifest;
+    return lastEmitted.current;
+  }, [isDefault, emit, planned, inputs, profiles]);
+  lastEmitted.current = emitted;
+  const manifest = emitted?.text ?? null;
   // Benchmark marks (scripts/bench.ts): input event → new manifest text in the DOM, before paint.
   useLayoutEffect(() => {
     if (performance.getEntriesByName('hitless:input', 'mark').length === 0) return;
     performance.measure('hitless:input-to-manifest', 'hitless:input');
     performance.clearMarks('hitless:input');
   }, [manifest]);
-  const manifestPending = !emit && !isDefault;
+  const manifestPending = linkPending || (!emit && !isDefault);
   const errors = new Map(resolved.errors.map((e) => [e.flag, e.message]));
   // An input the chosen output form cannot use (lws over one node) is that field's problem.
-  if (emitted.problem && !errors.has(emitted.problem.flag)) errors.set(emitted.problem.flag, emitted.problem.message);
+  if (emitted?.problem && !errors.has(emitted.problem.flag)) errors.set(emitted.problem.flag, emitted.problem.message);
+  const invalid: InvalidField[] = [...errors.keys()].map((flag) => ({ flag, label: fieldFor(flag)?.label ?? flag }));
   const inputErrors = useMemo(() => inputErrorLines(resolved.errors, inputs, planned), [resolved, planned]);
 
   // An alertdialog takes the focus when it opens (WAI-ARIA): its first button, "Use the preset's values".
   useEffect(() => { if (pending) presetFirstButton.current?.focus(); }, [pending]);
 
-  useEffect(() => {
-    if (!urlWritable.current) return;
+  // The address follows the inputs in the same commit as the manifest (a layout effect: replaceState does no layout),
+  // and not while a link's own settings are still being read.
+  useLayoutEffect(() => {
+    if (!urlWritable.current || linkPending) return;
     const query = encodeQuery(inputs, profiles);
     const url = `${window.location.pathname}?${query}${window.location.hash}`;
     if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
-  }, [inputs, profiles]);
+  }, [inputs, profiles, linkPending]);
 
   const setValue = (flag: string, value: string) => {
     performance.mark('hitless:input');
     urlWritable.current = true;
     wantEmitter();
+    setPristine(false);
     setRaw((prev) => ({ ...prev, [flag]: value }));
   };
 
   const onInput = (flag: string, value: string) => {
     if (flag === 'gateway' || flag === 'model-server') {
+      if (!loaded) {
+        setDeferred([flag, value]);
+        wantEmitter();
+        return;
+      }
       const conflicts = presetConflicts(profiles, inputs, raw, flag, value);
       if (conflicts.length > 0) {
         setPending({ flag, value, conflicts });
@@ -136,12 +204,13 @@ export default function Generator({ profiles, initialManifest }: Props) {
   const presetName = (p: PendingPreset) => (p.flag === 'gateway' ? gatewayById(profiles, p.value).name : modelServerById(profiles, p.value).name);
 
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
-    if (spec.key === 'gateway') return profiles.gateways.map((g) => [g.id, g.name]);
-    if (spec.key === 'modelServer') return profiles.modelServers.map((m) => [m.id, m.name]);
+    if (spec.key === 'gateway') return choices.gateways.map((g) => [g.id, g.name]);
+    if (spec.key === 'modelServer') return choices.modelServers.map((m) => [m.id, m.name]);
     return undefined;
   };
 
   const valueOf = (spec: FieldSpec): string => {
+    if (deferred && deferred[0] === spec.flag) return deferred[1];
     if (spec.flag in raw) return raw[spec.flag];
     const d = defaults[spec.key];
     return d === undefined ? '' : String(d);
@@ -149,9 +218,9 @@ export default function Generator({ profiles, initialManifest }: Props) {
 
   const helpOf = (spec: FieldSpec): string | undefined => (spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined);
 
-  const disabledHelp = useMemo(() => healthCheckDisabledHelp(profiles), [profiles]);
+  const disabledHelp = useMemo(() => healthCheckDisabledHelp(choices), [choices]);
   const disabledProps = (spec: FieldSpec): { disabled?: boolean; help?: string } =>
-    (healthCheckDisabled(profiles, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {});
+    (healthCheckDisabled(choices, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {});
 
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
@@ -227,13 +296,16 @@ export default function Generator({ profiles, initialManifest }: Props) {
               </details>
             );
           })}
-          <p class="gen-reset"><button type="button" onClick={() => { urlWritable.current = true; setRaw({}); setPending(null); }}>Reset every input</button></p>
+          <p class="gen-reset"><button type="button" onClick={() => { urlWritable.current = true; setRaw({}); setPending(null); setDeferred(null); }}>Reset every input</button></p>
         </form>
         <div class="gen-result">
           <PlanSummary plan={planned} inputErrors={inputErrors} />
-          <ManifestOutput manifest={manifest} fileName={`${inputs.name}.yaml`} pending={manifestPending} />
+          {loadFailed && !emit ? (
+            <p class="gen-load-failed" role="alert">The page could not load what it needs to update the manifest: reload the page to try again.</p>
+          ) : null}
+          <ManifestOutput manifest={manifest} serverHtml={manifestHtml} fileName={`${inputs.name}.yaml`} pending={manifestPending} invalid={invalid} />
           <LazyTimeline plan={planned} profiles={profiles} />
-          <Derivation plan={planned} />
+          <Derivation plan={planned} keep={pristine} />
         </div>
       </div>
     </div>

@@ -1,6 +1,7 @@
 /** The plan beside the manifest: the key numbers, the inputs it could not use, and the warnings. */
 import type { Plan } from '../../drain/plan.ts';
 import { describeStep, sortWarnings, splitFlags } from './plan-text.ts';
+import { serverContent } from './keep-server.ts';
 
 /** Message text with each flag name in code that does not wrap at its dashes. */
 export function FlagText({ text }: { text: string }) {
@@ -53,13 +54,15 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
   );
 }
 
-/** The derivation in words: every value with its arithmetic and why, named as a reader knows it. */
-export function Derivation({ plan }: { plan: Plan }) {
+/**
+ * The derivation in words: every value with its arithmetic and why, named as a reader knows it. With `keep`, the
+ * list is the server's markup, left as it is through hydration (see keep-server.ts).
+ */
+export function Derivation({ plan, keep = false }: { plan: Plan; keep?: boolean }) {
   return (
     <details class="gen-derivation" data-testid="derivation">
       <summary>How each value was derived</summary>
-      <dl>
-        {plan.derivation.map((step) => {
+      <dl {...serverContent(keep, plan.derivation.map((step) => {
           const { label, manifestKey, value } = describeStep(step);
           return (
             <div key={step.field} data-field={step.field}>
@@ -70,8 +73,7 @@ export function Derivation({ plan }: { plan: Plan }) {
               <dd><FlagText text={`${step.formula}. ${step.why}`} /></dd>
             </div>
           );
-        })}
-      </dl>
+        }))} />
     </details>
   );
 }

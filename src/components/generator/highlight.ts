@@ -1,6 +1,7 @@
 /**
  * Lazy YAML highlighting with shiki's fine-grained core: the YAML grammar, the JavaScript regex engine (no
- * WebAssembly, so no 'wasm-unsafe-eval' in the Content-Security-Policy) and two small YAML themes. Loaded with
+ * WebAssembly, so no 'wasm-unsafe-eval' in the Content-Security-Policy) and two small YAML themes. The generator
+ * runs it at build time (the default manifest) and in a Web Worker (highlight-worker.ts); the checker loads it with
  * import() after first paint.
  *
  * Not the precompiled grammar (@shikijs/langs-precompiled, up to 4.4.3): it rewrites the comment rule's end
@@ -15,6 +16,7 @@
  */
 import { createHighlighterCore, type HighlighterCore } from '@shikijs/core';
 import { createJavaScriptRegexEngine } from '@shikijs/engine-javascript';
+import yaml from '@shikijs/langs/yaml';
 import { YAML_DARK, YAML_LIGHT } from './yaml-themes.ts';
 
 /** One highlighted token: its text and its colours for the light and dark themes. */
@@ -38,7 +40,7 @@ let highlighter: Promise<HighlighterCore> | undefined;
 function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= createHighlighterCore({
     engine: createJavaScriptRegexEngine(),
-    langs: [import('@shikijs/langs/yaml')],
+    langs: [yaml],
     themes: [YAML_LIGHT],
   });
   return highlighter;
@@ -63,4 +65,30 @@ export async function highlightYaml(code: string): Promise<HighlightToken[][]> {
     }
   }
   return out;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text for an HTML text node or attribute: `&`, `<`, `>` and quotes escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+const COLOUR = /^#[0-9A-Fa-f]{3,8}$/;
+
+/**
+ * Highlighted lines as HTML: one `<span class="line">` per line ending in its newline, one span per token carrying
+ * its colours as `--hl-light` / `--hl-dark`. The text content is the lines joined with newlines, each ended by one.
+ */
+export function linesToHtml(lines: HighlightToken[][]): string {
+  return lines.map((line) => `<span class="line">${line.map((t) => {
+    const style = [t.light && COLOUR.test(t.light) ? `--hl-light:${t.light}` : '', t.dark && COLOUR.test(t.dark) ? `--hl-dark:${t.dark}` : '']
+      .filter(Boolean).join(';');
+    return style ? `<span style="${style}">${escapeHtml(t.content)}</span>` : `<span>${escapeHtml(t.content)}</span>`;
+  }).join('')}\n</span>`).join('');
+}
+
+/** A manifest (ending in a newline) as highlighted HTML whose text content is the manifest exactly. */
+export async function highlightHtml(code: string): Promise<string> {
+  return linesToHtml(await highlightYaml(code.replace(/\n$/, '')));
 }

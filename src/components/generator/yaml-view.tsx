@@ -19,8 +19,8 @@ export function useHighlighted(text: string, delayMs = 0): HighlightToken[][] | 
   return tokens && tokens.code === text ? tokens.lines : null;
 }
 
-/** Copy `text` to the clipboard; `status` is the sentence to show for 2.5 s after. */
-export function useCopy(text: string): { onCopy: () => Promise<void>; status: string } {
+/** Copy `text` (or what a function gives at the click) to the clipboard; `status` is the sentence to show for 2.5 s after. */
+export function useCopy(text: string | (() => string)): { onCopy: () => Promise<void>; status: string } {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -29,7 +29,7 @@ export function useCopy(text: string): { onCopy: () => Promise<void>; status: st
   }, [state]);
   const onCopy = async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(typeof text === 'function' ? text() : text);
       setState('copied');
     } catch {
       setState('failed');
