@@ -16,6 +16,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readProfiles } from '../src/profiles/read-files.ts';
+import { readOutputFacts } from '../src/profiles/read-output-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = resolve(process.argv[2] ?? join(ROOT, 'cli-dist'));
@@ -41,8 +42,9 @@ function jsLiteral(value: unknown, path = 'profiles'): string {
 }
 
 /**
- * The profiles, read and validated now from content/ (a bad data file fails the build), replace the reader that
- * parses the YAML files at run time: `readProfiles()` in the package returns the embedded data.
+ * The profiles and the output forms' facts, read and validated now from content/ (a bad data file fails the build),
+ * replace the readers that parse the YAML files at run time: `readProfiles()` and `readOutputFacts()` in the package
+ * return the embedded data.
  */
 const embedProfiles: Plugin = {
   name: 'embed-profiles',
@@ -53,6 +55,15 @@ const PROFILES = ${jsLiteral(readProfiles())};
 /** The embedded profiles (the package reads no data files). */
 export function readProfiles() {
   return PROFILES;
+}`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /src[\\/]profiles[\\/]read-output-files\.ts$/ }, () => ({
+      contents: `/** The output forms' facts, read from content/outputs/ and validated when the package was built. */
+const OUTPUT_FACTS = ${jsLiteral(readOutputFacts(), 'outputFacts')};
+/** The embedded output facts (the package reads no data files). */
+export function readOutputFacts() {
+  return OUTPUT_FACTS;
 }`,
       loader: 'js',
     }));

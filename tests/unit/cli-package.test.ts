@@ -54,6 +54,10 @@ test('the packed CLI installs into an empty folder and runs each command on Node
     assert.equal(generated.status, 0, generated.stderr);
     assert.match(generated.stdout, /kind: Deployment/);
     assert.match(generated.stdout, /kind: InferencePool/);
+    // The output forms read their facts (content/outputs/) from data embedded at build time.
+    const values = cli(['generate', '--output', 'helm-values']);
+    assert.equal(values.status, 0, values.stderr);
+    assert.match(values.stdout, /inferencepool chart v1\.5\.0/);
 
     const checked = cli(['check', '-'], generated.stdout);
     assert.equal(checked.status, 0, `the generator's own output checks clean: ${checked.stdout}${checked.stderr}`);
