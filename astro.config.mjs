@@ -48,16 +48,28 @@ export default defineConfig({
       // that needs a tab stop.
       expressiveCode: { defaultProps: { wrap: true } },
       sidebar: [
-        { label: 'Start here', items: [
-          { label: 'Overview', link: '/' },
-          { label: 'Manifest generator', link: '/generator/' },
-          { label: 'Manifest checker', link: '/checker/' },
-          { label: 'The drain lab', link: '/lab/' },
-          { label: 'The drain model', link: '/drain-model/' },
-        ] },
+        {
+          label: 'Start here',
+          items: [
+            { label: 'Overview', link: '/' },
+            { label: 'Manifest generator', link: '/generator/' },
+            { label: 'Manifest checker', link: '/checker/' },
+            { label: 'The drain lab', link: '/lab/' },
+            { label: 'The drain model', link: '/drain-model/' },
+          ],
+        },
         { label: 'Guides', items: [{ autogenerate: { directory: 'guides' } }] },
-        { label: 'Gateways', items: [{ label: 'Compare gateways', link: '/gateways/' }, ...profileLinks('gateways', 'gateways')] },
-        { label: 'Model servers', items: [{ label: 'Compare model servers', link: '/model-servers/' }, ...profileLinks('model-servers', 'model-servers')] },
+        {
+          label: 'Gateways',
+          items: [{ label: 'Compare gateways', link: '/gateways/' }, ...profileLinks('gateways', 'gateways')],
+        },
+        {
+          label: 'Model servers',
+          items: [
+            { label: 'Compare model servers', link: '/model-servers/' },
+            ...profileLinks('model-servers', 'model-servers'),
+          ],
+        },
       ],
     }),
   ],

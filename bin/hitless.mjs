@@ -14,15 +14,21 @@ if (major > 22 || (major === 22 && minor >= 18)) {
 } else {
   const local = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
   if (!existsSync(local)) {
-    process.stderr.write(`hitless needs Node >= 22.18 (this is ${process.version}); run npm ci to install the project's Node 24.\n`);
+    process.stderr.write(
+      `hitless needs Node >= 22.18 (this is ${process.version}); run npm ci to install the project's Node 24.\n`,
+    );
     process.exit(2);
   }
   const child = spawn(local, [main, ...process.argv.slice(2)], { stdio: 'inherit' });
-  const forward = (signal) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal); };
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
   // A parent that dies without forwarding a signal (npm's shell killed, SIGKILL) re-parents this wrapper: stop the CLI.
   const parent = process.ppid;
-  const watch = setInterval(() => { if (process.ppid !== parent) forward('SIGTERM'); }, 200);
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) forward('SIGTERM');
+  }, 200);
   child.once('error', (error) => {
     process.stderr.write(`hitless: could not start ${local}: ${error.message}\n`);
     process.exit(2);

@@ -16,7 +16,16 @@
  * Exit code 0 whatever the figures; the table says which budgets are missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,9 +40,22 @@ let ORIGIN = '';
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 200);
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 5);
-const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const SKIP = new Set(
+  (process.env.BENCH_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const KB = 1000;
 const BUDGET = {
@@ -59,7 +81,12 @@ checked against what the browser fetched.`;
 
 // ---------------------------------------------------------------------------------------------- output
 
-interface Row { figure: string; value: string; budget: string; ok?: boolean }
+interface Row {
+  figure: string;
+  value: string;
+  budget: string;
+  ok?: boolean;
+}
 const rows: Row[] = [];
 const notes: string[] = [];
 
@@ -85,7 +112,11 @@ function section(title: string): void {
 
 // ---------------------------------------------------------------------------------------------- build and serve
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): { ms: number; code: number | null; output: string } {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { ms: number; code: number | null; output: string } {
   const start = performance.now();
   const result = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return { ms: performance.now() - start, code: result.status, output: `${result.stdout}${result.stderr}` };
@@ -134,12 +165,17 @@ async function serve(outDir: string): Promise<ChildProcess> {
     if ((error as Error).message.startsWith('something already')) throw error;
   }
   const child = spawn('npm', ['run', 'preview', '--', '--port', String(PORT), '--ignore-lock'], {
-    cwd: ROOT, env: { ...process.env, HITLESS_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'ignore', detached: true,
+    cwd: ROOT,
+    env: { ...process.env, HITLESS_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+    detached: true,
   });
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`${ORIGIN}/`)).ok) return child;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   stop(child);
@@ -149,12 +185,17 @@ async function serve(outDir: string): Promise<ChildProcess> {
 function stop(child: ChildProcess): void {
   try {
     if (child.pid) process.kill(-child.pid, 'SIGTERM'); // the npm process group: npm, astro preview
-  } catch { /* already gone */ }
+  } catch {
+    /* already gone */
+  }
 }
 
 function sitemapPaths(outDir: string): string[] {
-  return readdirSync(outDir).filter((n) => /^sitemap-\d+\.xml$/.test(n))
-    .flatMap((n) => [...readFileSync(join(outDir, n), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname))
+  return readdirSync(outDir)
+    .filter((n) => /^sitemap-\d+\.xml$/.test(n))
+    .flatMap((n) =>
+      [...readFileSync(join(outDir, n), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname),
+    )
     .sort();
 }
 
@@ -182,7 +223,9 @@ function staticImports(outDir: string, url: string): string[] {
   if (!file) return [];
   const code = readFileSync(file, 'utf8');
   const found = new Set<string>();
-  for (const m of code.matchAll(/(?:^|[;}\s)])(?:import|export)\s*(?:[\w$*{][^"'`;()]*?from\s*)?["'`]([^"'`]+\.m?js)["'`]/g)) {
+  for (const m of code.matchAll(
+    /(?:^|[;}\s)])(?:import|export)\s*(?:[\w$*{][^"'`;()]*?from\s*)?["'`]([^"'`]+\.m?js)["'`]/g,
+  )) {
     found.add(new URL(m[1], new URL(url, ORIGIN)).pathname);
   }
   return [...found];
@@ -193,7 +236,13 @@ function dynamicImports(outDir: string, url: string): string[] {
   const file = fileOf(outDir, url);
   if (!file) return [];
   const code = readFileSync(file, 'utf8');
-  return [...new Set([...code.matchAll(/\bimport\(\s*["'`]([^"'`]+\.m?js)["'`]\s*\)/g)].map((m) => new URL(m[1], new URL(url, ORIGIN)).pathname))];
+  return [
+    ...new Set(
+      [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+\.m?js)["'`]\s*\)/g)].map(
+        (m) => new URL(m[1], new URL(url, ORIGIN)).pathname,
+      ),
+    ),
+  ];
 }
 
 /** Every JS file reachable from `roots` through static and dynamic imports. */
@@ -209,7 +258,12 @@ function reachable(outDir: string, roots: Iterable<string>): Set<string> {
   return seen;
 }
 
-interface EagerSet { files: Set<string>; inlineBytes: number; inlineCount: number; islandRoots: Set<string> }
+interface EagerSet {
+  files: Set<string>;
+  inlineBytes: number;
+  inlineCount: number;
+  islandRoots: Set<string>;
+}
 
 /** What a page loads before any interaction, from its HTML and the static import graph. */
 function eagerJs(outDir: string, path: string): EagerSet {
@@ -259,7 +313,8 @@ async function jsFetched(page: Page, during: () => Promise<void>): Promise<Set<s
   const seen = new Set<string>();
   const listener = (request: { url(): string; resourceType(): string }) => {
     const url = new URL(request.url());
-    if (url.origin === ORIGIN && (/\.m?js$/.test(url.pathname) || request.resourceType() === 'script')) seen.add(url.pathname);
+    if (url.origin === ORIGIN && (/\.m?js$/.test(url.pathname) || request.resourceType() === 'script'))
+      seen.add(url.pathname);
   };
   page.on('request', listener);
   try {
@@ -272,18 +327,26 @@ async function jsFetched(page: Page, during: () => Promise<void>): Promise<Set<s
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load');
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
   await page.waitForLoadState('networkidle');
 }
 
 const sum = (outDir: string, files: Iterable<string>) => [...files].reduce((n, f) => n + gzSize(outDir, f), 0);
-const names = (files: Iterable<string>) => [...files].map((f) => f.replace(/^.*\//, '').replace(/\.[\w-]{8}\.js$/, '.js')).sort().join(', ');
+const names = (files: Iterable<string>) =>
+  [...files]
+    .map((f) => f.replace(/^.*\//, '').replace(/\.[\w-]{8}\.js$/, '.js'))
+    .sort()
+    .join(', ');
 
 async function measureJs(browser: Browser, outDir: string, paths: string[]): Promise<void> {
   section('JavaScript per page (gzip -9)');
   notes.push(JS_METHOD);
   process.stdout.write(`  method: ${JS_METHOD.split('\n').join('\n          ')}\n\n`);
-  process.stdout.write(`  ${'page'.padEnd(36)} ${'eager'.padStart(9)} ${'lazy: islands'.padStart(14)} ${'lazy: other'.padStart(12)} ${'on first input'.padStart(15)}\n`);
+  process.stdout.write(
+    `  ${'page'.padEnd(36)} ${'eager'.padStart(9)} ${'lazy: islands'.padStart(14)} ${'lazy: other'.padStart(12)} ${'on first input'.padStart(15)}\n`,
+  );
   let searchBytes = -1;
   let searchFiles = new Set<string>();
   for (const path of paths) {
@@ -302,7 +365,7 @@ async function measureJs(browser: Browser, outDir: string, paths: string[]): Pro
     const otherLazy = new Set([...lazy].filter((f) => !fromIslands.has(f)));
     const onInput = await jsFetched(page, async () => {
       const field = page.locator('main input:not([type=hidden]):not([type=checkbox]), main textarea').first();
-      if (await field.count() > 0 && await field.isVisible()) {
+      if ((await field.count()) > 0 && (await field.isVisible())) {
         await field.focus();
         await page.keyboard.type('1');
         await page.waitForLoadState('networkidle');
@@ -311,7 +374,7 @@ async function measureJs(browser: Browser, outDir: string, paths: string[]): Pro
     if (searchBytes < 0) {
       searchFiles = await jsFetched(page, async () => {
         const button = page.locator('button[data-open-modal]').first();
-        if (await button.count() > 0) {
+        if ((await button.count()) > 0) {
           await button.click();
           await page.keyboard.type('drain');
           await page.waitForLoadState('networkidle');
@@ -324,25 +387,53 @@ async function measureJs(browser: Browser, outDir: string, paths: string[]): Pro
     const eagerBytes = sum(outDir, eager.files) + eager.inlineBytes;
     const lazyBytes = sum(outDir, islandLazy);
     const otherBytes = sum(outDir, otherLazy);
-    const inputBytes = sum(outDir, [...onInput].filter((f) => !fetched.has(f)));
-    process.stdout.write(`  ${path.padEnd(36)} ${kb(eagerBytes).padStart(9)} ${kb(lazyBytes).padStart(14)} ${kb(otherBytes).padStart(12)} ${kb(inputBytes).padStart(15)}\n`);
+    const inputBytes = sum(
+      outDir,
+      [...onInput].filter((f) => !fetched.has(f)),
+    );
+    process.stdout.write(
+      `  ${path.padEnd(36)} ${kb(eagerBytes).padStart(9)} ${kb(lazyBytes).padStart(14)} ${kb(otherBytes).padStart(12)} ${kb(inputBytes).padStart(15)}\n`,
+    );
     if (otherLazy.size > 0 && !otherNoted.has(names(otherLazy))) {
       otherNoted.add(names(otherLazy));
-      notes.push(`lazy JS not from the page's islands, fetched without input (${path} and others): ${[...otherLazy].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ')}`);
+      notes.push(
+        `lazy JS not from the page's islands, fetched without input (${path} and others): ${[...otherLazy].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ')}`,
+      );
     }
     if (missing.length > 0) process.stdout.write(`      (declared eager but not fetched: ${names(missing)})\n`);
     if (path === '/generator/') {
       const detail = [...eager.files].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ');
       notes.push(`generator eager JS: ${detail}, ${eager.inlineCount} inline scripts ${kb(eager.inlineBytes)}`);
-      notes.push(`generator island JS after first paint (highlighting): ${[...islandLazy].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ') || 'none'}`);
-      notes.push(`generator JS on first input: ${[...onInput].filter((f) => !fetched.has(f)).map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ') || 'none'}`);
+      notes.push(
+        `generator island JS after first paint (highlighting): ${[...islandLazy].map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`).join(', ') || 'none'}`,
+      );
+      notes.push(
+        `generator JS on first input: ${
+          [...onInput]
+            .filter((f) => !fetched.has(f))
+            .map((f) => `${names([f])} ${kb(gzSize(outDir, f))}`)
+            .join(', ') || 'none'
+        }`,
+      );
       genJs = { eagerBytes, lazyBytes, inputBytes };
     }
   }
-  process.stdout.write(`  site search on first use (Pagefind; every page): ${kb(searchBytes)} (${names(searchFiles) || 'none'})\n\n`);
+  process.stdout.write(
+    `  site search on first use (Pagefind; every page): ${kb(searchBytes)} (${names(searchFiles) || 'none'})\n\n`,
+  );
   if (genJs) {
-    row('generator page: JS before any interaction (incl. Starlight\'s)', kb(genJs.eagerBytes), `<= ${kb(BUDGET.generatorEagerJs)}`, genJs.eagerBytes <= BUDGET.generatorEagerJs);
-    row('generator page: highlighting (island JS after first paint, no input)', kb(genJs.lazyBytes), `<= ${kb(BUDGET.highlightLazyJs)}`, genJs.lazyBytes <= BUDGET.highlightLazyJs);
+    row(
+      "generator page: JS before any interaction (incl. Starlight's)",
+      kb(genJs.eagerBytes),
+      `<= ${kb(BUDGET.generatorEagerJs)}`,
+      genJs.eagerBytes <= BUDGET.generatorEagerJs,
+    );
+    row(
+      'generator page: highlighting (island JS after first paint, no input)',
+      kb(genJs.lazyBytes),
+      `<= ${kb(BUDGET.highlightLazyJs)}`,
+      genJs.lazyBytes <= BUDGET.highlightLazyJs,
+    );
     row('generator page: JS loaded on first input (emitter)', kb(genJs.inputBytes));
   } else {
     row('generator page JS', 'no /generator/ page in the build', `<= ${kb(BUDGET.generatorEagerJs)}`, false);
@@ -355,7 +446,8 @@ const otherNoted = new Set<string>();
 
 /** What the background load is, for figure labels and notes. */
 const LOAD_LABEL = 'under load';
-const LOAD_NOTE = 'under load: one child process spinning on one core (a busy loop, started and killed by the bench by its PID) runs beside the measurement, as a build or another tab would on a reader\'s machine.';
+const LOAD_NOTE =
+  "under load: one child process spinning on one core (a busy loop, started and killed by the bench by its PID) runs beside the measurement, as a build or another tab would on a reader's machine.";
 
 /**
  * Run `measure` while a CPU-bound child process spins on one core, then stop that process by its PID (in a
@@ -363,10 +455,19 @@ const LOAD_NOTE = 'under load: one child process spinning on one core (a busy lo
  */
 async function withBackgroundLoad<T>(measure: () => Promise<T>): Promise<T> {
   if (!notes.includes(LOAD_NOTE)) notes.push(LOAD_NOTE);
-  const spinner = spawn(process.execPath, ['-e', 'const end = Date.now() + 30 * 60_000; while (Date.now() < end) { /* spin */ }'], { stdio: 'ignore' });
-  const stopSpinner = () => { if (spinner.pid !== undefined && spinner.exitCode === null) process.kill(spinner.pid, 'SIGKILL'); };
+  const spinner = spawn(
+    process.execPath,
+    ['-e', 'const end = Date.now() + 30 * 60_000; while (Date.now() < end) { /* spin */ }'],
+    { stdio: 'ignore' },
+  );
+  const stopSpinner = () => {
+    if (spinner.pid !== undefined && spinner.exitCode === null) process.kill(spinner.pid, 'SIGKILL');
+  };
   // Interrupted (Ctrl-C, a kill by PID), the bench stops the load before it exits.
-  const onSignal = (signal: NodeJS.Signals) => { stopSpinner(); process.exit(signal === 'SIGINT' ? 130 : 143); };
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopSpinner();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   await new Promise((resolveWait) => setTimeout(resolveWait, 500));
@@ -395,25 +496,48 @@ async function measureInputOnce(browser: Browser, condition: string): Promise<vo
   const count = () => page.evaluate(() => performance.getEntriesByName('hitless:input-to-manifest').length);
   // Warm up: the first change loads the emitter; wait until the manifest follows the input.
   await field.fill('4097');
-  await page.waitForFunction(() => document.querySelector('[data-testid=manifest]')?.getAttribute('data-pending') !== 'true'
-    && performance.getEntriesByName('hitless:input-to-manifest').length > 0, undefined, { timeout: 15_000 })
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('[data-testid=manifest]')?.getAttribute('data-pending') !== 'true'
+        && performance.getEntriesByName('hitless:input-to-manifest').length > 0,
+      undefined,
+      { timeout: 15_000 },
+    )
     .catch(() => undefined);
-  if (await count() === 0) {
-    row(`input → manifest (${condition})`, 'no "hitless:input-to-manifest" measures: the built Generator.tsx lacks the bench performance marks', `p95 <= ${BUDGET.inputToManifestP95Ms} ms`, false);
+  if ((await count()) === 0) {
+    row(
+      `input → manifest (${condition})`,
+      'no "hitless:input-to-manifest" measures: the built Generator.tsx lacks the bench performance marks',
+      `p95 <= ${BUDGET.inputToManifestP95Ms} ms`,
+      false,
+    );
     await page.context().close();
     return;
   }
   await page.evaluate(() => performance.clearMeasures('hitless:input-to-manifest'));
   for (let i = 0; i < CHANGES; i++) {
     await field.fill(String(4100 + (i % 2 === 0 ? i : 1000 + i)));
-    await page.waitForFunction((n) => performance.getEntriesByName('hitless:input-to-manifest').length > n, i, { timeout: 5_000 });
+    await page.waitForFunction((n) => performance.getEntriesByName('hitless:input-to-manifest').length > n, i, {
+      timeout: 5_000,
+    });
   }
-  const durations = await page.evaluate(() => performance.getEntriesByName('hitless:input-to-manifest').map((e) => e.duration));
+  const durations = await page.evaluate(() =>
+    performance.getEntriesByName('hitless:input-to-manifest').map((e) => e.duration),
+  );
   await page.context().close();
   row(`input → manifest, median (${condition})`, ms(median(durations)));
-  row(`input → manifest, p95 (${condition})`, ms(quantile(durations, 0.95)), `<= ${BUDGET.inputToManifestP95Ms} ms`, quantile(durations, 0.95) <= BUDGET.inputToManifestP95Ms);
+  row(
+    `input → manifest, p95 (${condition})`,
+    ms(quantile(durations, 0.95)),
+    `<= ${BUDGET.inputToManifestP95Ms} ms`,
+    quantile(durations, 0.95) <= BUDGET.inputToManifestP95Ms,
+  );
   row(`input → manifest, max (${condition})`, ms(Math.max(...durations)));
-  if (condition === 'idle') notes.push('input → manifest: from the mark set when the input event reaches the island to the mark set in the layout effect that runs once the new manifest text is in the DOM (before paint), in Chromium without CPU throttling; max-output-tokens typed via fill(), one change at a time.');
+  if (condition === 'idle')
+    notes.push(
+      'input → manifest: from the mark set when the input event reaches the island to the mark set in the layout effect that runs once the new manifest text is in the DOM (before paint), in Chromium without CPU throttling; max-output-tokens typed via fill(), one change at a time.',
+    );
 }
 
 // ---------------------------------------------------------------------------------------------- CLI
@@ -439,10 +563,17 @@ function measureCli(): void {
     if (i > 0) packaged.push(r.ms);
   }
   const packagedMedian = median(packaged);
-  row('hitless generate wall time, median (installed package)', ms(packagedMedian), `${BUDGET.cliColdStartMs} ms`, packagedMedian <= BUDGET.cliColdStartMs);
+  row(
+    'hitless generate wall time, median (installed package)',
+    ms(packagedMedian),
+    `${BUDGET.cliColdStartMs} ms`,
+    packagedMedian <= BUDGET.cliColdStartMs,
+  );
   const sys = run('node', [join(ROOT, 'bin/hitless.mjs'), 'generate'], process.env);
   if (sys.code === 0 && spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim() !== process.version) {
-    notes.push(`hitless generate with the system node (${spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim()}, which re-runs itself on the project's Node 24): ${ms(sys.ms)} (one run)`);
+    notes.push(
+      `hitless generate with the system node (${spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim()}, which re-runs itself on the project's Node 24): ${ms(sys.ms)} (one run)`,
+    );
   }
   measureCliCheck(packageDir);
 }
@@ -492,9 +623,13 @@ function measureCliCheck(packageDir: string): void {
     // GNU time gives the child's CPU time (user + system) and peak resident set; the figure is the median run's.
     const runs: { cpuS: number; wallS: number; rssMB: number }[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, join(packageDir, 'bin/hitless.mjs'), 'check', file, '--format', 'json'],
-        { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-      if (r.status !== 1) throw new Error(`hitless check of ${docs} documents exited ${r.status}: ${r.stderr.slice(-500)}`);
+      const r = spawnSync(
+        '/usr/bin/time',
+        ['-f', '%e %U %S %M', process.execPath, join(packageDir, 'bin/hitless.mjs'), 'check', file, '--format', 'json'],
+        { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+      );
+      if (r.status !== 1)
+        throw new Error(`hitless check of ${docs} documents exited ${r.status}: ${r.stderr.slice(-500)}`);
       const [wall, user, sys, rssKB] = r.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
       runs.push({ cpuS: user + sys, wallS: wall, rssMB: rssKB / 1024 });
     }
@@ -503,10 +638,22 @@ function measureCliCheck(packageDir: string): void {
   }
   const rate = 10_000 / measured[10_000].cpuS;
   const ratio = measured[10_000].rssMB / measured[2_000].rssMB;
-  row('hitless check: documents per CPU second (10,000 documents)', `${Math.round(rate).toLocaleString('en-US')}/s`, `≥ ${CHECK_BUDGET.docsPerCpuSecond.toLocaleString('en-US')}/s`, rate >= CHECK_BUDGET.docsPerCpuSecond);
+  row(
+    'hitless check: documents per CPU second (10,000 documents)',
+    `${Math.round(rate).toLocaleString('en-US')}/s`,
+    `≥ ${CHECK_BUDGET.docsPerCpuSecond.toLocaleString('en-US')}/s`,
+    rate >= CHECK_BUDGET.docsPerCpuSecond,
+  );
   row('hitless check: wall time, 10,000 documents', `${measured[10_000].wallS.toFixed(1)} s`);
-  row('hitless check: peak RSS, 2,000 → 10,000 documents', `${Math.round(measured[2_000].rssMB)} → ${Math.round(measured[10_000].rssMB)} MB (×${ratio.toFixed(2)})`, `×${CHECK_BUDGET.rssRatio10kTo2k} or less`, ratio <= CHECK_BUDGET.rssRatio10kTo2k);
-  notes.push('hitless check: Deployment + InferencePool pairs of about 1 KB (each with findings), checked in parts as over 256 KiB; CPU time is user + system of the process (GNU time), so "per CPU second" is per second of one core; the median of 3 runs.');
+  row(
+    'hitless check: peak RSS, 2,000 → 10,000 documents',
+    `${Math.round(measured[2_000].rssMB)} → ${Math.round(measured[10_000].rssMB)} MB (×${ratio.toFixed(2)})`,
+    `×${CHECK_BUDGET.rssRatio10kTo2k} or less`,
+    ratio <= CHECK_BUDGET.rssRatio10kTo2k,
+  );
+  notes.push(
+    'hitless check: Deployment + InferencePool pairs of about 1 KB (each with findings), checked in parts as over 256 KiB; CPU time is user + system of the process (GNU time), so "per CPU second" is per second of one core; the median of 3 runs.',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------- Lighthouse
@@ -516,17 +663,34 @@ function lighthouseCli(): string | undefined {
   return existsSync(cli) ? cli : undefined;
 }
 
-interface LighthouseRun { perf: number; tbtMs: number; a11y: number; detail: string }
+interface LighthouseRun {
+  perf: number;
+  tbtMs: number;
+  a11y: number;
+  detail: string;
+}
 
 async function lighthouse(url: string): Promise<LighthouseRun | { error: string }> {
   const cli = lighthouseCli()!;
-  const result = spawnSync(process.execPath, [cli, url, '--only-categories=performance,accessibility', '--output=json', '--output-path=stdout', '--quiet',
-    `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`], { cwd: ROOT, env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(
+    process.execPath,
+    [
+      cli,
+      url,
+      '--only-categories=performance,accessibility',
+      '--output=json',
+      '--output-path=stdout',
+      '--quiet',
+      `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`,
+    ],
+    { cwd: ROOT, env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
   if (result.status !== 0) return { error: `exit ${result.status}: ${(result.stderr || result.stdout).slice(0, 300)}` };
   const report = JSON.parse(result.stdout);
   const audit = (id: string) => report.audits[id]?.displayValue ?? '?';
   const failed = Object.values(report.categories.accessibility.auditRefs as { id: string; weight: number }[])
-    .filter((ref) => ref.weight > 0 && report.audits[ref.id]?.score !== null && report.audits[ref.id]?.score < 1).map((ref) => ref.id);
+    .filter((ref) => ref.weight > 0 && report.audits[ref.id]?.score !== null && report.audits[ref.id]?.score < 1)
+    .map((ref) => ref.id);
   return {
     perf: Math.round(report.categories.performance.score * 100),
     tbtMs: Math.round(report.audits['total-blocking-time']?.numericValue ?? NaN),
@@ -538,13 +702,26 @@ async function lighthouse(url: string): Promise<LighthouseRun | { error: string 
 /** The pages Lighthouse measures: [label, path], the path undefined where the build has none. */
 function lighthouseTargets(paths: string[]): [string, string | undefined][] {
   const gateway = paths.find((p) => /^\/gateways\/[^/]+\/$/.test(p));
-  return [['landing', '/'], ['generator', '/generator/'], ['checker', '/checker/'], ['lab', '/lab/'], ['gateway page', gateway]];
+  return [
+    ['landing', '/'],
+    ['generator', '/generator/'],
+    ['checker', '/checker/'],
+    ['lab', '/lab/'],
+    ['gateway page', gateway],
+  ];
 }
 
 async function measureLighthouse(paths: string[]): Promise<void> {
-  section(`Lighthouse 13, mobile (default form factor and throttling), ${LH_RUNS} run(s) per page, median; idle and ${LOAD_LABEL}`);
+  section(
+    `Lighthouse 13, mobile (default form factor and throttling), ${LH_RUNS} run(s) per page, median; idle and ${LOAD_LABEL}`,
+  );
   if (!lighthouseCli()) {
-    row('Lighthouse', 'not installed (add lighthouse to devDependencies)', `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`, false);
+    row(
+      'Lighthouse',
+      'not installed (add lighthouse to devDependencies)',
+      `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`,
+      false,
+    );
     return;
   }
   await measureLighthouseOnce(paths, 'idle');
@@ -554,7 +731,12 @@ async function measureLighthouse(paths: string[]): Promise<void> {
 async function measureLighthouseOnce(paths: string[], condition: string): Promise<void> {
   for (const [label, path] of lighthouseTargets(paths)) {
     if (!path || !paths.includes(path)) {
-      row(`Lighthouse ${label}`, `no such page in the build${path ? ` (${path})` : ''}`, `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`, false);
+      row(
+        `Lighthouse ${label}`,
+        `no such page in the build${path ? ` (${path})` : ''}`,
+        `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`,
+        false,
+      );
       continue;
     }
     const runs: LighthouseRun[] = [];
@@ -565,16 +747,37 @@ async function measureLighthouseOnce(paths: string[], condition: string): Promis
       else runs.push(r);
     }
     if (runs.length === 0) {
-      row(`Lighthouse ${label} (${path}, ${condition})`, `failed: ${error}`, `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`, false);
+      row(
+        `Lighthouse ${label} (${path}, ${condition})`,
+        `failed: ${error}`,
+        `perf >= ${BUDGET.lighthousePerf}, a11y ${BUDGET.lighthouseA11y}`,
+        false,
+      );
       continue;
     }
     const perf = median(runs.map((r) => r.perf));
     const tbt = median(runs.map((r) => r.tbtMs));
     const a11y = median(runs.map((r) => r.a11y));
     const list = (xs: number[]) => (runs.length > 1 ? ` (runs: ${xs.join(', ')})` : '');
-    row(`Lighthouse ${label} (${path}) performance, ${condition}`, `${perf}${list(runs.map((r) => r.perf))}`, `>= ${BUDGET.lighthousePerf}`, perf >= BUDGET.lighthousePerf);
-    row(`Lighthouse ${label} (${path}) TBT, ${condition}`, `${tbt} ms${list(runs.map((r) => r.tbtMs))}`, `<= ${BUDGET.lighthouseTbtMs} ms`, tbt <= BUDGET.lighthouseTbtMs);
-    if (condition === 'idle') row(`Lighthouse ${label} (${path}) accessibility`, String(a11y), `= ${BUDGET.lighthouseA11y}`, a11y >= BUDGET.lighthouseA11y);
+    row(
+      `Lighthouse ${label} (${path}) performance, ${condition}`,
+      `${perf}${list(runs.map((r) => r.perf))}`,
+      `>= ${BUDGET.lighthousePerf}`,
+      perf >= BUDGET.lighthousePerf,
+    );
+    row(
+      `Lighthouse ${label} (${path}) TBT, ${condition}`,
+      `${tbt} ms${list(runs.map((r) => r.tbtMs))}`,
+      `<= ${BUDGET.lighthouseTbtMs} ms`,
+      tbt <= BUDGET.lighthouseTbtMs,
+    );
+    if (condition === 'idle')
+      row(
+        `Lighthouse ${label} (${path}) accessibility`,
+        String(a11y),
+        `= ${BUDGET.lighthouseA11y}`,
+        a11y >= BUDGET.lighthouseA11y,
+      );
     notes.push(`Lighthouse ${path} (${condition}): ${runs.map((r) => r.detail).join(' | ')}`);
   }
 }
@@ -595,7 +798,10 @@ async function measureVerifyStreams(): Promise<void> {
   try {
     const port = await new Promise<number>((resolvePort, reject) => {
       const timer = setTimeout(() => reject(new Error('the stand-in did not start in 10 s')), 10_000);
-      server.stdout!.once('data', (text: Buffer) => { clearTimeout(timer); resolvePort(JSON.parse(text.toString()).port); });
+      server.stdout!.once('data', (text: Buffer) => {
+        clearTimeout(timer);
+        resolvePort(JSON.parse(text.toString()).port);
+      });
     });
     // Every level runs (up to a core's worth of CPU), so the CPU share is known even when a busy host spoils the lag.
     let held = 0;
@@ -604,12 +810,23 @@ async function measureVerifyStreams(): Promise<void> {
     for (let streams = 250, missed = false; streams <= 4000; streams *= 2) {
       const [cmd, ...args] = [...pin(0), process.execPath, hold, 'hold', String(port), String(streams)];
       const run = spawnSync(cmd, args, { encoding: 'utf8', timeout: 120_000 });
-      const r = JSON.parse(run.stdout.trim().split('\n').at(-1) || '{}') as { peakInFlight: number; lagP99Ms: number; lagMaxMs: number; eventsPerSecond: number; cpuShare: number; lost: number };
+      const r = JSON.parse(run.stdout.trim().split('\n').at(-1) || '{}') as {
+        peakInFlight: number;
+        lagP99Ms: number;
+        lagMaxMs: number;
+        eventsPerSecond: number;
+        cpuShare: number;
+        lost: number;
+      };
       if (r.peakInFlight === undefined) {
-        process.stdout.write(`    ${streams} streams: no result (${run.error?.message ?? run.stderr.trim().split('\n').at(-1)})\n`);
+        process.stdout.write(
+          `    ${streams} streams: no result (${run.error?.message ?? run.stderr.trim().split('\n').at(-1)})\n`,
+        );
         break;
       }
-      process.stdout.write(`    ${streams} streams: ${r.peakInFlight} in flight at once, ${r.eventsPerSecond} events/s read, lag p99 ${r.lagP99Ms} ms (max ${r.lagMaxMs} ms), ${Math.round(r.cpuShare * 100)}% of a core, ${r.lost} not ok\n`);
+      process.stdout.write(
+        `    ${streams} streams: ${r.peakInFlight} in flight at once, ${r.eventsPerSecond} events/s read, lag p99 ${r.lagP99Ms} ms (max ${r.lagMaxMs} ms), ${Math.round(r.cpuShare * 100)}% of a core, ${r.lost} not ok\n`,
+      );
       if (streams === 1000) cpuAt1000 = r.cpuShare;
       missed ||= !(r.peakInFlight >= streams * 0.99 && r.lost === 0 && r.lagP99Ms < 50);
       if (!missed) {
@@ -620,7 +837,9 @@ async function measureVerifyStreams(): Promise<void> {
     }
     row('verify: streams one process holds (lag p99 < 50 ms)', `${held} (${heldLine})`, '≥ 1,000', held >= 1000);
     if (cpuAt1000 !== null) row('verify: CPU at 1,000 streams', `${Math.round(cpuAt1000 * 100)}% of one core`);
-    notes.push(`verify streams: measured with load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores; lag on a shared host counts time the process waited for the CPU.`);
+    notes.push(
+      `verify streams: measured with load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores; lag on a shared host counts time the process waited for the CPU.`,
+    );
   } finally {
     server.kill('SIGKILL');
   }
@@ -629,10 +848,16 @@ async function measureVerifyStreams(): Promise<void> {
 async function main(): Promise<void> {
   const chromiumVersion = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
   process.stdout.write(`Hitless bench — ${new Date().toISOString()}\n`);
-  process.stdout.write(`node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
 
   let outDir = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
-  let cleanup = () => { /* nothing to remove */ };
+  let cleanup = () => {
+    /* nothing to remove */
+  };
   if (!SKIP.has('build')) {
     section('Build');
     ({ outDir, cleanup } = coldBuild());
@@ -659,10 +884,14 @@ async function main(): Promise<void> {
   const width = Math.max(...rows.map((r) => r.figure.length));
   for (const r of rows) {
     const mark = r.ok === undefined ? ' ' : r.ok ? '✓' : '✗';
-    process.stdout.write(`  ${mark} ${r.figure.padEnd(width)}  ${r.value.padEnd(18)}  ${r.budget === '—' ? '' : `budget ${r.budget}`}\n`);
+    process.stdout.write(
+      `  ${mark} ${r.figure.padEnd(width)}  ${r.value.padEnd(18)}  ${r.budget === '—' ? '' : `budget ${r.budget}`}\n`,
+    );
   }
   const missed = rows.filter((r) => r.ok === false);
-  process.stdout.write(`\n  ${missed.length === 0 ? 'Every budget met.' : `${missed.length} budget(s) missed: ${missed.map((r) => r.figure).join('; ')}`}\n`);
+  process.stdout.write(
+    `\n  ${missed.length === 0 ? 'Every budget met.' : `${missed.length} budget(s) missed: ${missed.map((r) => r.figure).join('; ')}`}\n`,
+  );
   section('Notes');
   for (const n of notes.slice(1)) process.stdout.write(`  - ${n}\n`);
 }

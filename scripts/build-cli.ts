@@ -36,7 +36,9 @@ function jsLiteral(value: unknown, path = 'profiles'): string {
   if (value instanceof RegExp) return `new RegExp(${JSON.stringify(value.source)}, ${JSON.stringify(value.flags)})`;
   if (Array.isArray(value)) return `[${value.map((v, i) => jsLiteral(v, `${path}[${i}]`)).join(',')}]`;
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsLiteral(v, `${path}.${k}`)}`).join(',')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${jsLiteral(v, `${path}.${k}`)}`)
+      .join(',')}}`;
   }
   throw new Error(`${path}: a ${typeof value} (${Object.prototype.toString.call(value)}) cannot be embedded`);
 }
@@ -85,7 +87,9 @@ const yamlAsModule: Plugin = {
 const leaveOutLab: Plugin = {
   name: 'leave-out-lab',
   setup(b) {
-    b.onResolve({ filter: /^\.\/lab\.ts$/ }, (args) => (args.importer.includes(join('src', 'cli')) ? { path: 'lab', namespace: 'hitless-lab' } : undefined));
+    b.onResolve({ filter: /^\.\/lab\.ts$/ }, (args) =>
+      args.importer.includes(join('src', 'cli')) ? { path: 'lab', namespace: 'hitless-lab' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'hitless-lab' }, () => ({
       contents: `export async function runLab() {
   process.stderr.write('hitless lab runs HAProxy and stand-in model servers from the Hitless sources: run it in a checkout of the repository (npm ci && npm run lab).\\n');
@@ -96,7 +100,11 @@ const leaveOutLab: Plugin = {
   },
 };
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; description: string; repository?: unknown };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  description: string;
+  repository?: unknown;
+};
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'bin'), { recursive: true });
@@ -114,20 +122,32 @@ await build({
   minify: true,
   legalComments: 'linked',
   // Some dependencies (yaml's Node build) are CommonJS and require Node's built-ins; give the ES module a require.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __hitlessCreateRequire } from 'node:module';\nconst require = __hitlessCreateRequire(import.meta.url);" },
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __hitlessCreateRequire } from 'node:module';\nconst require = __hitlessCreateRequire(import.meta.url);",
+  },
   define: { HITLESS_PACKAGE_VERSION: JSON.stringify(pkg.version) },
   plugins: [embedProfiles, yamlAsModule, leaveOutLab],
   logLevel: 'warning',
 });
-writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({
-  name: 'hitless',
-  version: pkg.version,
-  description: pkg.description,
-  type: 'module',
-  bin: { hitless: 'bin/hitless.mjs' },
-  files: ['bin/'],
-  engines: { node: '>=20' },
-  ...(pkg.repository ? { repository: pkg.repository } : {}),
-}, null, 2)}\n`);
-writeFileSync(join(OUT, 'README.md'), `# hitless\n\nThe Hitless CLI: generate, check, policy, verify and rules for rolling out LLM model servers behind a Gateway API\nInference Extension InferencePool without dropping a request. Run \`hitless --help\`.\n`);
+writeFileSync(
+  join(OUT, 'package.json'),
+  `${JSON.stringify(
+    {
+      name: 'hitless',
+      version: pkg.version,
+      description: pkg.description,
+      type: 'module',
+      bin: { hitless: 'bin/hitless.mjs' },
+      files: ['bin/'],
+      engines: { node: '>=20' },
+      ...(pkg.repository ? { repository: pkg.repository } : {}),
+    },
+    null,
+    2,
+  )}\n`,
+);
+writeFileSync(
+  join(OUT, 'README.md'),
+  `# hitless\n\nThe Hitless CLI: generate, check, policy, verify and rules for rolling out LLM model servers behind a Gateway API\nInference Extension InferencePool without dropping a request. Run \`hitless --help\`.\n`,
+);
 process.stdout.write(`build-cli: ${OUT} (profiles embedded)\n`);

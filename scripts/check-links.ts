@@ -46,7 +46,11 @@ function decodeEntities(value: string): string {
   return value
     .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
     .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Every link-bearing attribute value in a page, with its attribute name. */
@@ -78,7 +82,11 @@ function idsOf(file: string): Set<string> {
   let ids = idCache.get(file);
   if (!ids) {
     const html = markupOnly(readFileSync(file, 'utf8'));
-    ids = new Set([...html.matchAll(/\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)].map((m) => decodeEntities(m[1] ?? m[2] ?? m[3] ?? '')));
+    ids = new Set(
+      [...html.matchAll(/\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)].map((m) =>
+        decodeEntities(m[1] ?? m[2] ?? m[3] ?? ''),
+      ),
+    );
     idCache.set(file, ids);
   }
   return ids;
@@ -94,7 +102,9 @@ function fileFor(pathname: string): string | undefined {
   }
   const base = resolve(OUT, `.${decoded}`);
   if (base !== OUT && !base.startsWith(OUT + sep)) return undefined; // escapes the build
-  const candidates = decoded.endsWith('/') ? [join(base, 'index.html')] : [base, `${base}.html`, join(base, 'index.html')];
+  const candidates = decoded.endsWith('/')
+    ? [join(base, 'index.html')]
+    : [base, `${base}.html`, join(base, 'index.html')];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 
@@ -108,7 +118,8 @@ function problemWith(link: string, fromPath: string, fromFile: string, origin: s
   if (SCHEME.test(value) && !(origin && value.startsWith(`${origin}/`)) && value !== origin) return undefined;
   const url = new URL(value, `http://site.invalid${fromPath}`);
   const path = origin && value.startsWith(origin) ? new URL(value).pathname : url.pathname;
-  const target = url.hash && path === fromPath && !value.startsWith('/') && !SCHEME.test(value) ? fromFile : fileFor(path);
+  const target =
+    url.hash && path === fromPath && !value.startsWith('/') && !SCHEME.test(value) ? fromFile : fileFor(path);
   if (!target) return `no built file for ${path}`;
   const fragment = url.hash.slice(1);
   if (fragment && !fragment.startsWith(':~:') && target.endsWith('.html')) {
@@ -131,7 +142,9 @@ function main(): number {
   const origin = siteOrigin();
   const broken: string[] = [];
   let checked = 0;
-  const pages = htmlFiles(OUT).filter((f) => !relative(OUT, f).startsWith(`pagefind${sep}`)).sort();
+  const pages = htmlFiles(OUT)
+    .filter((f) => !relative(OUT, f).startsWith(`pagefind${sep}`))
+    .sort();
   for (const file of pages) {
     const from = pagePath(file);
     for (const { attr, value } of linksIn(readFileSync(file, 'utf8'))) {
@@ -146,16 +159,23 @@ function main(): number {
     for (const m of readFileSync(join(OUT, sitemap), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)) {
       checked++;
       const loc = decodeEntities(m[1]);
-      const problem = origin && loc.startsWith(origin) ? problemWith(loc, '/', join(OUT, 'index.html'), origin) : `not on the site's origin ${origin}`;
+      const problem =
+        origin && loc.startsWith(origin)
+          ? problemWith(loc, '/', join(OUT, 'index.html'), origin)
+          : `not on the site's origin ${origin}`;
       if (problem) broken.push(`/${sitemap}: <loc>${loc}</loc>: ${problem}`);
     }
   }
   const unique = [...new Set(broken)];
   if (unique.length > 0) {
-    process.stderr.write(`check-links: ${unique.length} broken internal link${unique.length === 1 ? '' : 's'} in ${OUT}:\n${unique.map((b) => `  ${b}`).join('\n')}\n`);
+    process.stderr.write(
+      `check-links: ${unique.length} broken internal link${unique.length === 1 ? '' : 's'} in ${OUT}:\n${unique.map((b) => `  ${b}`).join('\n')}\n`,
+    );
     return 1;
   }
-  process.stdout.write(`check-links: ${checked} links in ${pages.length} pages and the sitemap resolve (${relative(ROOT, OUT) || OUT}).\n`);
+  process.stdout.write(
+    `check-links: ${checked} links in ${pages.length} pages and the sitemap resolve (${relative(ROOT, OUT) || OUT}).\n`,
+  );
   return 0;
 }
 

@@ -28,9 +28,14 @@ const BOOLEAN_INLINE = ['true', 'false', '1', '0'];
 const BOOLEAN_NEXT = ['true', 'false'];
 
 /** The value of a boolean flag: `true` when bare, else its inline value or a following `true`/`false`. */
-function booleanValue(name: string, inline: string | undefined, next: string | undefined): { value: string; usesNext: boolean } {
+function booleanValue(
+  name: string,
+  inline: string | undefined,
+  next: string | undefined,
+): { value: string; usesNext: boolean } {
   if (inline !== undefined) {
-    if (!BOOLEAN_INLINE.includes(inline)) throw new UsageError(`--${name} must be true or false (got ${JSON.stringify(inline)})`);
+    if (!BOOLEAN_INLINE.includes(inline))
+      throw new UsageError(`--${name} must be true or false (got ${JSON.stringify(inline)})`);
     return { value: inline, usesNext: false };
   }
   if (next !== undefined && BOOLEAN_NEXT.includes(next)) return { value: next, usesNext: true };
@@ -42,7 +47,11 @@ function booleanValue(name: string, inline: string | undefined, next: string | u
  * (named in `optionNames`; those in `booleanOptions` take true or false, and are stored as `'true'` or
  * `'false'`) and positional arguments.
  */
-export function parseArgs(argv: string[], optionNames: readonly string[], booleanOptions: readonly string[] = []): ParsedArgs {
+export function parseArgs(
+  argv: string[],
+  optionNames: readonly string[],
+  booleanOptions: readonly string[] = [],
+): ParsedArgs {
   const result: ParsedArgs = { inputs: {}, options: {}, positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -71,7 +80,8 @@ export function parseArgs(argv: string[], optionNames: readonly string[], boolea
     } else {
       throw new UsageError(`--${name} needs a value`);
     }
-    if (value.trim() === '') throw new UsageError(`--${name} needs a value (got ${value === '' ? 'an empty one' : 'only spaces'})`);
+    if (value.trim() === '')
+      throw new UsageError(`--${name} needs a value (got ${value === '' ? 'an empty one' : 'only spaces'})`);
     const into = isInput ? result.inputs : result.options;
     if (name in into) throw new UsageError(`--${name} is given twice`);
     into[name] = value;

@@ -43,7 +43,13 @@ function readInput(name: string): Input {
     if (!statSync(name).isFile()) return { name, problem: 'is not a file' };
     return decode(name, new Uint8Array(readFileSync(name)));
   } catch (error) {
-    return { name, problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})` };
+    return {
+      name,
+      problem:
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'does not exist'
+          : `cannot be read (${(error as Error).message})`,
+    };
   }
 }
 
@@ -85,7 +91,10 @@ function problemText(joined: Joined, problem: InputProblem): string {
 }
 
 function indent(text: string, by: string): string {
-  return text.split('\n').map((l, i) => (i === 0 ? l : `${by}${l}`)).join('\n');
+  return text
+    .split('\n')
+    .map((l, i) => (i === 0 ? l : `${by}${l}`))
+    .join('\n');
 }
 
 function findingText(joined: Joined, f: Finding): string {
@@ -147,7 +156,8 @@ export async function runCheck(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format'], ['strict']);
   const strict = args.options.strict !== undefined;
   const format = args.options.format ?? 'text';
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
   if (args.positional.filter((p) => p === '-').length > 1) throw new UsageError('- (stdin) can be given once');
   const profiles = readProfiles();
@@ -159,7 +169,10 @@ export async function runCheck(argv: string[]): Promise<number> {
   const unreadable = inputs.filter((i): i is { name: string; problem: string } => 'problem' in i);
   if (unreadable.length > 0) {
     for (const u of unreadable) process.stderr.write(`hitless check: ${u.name} ${u.problem}\n`);
-    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, problems: unreadable.map((u) => ({ file: u.name, message: u.problem })) }, null, 2)}\n`);
+    if (format === 'json')
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, problems: unreadable.map((u) => ({ file: u.name, message: u.problem })) }, null, 2)}\n`,
+      );
     return 2;
   }
   const joined = join(inputs as { name: string; text: string }[]);
@@ -168,7 +181,9 @@ export async function runCheck(argv: string[]): Promise<number> {
   const bytes = Buffer.byteLength(joined.text);
   const whole = bytes <= MAX_INPUT_BYTES && parts.length <= MAX_DOCUMENTS;
   if (!whole && format === 'diff') {
-    throw new UsageError(`--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(bytes)} in ${parts.length} parts); check it without --format diff, or diff its files one at a time`);
+    throw new UsageError(
+      `--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(bytes)} in ${parts.length} parts); check it without --format diff, or diff its files one at a time`,
+    );
   }
   const wholeResult = whole ? checkManifest(joined.text, args.inputs, profiles) : undefined;
   const result: CheckResult | PartsResult = wholeResult ?? checkParts(parts, args.inputs, profiles);
@@ -177,7 +192,10 @@ export async function runCheck(argv: string[]): Promise<number> {
   if (!result.ok) {
     const text = problemText(joined, result.problem);
     process.stderr.write(`hitless check: ${text}\n`);
-    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, problems: [{ file: locate(joined, result.problem.line), ...result.problem, message: text }] }, null, 2)}\n`);
+    if (format === 'json')
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, problems: [{ file: locate(joined, result.problem.line), ...result.problem, message: text }] }, null, 2)}\n`,
+      );
     return 2;
   }
   const { report } = result;
@@ -187,7 +205,13 @@ export async function runCheck(argv: string[]): Promise<number> {
   if (format === 'diff') {
     if (inputs.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
     if (!manifest) throw new Error('--format diff needs the whole check');
-    process.stdout.write(unifiedDiff(joined.text, fixManifest(manifest, report.findings).text, inputs[0].name === '-' ? 'stdin' : inputs[0].name));
+    process.stdout.write(
+      unifiedDiff(
+        joined.text,
+        fixManifest(manifest, report.findings).text,
+        inputs[0].name === '-' ? 'stdin' : inputs[0].name,
+      ),
+    );
     return code;
   }
   if (format === 'github') {
@@ -195,16 +219,27 @@ export async function runCheck(argv: string[]): Promise<number> {
     const lines = report.findings.map((f) => {
       const place = locate(joined, f.line);
       const at = f.line === undefined ? undefined : place.lastIndexOf(':');
-      const file = at === undefined ? (place || undefined) : place.slice(0, at);
+      const file = at === undefined ? place || undefined : place.slice(0, at);
       const line = at === undefined ? undefined : Number(place.slice(at + 1));
       const fix = f.fix ? ` Fix (${f.remedy ?? 'applied'}): ${f.fix.text}` : '';
       return formatAnnotation({
-        level: annotationLevel(f.severity), file: file === '-' ? undefined : file, line: file === '-' ? undefined : line,
-        title: `hitless ${f.code}${f.object ? ` (${f.object})` : ''}`, message: `${f.path ? `${f.path}: ` : ''}${f.message}${fix}`,
+        level: annotationLevel(f.severity),
+        file: file === '-' ? undefined : file,
+        line: file === '-' ? undefined : line,
+        title: `hitless ${f.code}${f.object ? ` (${f.object})` : ''}`,
+        message: `${f.path ? `${f.path}: ` : ''}${f.message}${fix}`,
       });
     });
-    lines.push(formatAnnotation({ level: code === 0 ? 'notice' : 'error', title: 'hitless check', message:
-      report.workloads === 0 ? `No model-server workload was checked (${describeCounts(report.counts)}).` : `${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked).` }));
+    lines.push(
+      formatAnnotation({
+        level: code === 0 ? 'notice' : 'error',
+        title: 'hitless check',
+        message:
+          report.workloads === 0
+            ? `No model-server workload was checked (${describeCounts(report.counts)}).`
+            : `${describeCounts(report.counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked).`,
+      }),
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
     return code;
   }
@@ -212,19 +247,31 @@ export async function runCheck(argv: string[]): Promise<number> {
     const findingJson = ({ fix, ...f }: Finding) => {
       const place = locate(joined, f.line);
       const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
-      return { ...f, file: file || undefined, line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)), fix: fix?.text };
+      return {
+        ...f,
+        file: file || undefined,
+        line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)),
+        fix: fix?.text,
+      };
     };
     // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
     const fixed = inputs.length === 1 && manifest ? fixManifest(manifest, report.findings).text : undefined;
     // The findings are written as they are formatted (the same text as one JSON.stringify), so that a large input's
     // output is never held whole in memory.
-    const [before, after] = `${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`
-      .split('"findings": []');
-    writeInPieces(report.findings.length === 0 ? [`${before}"findings": []${after}`] : (function* pieces() {
-      yield `${before}"findings": [`;
-      for (const [i, f] of report.findings.entries()) yield `${i > 0 ? ',' : ''}\n${JSON.stringify(findingJson(f), null, 2).replace(/^/gm, '    ')}`;
-      yield `\n  ]${after}`;
-    })());
+    const [before, after] =
+      `${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
+        '"findings": []',
+      );
+    writeInPieces(
+      report.findings.length === 0
+        ? [`${before}"findings": []${after}`]
+        : (function* pieces() {
+            yield `${before}"findings": [`;
+            for (const [i, f] of report.findings.entries())
+              yield `${i > 0 ? ',' : ''}\n${JSON.stringify(findingJson(f), null, 2).replace(/^/gm, '    ')}`;
+            yield `\n  ]${after}`;
+          })(),
+    );
     return code;
   }
   const names = inputs.map((i) => i.name).join(', ');
@@ -235,11 +282,13 @@ export async function runCheck(argv: string[]): Promise<number> {
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];
-  writeInPieces((function* pieces() {
-    yield `${out.join('\n')}\n`;
-    for (const f of report.findings) yield `${findingText(joined, f)}\n`;
-    yield `  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
-  })());
+  writeInPieces(
+    (function* pieces() {
+      yield `${out.join('\n')}\n`;
+      for (const f of report.findings) yield `${findingText(joined, f)}\n`;
+      yield `  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
+    })(),
+  );
   return code;
 }
 

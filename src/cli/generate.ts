@@ -22,21 +22,24 @@ const FORMATS = ['yaml', 'json'];
 /** Run `hitless generate` with its arguments; returns the exit code. */
 export async function runGenerate(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'drain-model']);
-  if (args.positional.length > 0) throw new UsageError(`generate takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
+  if (args.positional.length > 0)
+    throw new UsageError(`generate takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
   const format = args.options.format ?? 'yaml';
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   const modelText = args.options['drain-model'] ?? String(MODEL_VERSION);
   if (!/^[1-9]\d*$/.test(modelText) || Number(modelText) > MODEL_VERSION) {
-    throw new UsageError(`--drain-model must be a drain model version from 1 to ${MODEL_VERSION} (got ${JSON.stringify(modelText)})`);
+    throw new UsageError(
+      `--drain-model must be a drain model version from 1 to ${MODEL_VERSION} (got ${JSON.stringify(modelText)})`,
+    );
   }
   const profiles = readProfiles();
   const resolved = resolveInputs(args.inputs, profiles);
   if (resolved.errors.length > 0) {
     throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
   }
-  const migration: Migration | undefined = Number(modelText) < MODEL_VERSION
-    ? migrateInputs(args.inputs, Number(modelText), profiles).migration
-    : undefined;
+  const migration: Migration | undefined =
+    Number(modelText) < MODEL_VERSION ? migrateInputs(args.inputs, Number(modelText), profiles).migration : undefined;
   const planned = plan(resolved.inputs, profiles);
   let output;
   try {
@@ -47,18 +50,24 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   const manifest = output.text;
   // The bundle is one file, the manifest itself; the other forms list theirs.
-  const files = output.form === 'bundle' ? {} : { files: output.files.map(({ name, purpose, text }) => ({ name, purpose, text })) };
+  const files =
+    output.form === 'bundle' ? {} : { files: output.files.map(({ name, purpose, text }) => ({ name, purpose, text })) };
   if (migration) {
     const lines = migration.changes.length > 0 ? migration.changes.map((c) => `  ${describeChange(c)}`) : ['  nothing'];
-    process.stderr.write(`notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`);
+    process.stderr.write(
+      `notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`,
+    );
   }
   if (format === 'json') {
-    const out = migration ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration } : { inputs: resolved.inputs, plan: planned, manifest, ...files };
+    const out = migration
+      ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration }
+      : { inputs: resolved.inputs, plan: planned, manifest, ...files };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     process.stdout.write(manifest);
   }
-  for (const w of planned.warnings) if (w.severity !== 'info') process.stderr.write(`${w.severity} [${w.code}]: ${w.message}\n`);
+  for (const w of planned.warnings)
+    if (w.severity !== 'info') process.stderr.write(`${w.severity} [${w.code}]: ${w.message}\n`);
   return 0;
 }
 
@@ -68,8 +77,15 @@ export async function runInputs(argv: string[]): Promise<number> {
   const profiles = readProfiles();
   const defaults = defaultsFor(profiles, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER);
   for (const f of FIELDS) {
-    const d = f.default === 'profile' ? `from the data files (${defaults[f.key]} for ${DEFAULT_GATEWAY}/${DEFAULT_MODEL_SERVER})` : f.default === undefined ? 'none' : String(f.default);
-    process.stdout.write(`--${f.flag}\n    ${fieldHelp(f, profiles)}\n    allowed: ${describeRange(f, f.kind === 'profile' ? profileIdsFor(f, profiles) : [])}; default: ${d}\n`);
+    const d =
+      f.default === 'profile'
+        ? `from the data files (${defaults[f.key]} for ${DEFAULT_GATEWAY}/${DEFAULT_MODEL_SERVER})`
+        : f.default === undefined
+          ? 'none'
+          : String(f.default);
+    process.stdout.write(
+      `--${f.flag}\n    ${fieldHelp(f, profiles)}\n    allowed: ${describeRange(f, f.kind === 'profile' ? profileIdsFor(f, profiles) : [])}; default: ${d}\n`,
+    );
   }
   return 0;
 }

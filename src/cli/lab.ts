@@ -38,7 +38,8 @@ const CHECK_REPEAT_BUDGET = 4;
 function intOption(value: string | undefined, flag: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
   return n;
 }
 
@@ -49,9 +50,11 @@ export async function runLab(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  if (args.positional.length > 0) throw new UsageError(`lab takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
+  if (args.positional.length > 0)
+    throw new UsageError(`lab takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
   const format = args.options.format ?? 'text';
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   const check = args.options.check === 'true';
   const publish = args.options.publish === 'true';
   if (check && publish) throw new UsageError('--check and --publish cannot be combined');
@@ -64,36 +67,51 @@ export async function runLab(argv: string[]): Promise<number> {
   const profiles = readProfiles();
   let prepared: Prepared[];
   try {
-    prepared = check ? checkSet(profiles) : publish ? publishSet(profiles)
-      : [prepare(args.options.scenario ?? 'recommended', profiles, { gateway, modelServer, inputs })];
+    prepared = check
+      ? checkSet(profiles)
+      : publish
+        ? publishSet(profiles)
+        : [prepare(args.options.scenario ?? 'recommended', profiles, { gateway, modelServer, inputs })];
   } catch (error) {
     if (error instanceof LabInputError) throw new UsageError(error.message);
     throw error;
   }
   const version = haproxyVersion();
   if (!version) {
-    process.stderr.write(`hitless lab: HAProxy was not found at ${HAPROXY} (install the haproxy package, or set HITLESS_HAPROXY)\n`);
+    process.stderr.write(
+      `hitless lab: HAProxy was not found at ${HAPROXY} (install the haproxy package, or set HITLESS_HAPROXY)\n`,
+    );
     return 1;
   }
   return execute(prepared, { check, publish, seed, runs: check || publish ? 3 : runs, format });
 }
 
-async function execute(prepared: Prepared[], o: { check: boolean; publish: boolean; seed: number; runs: number; format: string }): Promise<number> {
+async function execute(
+  prepared: Prepared[],
+  o: { check: boolean; publish: boolean; seed: number; runs: number; format: string },
+): Promise<number> {
   const resources = new LabResources();
-  const removeHandlers = stopOnSignals(resources, (signal) => process.stderr.write(`\nhitless lab: ${signal}: stopped every process the lab started\n`));
+  const removeHandlers = stopOnSignals(resources, (signal) =>
+    process.stderr.write(`\nhitless lab: ${signal}: stopped every process the lab started\n`),
+  );
   const startedAt = new Date();
   const began = performance.now();
   const machine = machineInfo();
   const results: ScenarioResult[] = [];
   const repeatBudget = o.check ? { left: CHECK_REPEAT_BUDGET } : undefined;
   try {
-    process.stderr.write(`hitless lab: ${prepared.length} scenario(s) × ${o.runs} runs on ${machine.cores} cores, HAProxy ${machine.haproxy}, Node ${machine.node}\n`);
+    process.stderr.write(
+      `hitless lab: ${prepared.length} scenario(s) × ${o.runs} runs on ${machine.cores} cores, HAProxy ${machine.haproxy}, Node ${machine.node}\n`,
+    );
     for (const p of prepared) {
       const result = await runScenario(resources, p, {
         runs: o.runs,
         seed: o.seed,
         repeatBudget,
-        onRun: (pp, i, r) => process.stderr.write(`  ${pp.id} run ${i + 1}: ${r.error ? `error: ${r.error}` : `lost ${r.lost} of ${Object.values(r.counts).reduce((a, b) => a + b, 0)}`}${r.noisy ? ' (noisy)' : ''}\n`),
+        onRun: (pp, i, r) =>
+          process.stderr.write(
+            `  ${pp.id} run ${i + 1}: ${r.error ? `error: ${r.error}` : `lost ${r.lost} of ${Object.values(r.counts).reduce((a, b) => a + b, 0)}`}${r.noisy ? ' (noisy)' : ''}\n`,
+          ),
       });
       results.push(result);
       if (o.format === 'text') process.stdout.write(`\n${scenarioText(result)}\n`);
@@ -108,10 +126,15 @@ async function execute(prepared: Prepared[], o: { check: boolean; publish: boole
     writeResults(resultsDocument(results, { seed: o.seed, runs: o.runs, command, startedAt, wallMs, machine }));
     process.stderr.write(`hitless lab: wrote ${RESULTS_FILE}\n`);
   }
-  if (o.format === 'json') process.stdout.write(`${JSON.stringify({ wallSeconds: Math.round(wallMs / 100) / 10, scenarios: results.map(scenarioJson) }, null, 2)}\n`);
+  if (o.format === 'json')
+    process.stdout.write(
+      `${JSON.stringify({ wallSeconds: Math.round(wallMs / 100) / 10, scenarios: results.map(scenarioJson) }, null, 2)}\n`,
+    );
   const bad = results.filter((r) => r.verdict === 'contradiction' || r.verdict === 'lab-error');
-  process.stderr.write(`hitless lab: ${results.length - bad.length} of ${results.length} as predicted in ${(wallMs / 1000).toFixed(1)} s`
-    + `${bad.length ? `; ${bad.map((r) => `${r.prepared.id} ${r.verdict}`).join(', ')}` : ''}\n`);
+  process.stderr.write(
+    `hitless lab: ${results.length - bad.length} of ${results.length} as predicted in ${(wallMs / 1000).toFixed(1)} s`
+      + `${bad.length ? `; ${bad.map((r) => `${r.prepared.id} ${r.verdict}`).join(', ')}` : ''}\n`,
+  );
   // The plain closing line CI reads: each scenario is one check, passed when its outcome matches the model.
   if (o.format === 'text') process.stdout.write(`lab: ${results.length - bad.length} passed, ${bad.length} failed\n`);
   return bad.length > 0 ? 1 : 0;

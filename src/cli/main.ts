@@ -67,6 +67,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // Run when this file is the program (node src/cli/main.ts), not when a bundle or a test imports it.
-if (import.meta.url.endsWith('/src/cli/main.ts') && process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+if (
+  import.meta.url.endsWith('/src/cli/main.ts')
+  && process.argv[1] !== undefined
+  && pathToFileURL(process.argv[1]).href === import.meta.url
+) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

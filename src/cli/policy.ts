@@ -18,7 +18,9 @@ export function readNamespaceSelector(text: string): Record<string, string> {
     const key = eq === -1 ? pair : pair.slice(0, eq);
     const value = eq === -1 ? undefined : pair.slice(eq + 1);
     if (value === undefined || !LABEL_KEY.test(key) || !LABEL_VALUE.test(value)) {
-      throw new UsageError(`--namespace-selector takes label=value pairs separated by commas, such as team=inference (got ${JSON.stringify(pair)})`);
+      throw new UsageError(
+        `--namespace-selector takes label=value pairs separated by commas, such as team=inference (got ${JSON.stringify(pair)})`,
+      );
     }
     labels[key] = value;
   }
@@ -28,14 +30,21 @@ export function readNamespaceSelector(text: string): Record<string, string> {
 /** Run `hitless policy` with its arguments; returns the exit code. */
 export async function runPolicy(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'namespace-selector', 'policy-name'], ['deny']);
-  if (args.positional.length > 0) throw new UsageError(`policy takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
+  if (args.positional.length > 0)
+    throw new UsageError(`policy takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
   const format = (args.options.format ?? 'vap') as PolicyFormat;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   const deny = args.options.deny ?? 'false';
-  if (deny !== 'true' && deny !== 'false') throw new UsageError(`--deny takes true or false (got ${JSON.stringify(deny)})`);
+  if (deny !== 'true' && deny !== 'false')
+    throw new UsageError(`--deny takes true or false (got ${JSON.stringify(deny)})`);
   const name = args.options['policy-name'] ?? 'hitless-drain';
-  if (!DNS_NAME.test(name)) throw new UsageError(`--policy-name must be a DNS subdomain name: lower-case letters, digits, "-" and "." (got ${JSON.stringify(name)})`);
-  const namespaceLabels = args.options['namespace-selector'] === undefined ? {} : readNamespaceSelector(args.options['namespace-selector']);
+  if (!DNS_NAME.test(name))
+    throw new UsageError(
+      `--policy-name must be a DNS subdomain name: lower-case letters, digits, "-" and "." (got ${JSON.stringify(name)})`,
+    );
+  const namespaceLabels =
+    args.options['namespace-selector'] === undefined ? {} : readNamespaceSelector(args.options['namespace-selector']);
   const profiles = readProfiles();
   const resolved = resolveInputs(args.inputs, profiles);
   if (resolved.errors.length > 0) throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));

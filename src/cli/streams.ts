@@ -16,7 +16,10 @@ let guarded = false;
 export function endQuietlyOnOutputErrors(): void {
   if (guarded) return;
   guarded = true;
-  for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]] as const) {
+  for (const [name, stream] of [
+    ['stdout', process.stdout],
+    ['stderr', process.stderr],
+  ] as const) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(EXIT_CLOSED_PIPE);
       if (name === 'stdout') {

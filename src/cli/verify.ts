@@ -14,11 +14,20 @@ import { MAX_ARRIVALS, startLoad } from '../verify/load.ts';
 import { mergeReports, readReportFile } from '../verify/merge.ts';
 import { parseVerifyOptions, RANGES, type VerifyOptions } from '../verify/options.ts';
 import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
-import { readDeploymentSelector, restartDeployment, restartPlan, RestartError, watchPods, type PodWatch, type RolloutEnd } from '../verify/restart.ts';
+import {
+  readDeploymentSelector,
+  restartDeployment,
+  restartPlan,
+  RestartError,
+  watchPods,
+  type PodWatch,
+  type RolloutEnd,
+} from '../verify/restart.ts';
 import { startStatus } from '../verify/status.ts';
 import { UsageError } from './args.ts';
 
-const range = (flag: keyof typeof RANGES, unit = '') => `${RANGES[flag][0]}–${RANGES[flag][1]}${unit}, default ${RANGES[flag][2]}${unit}`;
+const range = (flag: keyof typeof RANGES, unit = '') =>
+  `${RANGES[flag][0]}–${RANGES[flag][1]}${unit}, default ${RANGES[flag][2]}${unit}`;
 
 const HELP = `hitless verify: stream requests to your OpenAI-compatible endpoint and count every request's fate
 
@@ -97,7 +106,9 @@ function finish(report: VerifyReport, o: VerifyOptions, rollout: RolloutEnd | nu
   if (o.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(`${summaryText(report)}\n`);
   if (rollout !== null && rollout !== 'complete') {
-    const how = { failed: 'did not complete', 'not-started': 'was not started', interrupted: 'was interrupted' }[rollout];
+    const how = { failed: 'did not complete', 'not-started': 'was not started', interrupted: 'was interrupted' }[
+      rollout
+    ];
     process.stderr.write(`hitless verify: the rollout ${how}, so this run does not show a whole rollout\n`);
     return 1;
   }
@@ -106,18 +117,24 @@ function finish(report: VerifyReport, o: VerifyOptions, rollout: RolloutEnd | nu
 
 function requestBody(o: VerifyOptions): string {
   const common = { model: o.model, max_tokens: o.maxTokens, stream: true };
-  return JSON.stringify(o.api === 'chat'
-    ? { ...common, messages: [{ role: 'user', content: o.prompt }] }
-    : { ...common, prompt: o.prompt });
+  return JSON.stringify(
+    o.api === 'chat' ? { ...common, messages: [{ role: 'user', content: o.prompt }] } : { ...common, prompt: o.prompt },
+  );
 }
 
-const sleep = (ms: number, cancel: Promise<void>) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  void cancel.then(() => { clearTimeout(timer); resolve(); });
-});
+const sleep = (ms: number, cancel: Promise<void>) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void cancel.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 async function runLoadTest(o: VerifyOptions): Promise<number> {
-  const say = (text: string) => { process.stderr.write(`${text}\n`); };
+  const say = (text: string) => {
+    process.stderr.write(`${text}\n`);
+  };
   let selector = '';
   if (o.restart) {
     try {
@@ -133,23 +150,35 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
   const startedAt = new Date();
   const lag = startLagMonitor();
   const load = startLoad({
-    target: { url, body: requestBody(o), headers: o.headers, idHeader: o.idHeader ?? undefined, timeoutMs: o.timeoutSeconds * 1000, agent },
+    target: {
+      url,
+      body: requestBody(o),
+      headers: o.headers,
+      idHeader: o.idHeader ?? undefined,
+      timeoutMs: o.timeoutSeconds * 1000,
+      agent,
+    },
     ratePerSecond: o.ratePerSecond,
     concurrency: o.concurrency,
     onLimit: () => event(`sending stopped at ${MAX_ARRIVALS} requests, the most one run keeps`),
   });
   const events: VerifyEvent[] = [];
-  const event = (what: string) => events.push({ atSeconds: Math.round((performance.now() - load.zeroMs) / 10) / 100, what });
+  const event = (what: string) =>
+    events.push({ atSeconds: Math.round((performance.now() - load.zeroMs) / 10) / 100, what });
   events.push({ atSeconds: 0, what: `load starts: ${o.ratePerSecond} requests/s, at most ${o.concurrency} in flight` });
   const stopStatus = o.quiet ? () => {} : startStatus(process.stderr, load.stats, load.zeroMs);
   let interrupt: () => void = () => {};
-  const interrupted = new Promise<void>((resolve) => { interrupt = resolve; });
+  const interrupted = new Promise<void>((resolve) => {
+    interrupt = resolve;
+  });
   let sigints = 0;
   const onSigint = () => {
     sigints++;
     if (sigints === 1) {
       event('Ctrl-C: sending stopped');
-      process.stderr.write('\nhitless verify: stopped sending; waiting for the requests in flight (Ctrl-C again to stop them)\n');
+      process.stderr.write(
+        '\nhitless verify: stopped sending; waiting for the requests in flight (Ctrl-C again to stop them)\n',
+      );
       load.stopSending();
       interrupt();
     } else {
@@ -179,7 +208,8 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
           await sleep(tailMs, interrupted);
         }
       }
-      if (o.durationSeconds !== null) await sleep(Math.max(0, began + o.durationSeconds * 1000 - performance.now()), interrupted);
+      if (o.durationSeconds !== null)
+        await sleep(Math.max(0, began + o.durationSeconds * 1000 - performance.now()), interrupted);
     } else {
       await sleep(o.durationSeconds! * 1000, interrupted);
     }
@@ -192,10 +222,19 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
     const report = buildReport({
       startedAt,
       settings: {
-        url: `${url.origin}${url.pathname}`, api: o.api, model: o.model, ratePerSecond: o.ratePerSecond, concurrency: o.concurrency,
-        durationSeconds: o.durationSeconds, maxTokens: o.maxTokens, timeoutSeconds: o.timeoutSeconds,
+        url: `${url.origin}${url.pathname}`,
+        api: o.api,
+        model: o.model,
+        ratePerSecond: o.ratePerSecond,
+        concurrency: o.concurrency,
+        durationSeconds: o.durationSeconds,
+        maxTokens: o.maxTokens,
+        timeoutSeconds: o.timeoutSeconds,
       },
-      results, events, skipped: load.stats.skipped, clientMaxLagMs: lag.max(),
+      results,
+      events,
+      skipped: load.stats.skipped,
+      clientMaxLagMs: lag.max(),
     });
     return finish(report, o, o.restart ? (rollout ?? 'not-started') : null);
   } finally {

@@ -7,7 +7,8 @@ declare const HITLESS_PACKAGE_VERSION: string | undefined;
 /** The package version, such as `0.1.0`. */
 export function packageVersion(): string {
   if (typeof HITLESS_PACKAGE_VERSION === 'string') return HITLESS_PACKAGE_VERSION;
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 /** What `hitless --version` prints: the version and the drain model it implements. */

@@ -36,7 +36,8 @@ function describe(value: unknown): string {
 
 /** Read an object with exactly the allowed keys (missing optional keys are fine). */
 export function readObject(value: unknown, cursor: DataCursor, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) problem(cursor, `must be a mapping, found ${describe(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    problem(cursor, `must be a mapping, found ${describe(value)}`);
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) problem(at(cursor, key), `is not a known field (known: ${allowed.join(', ')})`);
   }
@@ -45,14 +46,16 @@ export function readObject(value: unknown, cursor: DataCursor, allowed: readonly
 
 /** Read a non-empty string, optionally matching a pattern. */
 export function readString(value: unknown, cursor: DataCursor, pattern?: RegExp): string {
-  if (typeof value !== 'string' || value.trim() === '') problem(cursor, `must be a non-empty string, found ${describe(value)}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    problem(cursor, `must be a non-empty string, found ${describe(value)}`);
   if (pattern && !pattern.test(value)) problem(cursor, `must match ${pattern}, found ${JSON.stringify(value)}`);
   return value;
 }
 
 /** Read a finite number within [min, max]; whole numbers only when `integer`. */
 export function readNumber(value: unknown, cursor: DataCursor, min: number, max: number, integer = false): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) problem(cursor, `must be a number, found ${describe(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    problem(cursor, `must be a number, found ${describe(value)}`);
   if (value < min || value > max) problem(cursor, `must be from ${min} to ${max}, found ${value}`);
   if (integer && !Number.isInteger(value)) problem(cursor, `must be a whole number, found ${value}`);
   return value;
@@ -73,14 +76,23 @@ export function readEnum<T extends string>(value: unknown, cursor: DataCursor, c
 }
 
 /** Read a list, reading each item with `readItem`. */
-export function readList<T>(value: unknown, cursor: DataCursor, readItem: (item: unknown, cursor: DataCursor) => T, minItems = 0): T[] {
+export function readList<T>(
+  value: unknown,
+  cursor: DataCursor,
+  readItem: (item: unknown, cursor: DataCursor) => T,
+  minItems = 0,
+): T[] {
   if (!Array.isArray(value)) problem(cursor, `must be a list, found ${describe(value)}`);
   if (value.length < minItems) problem(cursor, `must have at least ${minItems} item(s)`);
   return value.map((item, index) => readItem(item, at(cursor, index)));
 }
 
 /** Read an optional field: `undefined` stays `undefined`, anything else goes through `read`. */
-export function optional<T>(value: unknown, cursor: DataCursor, read: (value: unknown, cursor: DataCursor) => T): T | undefined {
+export function optional<T>(
+  value: unknown,
+  cursor: DataCursor,
+  read: (value: unknown, cursor: DataCursor) => T,
+): T | undefined {
   return value === undefined ? undefined : read(value, cursor);
 }
 

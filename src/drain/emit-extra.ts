@@ -29,14 +29,23 @@ interface FilledValue {
 /** The value of `${name}` for these inputs and this plan. Load-time checks guarantee the plan has it. */
 function fillValue(name: TemplateValue, plan: Plan, inputs: DrainInputs, profiles: Profiles): FilledValue {
   switch (name) {
-    case 'name': return { value: inputs.name };
-    case 'namespace': return { value: inputs.namespace };
-    case 'port': return { value: inputs.port, comment: 'the model server\u2019s port, the InferencePool\u2019s target port' };
+    case 'name':
+      return { value: inputs.name };
+    case 'namespace':
+      return { value: inputs.namespace };
+    case 'port':
+      return { value: inputs.port, comment: 'the model server\u2019s port, the InferencePool\u2019s target port' };
     case 'readinessPath': {
       const server = modelServerById(profiles, inputs.modelServer);
       return plan.probes.readiness.path
-        ? { value: plan.probes.readiness.path, comment: `${server.name}\u2019s readiness path, as the pod\u2019s own readinessProbe` }
-        : { value: '/', comment: `${server.name} has no HTTP readiness path; set one that answers 200 while it accepts requests` };
+        ? {
+            value: plan.probes.readiness.path,
+            comment: `${server.name}\u2019s readiness path, as the pod\u2019s own readinessProbe`,
+          }
+        : {
+            value: '/',
+            comment: `${server.name} has no HTTP readiness path; set one that answers 200 while it accepts requests`,
+          };
     }
     case 'gatewayRequestTimeoutSeconds':
       return { value: plan.gatewayRequestTimeoutSeconds!, comment: formulaOf(plan, 'gatewayRequestTimeoutSeconds') };
@@ -46,7 +55,12 @@ function fillValue(name: TemplateValue, plan: Plan, inputs: DrainInputs, profile
 }
 
 /** Copy a template, filling each `${value}` and noting its comment under the value's dotted path. */
-function fillTemplate(node: unknown, path: string[], fill: (name: TemplateValue) => FilledValue, comments: Map<string, string>): unknown {
+function fillTemplate(
+  node: unknown,
+  path: string[],
+  fill: (name: TemplateValue) => FilledValue,
+  comments: Map<string, string>,
+): unknown {
   if (typeof node === 'string') {
     const match = PLACEHOLDER.exec(node);
     if (!match) return node;
@@ -56,7 +70,9 @@ function fillTemplate(node: unknown, path: string[], fill: (name: TemplateValue)
   }
   if (Array.isArray(node)) return node.map((item, i) => fillTemplate(item, [...path, String(i)], fill, comments));
   if (typeof node === 'object' && node !== null) {
-    return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, fillTemplate(item, [...path, key], fill, comments)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, item]) => [key, fillTemplate(item, [...path, key], fill, comments)]),
+    );
   }
   return node;
 }
@@ -77,7 +93,13 @@ function attachComment(doc: Document, dottedPath: string, text: string): void {
   else node.commentBefore = ` ${text}`;
 }
 
-function extraDocument(extra: ExtraManifest, gateway: GatewayProfile, plan: Plan, inputs: DrainInputs, profiles: Profiles): ExtraDocument {
+function extraDocument(
+  extra: ExtraManifest,
+  gateway: GatewayProfile,
+  plan: Plan,
+  inputs: DrainInputs,
+  profiles: Profiles,
+): ExtraDocument {
   const comments = new Map<string, string>();
   const object = fillTemplate(extra.manifest, [], (name) => fillValue(name, plan, inputs, profiles), comments);
   const document = new Document(object, DOCUMENT_OPTIONS);

@@ -27,7 +27,10 @@ function nest(entries: readonly [string, unknown][]): Record<string, unknown> {
   for (const [path, value] of entries) {
     const parts = path.split('.');
     let at = root;
-    for (const part of parts.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) {
+      at[part] ??= {};
+      at = at[part] as Record<string, unknown>;
+    }
     at[parts[parts.length - 1]] = value;
   }
   return root;
@@ -36,7 +39,9 @@ function nest(entries: readonly [string, unknown][]): Record<string, unknown> {
 /** The chart's provider for a gateway: its own id when the chart knows it and Hitless emits no policies of its own. */
 function providerFor(inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): string {
   const gateway = gatewayById(profiles, inputs.gateway);
-  return chart.providers.includes(gateway.id) && gateway.extraManifests.length === 0 ? gateway.id : chart.defaults.provider;
+  return chart.providers.includes(gateway.id) && gateway.extraManifests.length === 0
+    ? gateway.id
+    : chart.defaults.provider;
 }
 
 function keyAt(doc: Document, dotted: string): Scalar {
@@ -54,14 +59,17 @@ function valuesDocument(plan: Plan, inputs: DrainInputs, profiles: Profiles, cha
   const knownType = chart.modelServerTypes.includes(server.engineType);
   const provider = providerFor(inputs, profiles, chart);
   const v = chart.values;
-  const doc = new Document(nest([
-    [v.selector, { app: inputs.name }],
-    [v.targetPorts, [{ number: inputs.port }]],
-    ...(knownType ? [[v.modelServerType, server.engineType] as [string, unknown]] : []),
-    [v.extProcPort, inputs.eppPort],
-    [v.failureMode, inputs.failureMode],
-    [v.provider, provider],
-  ]), DOCUMENT_OPTIONS);
+  const doc = new Document(
+    nest([
+      [v.selector, { app: inputs.name }],
+      [v.targetPorts, [{ number: inputs.port }]],
+      ...(knownType ? [[v.modelServerType, server.engineType] as [string, unknown]] : []),
+      [v.extProcPort, inputs.eppPort],
+      [v.failureMode, inputs.failureMode],
+      [v.provider, provider],
+    ]),
+    DOCUMENT_OPTIONS,
+  );
   const epp = chartEppName(inputs.name, chart);
   const header = [
     ` Values for GIE\u2019s ${chart.chart} chart ${chart.release}, for ${gateway.name} + ${server.name}. Install it as release ${inputs.name}, the`,
@@ -79,26 +87,30 @@ function valuesDocument(plan: Plan, inputs: DrainInputs, profiles: Profiles, cha
     );
   }
   doc.commentBefore = header.join('\n');
-  keyAt(doc, v.selector).commentBefore = ` Required by the chart: the labels of the model-server pods in ${MODEL_SERVER_FILE}.`;
+  keyAt(doc, v.selector).commentBefore =
+    ` Required by the chart: the labels of the model-server pods in ${MODEL_SERVER_FILE}.`;
   keyAt(doc, v.targetPorts).commentBefore = ' The model server\u2019s port (the container port named http).';
   if (!knownType) {
-    keyAt(doc, v.targetPorts).commentBefore += `\n The chart has no modelServerType for ${server.name} (it knows ${chart.modelServerTypes.join(', ')}), so it is left at`
+    keyAt(doc, v.targetPorts).commentBefore +=
+      `\n The chart has no modelServerType for ${server.name} (it knows ${chart.modelServerTypes.join(', ')}), so it is left at`
       + `\n ${chart.defaults.modelServerType}: the Endpoint Picker then reads vLLM\u2019s metric names. By hand: check which metrics ${server.name} exports`
       + '\n against GIE\u2019s model-server protocol before relying on load-aware picking.';
   }
-  keyAt(doc, v.failureMode).commentBefore = inputs.failureMode === chart.defaults.failureMode
-    ? ` The chart\u2019s default, ${chart.defaults.failureMode}: with the Endpoint Picker down the gateway picks pods by itself.`
-    : ` Set: the chart\u2019s default is ${chart.defaults.failureMode}.`;
-  keyAt(doc, v.provider).commentBefore = provider !== chart.defaults.provider
-    ? ` ${gateway.name}: the chart adds what it needs to reach the Endpoint Picker.`
-    : gateway.extraManifests.length > 0
-      ? [
-        ` ${chart.defaults.provider}, on purpose: provider.name ${gateway.id} would add its own policies for the pool, a backend timeout fixed at`,
-        ` ${chart.hardCoded.gkeBackendTimeoutSeconds}s${plan.gatewayRequestTimeoutSeconds !== null ? ` (the plan needs ${plan.gatewayRequestTimeoutSeconds}s: ${formulaOf(plan, 'gatewayRequestTimeoutSeconds')})` : ''}`
-          + ` and a health check on ${chart.hardCoded.gkeHealthCheckPath}.`,
-        ` ${MODEL_SERVER_FILE} has Hitless\u2019s own ${gateway.extraManifests.map((e) => e.kind).join(' and ')}; two policies for one pool conflict.`,
-      ].join('\n')
-      : ` ${chart.defaults.provider}: ${gateway.name} needs no provider-specific objects from the chart.`;
+  keyAt(doc, v.failureMode).commentBefore =
+    inputs.failureMode === chart.defaults.failureMode
+      ? ` The chart\u2019s default, ${chart.defaults.failureMode}: with the Endpoint Picker down the gateway picks pods by itself.`
+      : ` Set: the chart\u2019s default is ${chart.defaults.failureMode}.`;
+  keyAt(doc, v.provider).commentBefore =
+    provider !== chart.defaults.provider
+      ? ` ${gateway.name}: the chart adds what it needs to reach the Endpoint Picker.`
+      : gateway.extraManifests.length > 0
+        ? [
+            ` ${chart.defaults.provider}, on purpose: provider.name ${gateway.id} would add its own policies for the pool, a backend timeout fixed at`,
+            ` ${chart.hardCoded.gkeBackendTimeoutSeconds}s${plan.gatewayRequestTimeoutSeconds !== null ? ` (the plan needs ${plan.gatewayRequestTimeoutSeconds}s: ${formulaOf(plan, 'gatewayRequestTimeoutSeconds')})` : ''}`
+              + ` and a health check on ${chart.hardCoded.gkeHealthCheckPath}.`,
+            ` ${MODEL_SERVER_FILE} has Hitless\u2019s own ${gateway.extraManifests.map((e) => e.kind).join(' and ')}; two policies for one pool conflict.`,
+          ].join('\n')
+        : ` ${chart.defaults.provider}: ${gateway.name} needs no provider-specific objects from the chart.`;
   return doc;
 }
 
@@ -106,7 +118,9 @@ function valuesDocument(plan: Plan, inputs: DrainInputs, profiles: Profiles, cha
 export function helmValuesFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): OutputFile[] {
   const beside = manifestDocuments(plan, inputs, profiles).filter((doc) => doc.get('kind') !== 'InferencePool');
   return [
-    fileOf(VALUES_FILE, `values for GIE\u2019s ${chart.chart} chart ${chart.release}`, [valuesDocument(plan, inputs, profiles, chart)]),
+    fileOf(VALUES_FILE, `values for GIE\u2019s ${chart.chart} chart ${chart.release}`, [
+      valuesDocument(plan, inputs, profiles, chart),
+    ]),
     fileOf(MODEL_SERVER_FILE, 'the model-server Deployment and the objects the chart does not create', beside),
   ];
 }

@@ -19,6 +19,7 @@ export const LWS_FILE = 'leaderworkerset.yaml';
 /** The label the LWS controller puts on every pod of a set, with the set's name. */
 export const LWS_NAME_LABEL = 'leaderworkerset.sigs.k8s.io/name';
 
+// biome-ignore lint/suspicious/noExplicitAny: the bundle's own objects, read by paths the emitter wrote; the tests validate the result with kubernetes-models
 type Obj = Record<string, any>;
 
 /** Tensor-parallel flags the bundle may carry for one pod; the multi-node launch sets its own. */
@@ -59,15 +60,25 @@ export function gpusPerPod(inputs: DrainInputs): number {
 function checkInputs(inputs: DrainInputs, profiles: Profiles, facts: LwsFacts): void {
   const server = modelServerById(profiles, inputs.modelServer);
   if (!facts.multiNode[server.id]) {
-    const known = Object.keys(facts.multiNode).map((id) => modelServerById(profiles, id).name).join(' and ');
-    throw new OutputError('model-server', `output lws needs a model server that runs one replica over several nodes; Hitless knows how for ${known}, not for ${server.name}`);
+    const known = Object.keys(facts.multiNode)
+      .map((id) => modelServerById(profiles, id).name)
+      .join(' and ');
+    throw new OutputError(
+      'model-server',
+      `output lws needs a model server that runs one replica over several nodes; Hitless knows how for ${known}, not for ${server.name}`,
+    );
   }
   if (inputs.nodesPerReplica < 2) {
-    throw new OutputError('nodes-per-replica', 'output lws is for replicas that span nodes: set nodes-per-replica to 2 or more (one node per replica is the bundle form)');
+    throw new OutputError(
+      'nodes-per-replica',
+      'output lws is for replicas that span nodes: set nodes-per-replica to 2 or more (one node per replica is the bundle form)',
+    );
   }
   if (inputs.gpusPerReplica % inputs.nodesPerReplica !== 0) {
-    throw new OutputError('nodes-per-replica',
-      `gpus-per-replica (${inputs.gpusPerReplica}) must split evenly over nodes-per-replica (${inputs.nodesPerReplica}): each node's pod requests the same GPUs`);
+    throw new OutputError(
+      'nodes-per-replica',
+      `gpus-per-replica (${inputs.gpusPerReplica}) must split evenly over nodes-per-replica (${inputs.nodesPerReplica}): each node's pod requests the same GPUs`,
+    );
   }
 }
 
@@ -82,8 +93,12 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
   const server = modelServerById(profiles, inputs.modelServer);
   const launch = facts.multiNode[server.id];
   const perPod = gpusPerPod(inputs);
-  const values = { server: serverWords(deployment.spec.template.spec.containers[0]).map(shellWord).join(' '),
-    gpus: String(inputs.gpusPerReplica), gpusPerPod: String(perPod), nodes: String(inputs.nodesPerReplica) };
+  const values = {
+    server: serverWords(deployment.spec.template.spec.containers[0]).map(shellWord).join(' '),
+    gpus: String(inputs.gpusPerReplica),
+    gpusPerPod: String(perPod),
+    nodes: String(inputs.nodesPerReplica),
+  };
   const leaderPod: Obj = structuredClone(deployment.spec.template.spec);
   const leader: Obj = leaderPod.containers[0];
   delete leader.args;
@@ -97,9 +112,14 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
     command: ['/bin/sh', '-c', fill(launch.workerShell, values)],
     resources: { limits: { 'nvidia.com/gpu': perPod } },
   };
-  if (plan.preStopAction === 'exec') worker.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(holdSeconds)] } } };
+  if (plan.preStopAction === 'exec')
+    worker.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(holdSeconds)] } } };
   else if (holdSeconds > 0) worker.lifecycle = { preStop: { sleep: { seconds: holdSeconds } } };
-  const workerPod: Obj = { terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, enableServiceLinks: false, containers: [worker] };
+  const workerPod: Obj = {
+    terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds,
+    enableServiceLinks: false,
+    containers: [worker],
+  };
   withShm(workerPod, worker);
   return {
     apiVersion: facts.apiVersion,
@@ -111,7 +131,10 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
       leaderWorkerTemplate: {
         size: inputs.nodesPerReplica,
         restartPolicy: facts.restartPolicy,
-        leaderTemplate: { metadata: { labels: { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType } }, spec: leaderPod },
+        leaderTemplate: {
+          metadata: { labels: { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType } },
+          spec: leaderPod,
+        },
         workerTemplate: { spec: workerPod },
       },
     },
@@ -134,28 +157,53 @@ function annotate(doc: Document, plan: Plan, inputs: DrainInputs, facts: LwsFact
   ].join('\n');
   comment([...lwt, 'size'], 'pods per replica, one per node, the leader included');
   comment([...lwt, 'restartPolicy'], 'a pod that restarts recreates its whole group');
-  comment(['spec', 'rolloutStrategy', 'rollingUpdateConfiguration', 'maxSurge'], `groups, not pods: ${formulaOf(plan, 'strategy')}`);
+  comment(
+    ['spec', 'rolloutStrategy', 'rollingUpdateConfiguration', 'maxSurge'],
+    `groups, not pods: ${formulaOf(plan, 'strategy')}`,
+  );
   comment([...leader, 'terminationGracePeriodSeconds'], formulaOf(plan, 'terminationGracePeriodSeconds'));
-  comment([...leader, 'containers', 0, 'command', 2], plan.drainFlag
-    ? `drain: ${plan.drainFlag.flag}=${plan.drainFlag.seconds} (${formulaOf(plan, 'drainSeconds')}); exec, so SIGTERM reaches the server`
-    : 'exec, so SIGTERM reaches the server');
-  if (plan.preStopAction === 'sleep') comment([...leader, 'containers', 0, 'lifecycle', 'preStop', 'sleep', 'seconds'], formulaOf(plan, 'preStopSeconds'));
-  if (plan.preStopAction === 'exec') comment([...leader, 'containers', 0, 'lifecycle', 'preStop', 'exec', 'command', 1], formulaOf(plan, 'preStopSeconds'));
-  comment([...worker, 'terminationGracePeriodSeconds'], 'the leader\u2019s grace period: a worker killed earlier takes the group down mid-request');
+  comment(
+    [...leader, 'containers', 0, 'command', 2],
+    plan.drainFlag
+      ? `drain: ${plan.drainFlag.flag}=${plan.drainFlag.seconds} (${formulaOf(plan, 'drainSeconds')}); exec, so SIGTERM reaches the server`
+      : 'exec, so SIGTERM reaches the server',
+  );
+  if (plan.preStopAction === 'sleep')
+    comment(
+      [...leader, 'containers', 0, 'lifecycle', 'preStop', 'sleep', 'seconds'],
+      formulaOf(plan, 'preStopSeconds'),
+    );
+  if (plan.preStopAction === 'exec')
+    comment(
+      [...leader, 'containers', 0, 'lifecycle', 'preStop', 'exec', 'command', 1],
+      formulaOf(plan, 'preStopSeconds'),
+    );
+  comment(
+    [...worker, 'terminationGracePeriodSeconds'],
+    'the leader\u2019s grace period: a worker killed earlier takes the group down mid-request',
+  );
   const hold = `the leader\u2019s ${plan.preStopSeconds}s preStop + ${plan.drainSeconds}s drain: the worker stays until the leader has drained`;
-  if (plan.preStopAction === 'exec') comment([...worker, 'containers', 0, 'lifecycle', 'preStop', 'exec', 'command', 1], hold);
-  else if (plan.preStopSeconds + plan.drainSeconds > 0) comment([...worker, 'containers', 0, 'lifecycle', 'preStop', 'sleep', 'seconds'], hold);
+  if (plan.preStopAction === 'exec')
+    comment([...worker, 'containers', 0, 'lifecycle', 'preStop', 'exec', 'command', 1], hold);
+  else if (plan.preStopSeconds + plan.drainSeconds > 0)
+    comment([...worker, 'containers', 0, 'lifecycle', 'preStop', 'sleep', 'seconds'], hold);
 }
 
 /** The PodDisruptionBudget over every pod of the set (leaders and workers): evictions one pod at a time. */
 function budgetFor(plan: Plan, inputs: DrainInputs): Document | undefined {
   if (!plan.podDisruptionBudget) return undefined;
-  const doc = new Document({
-    apiVersion: 'policy/v1',
-    kind: 'PodDisruptionBudget',
-    metadata: { name: inputs.name, namespace: inputs.namespace },
-    spec: { maxUnavailable: plan.podDisruptionBudget.maxUnavailable, selector: { matchLabels: { [LWS_NAME_LABEL]: inputs.name } } },
-  }, DOCUMENT_OPTIONS);
+  const doc = new Document(
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: inputs.name, namespace: inputs.namespace },
+      spec: {
+        maxUnavailable: plan.podDisruptionBudget.maxUnavailable,
+        selector: { matchLabels: { [LWS_NAME_LABEL]: inputs.name } },
+      },
+    },
+    DOCUMENT_OPTIONS,
+  );
   doc.commentBefore = [
     ' Node drains and autoscaler scale-downs evict one pod of the set at a time; evicting a worker recreates its group,',
     ' and the budget then waits for that group to be back before the next eviction. Leave it out (pod-disruption-budget=false)',
@@ -173,5 +221,7 @@ export function lwsFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
   annotate(set, plan, inputs, facts, server.name);
   const rest = bundle.slice(1).filter((doc) => doc.get('kind') !== 'PodDisruptionBudget');
   const budget = budgetFor(plan, inputs);
-  return [fileOf(LWS_FILE, 'the LeaderWorkerSet and the objects beside it', [set, ...rest, ...(budget ? [budget] : [])])];
+  return [
+    fileOf(LWS_FILE, 'the LeaderWorkerSet and the objects beside it', [set, ...rest, ...(budget ? [budget] : [])]),
+  ];
 }

@@ -23,9 +23,15 @@ export const BUNDLE_FILE = 'manifest.yaml';
 export function emitOutput(plan: Plan, inputs: DrainInputs, profiles: Profiles, facts: OutputFacts): EmittedOutput {
   let files: OutputFile[];
   switch (inputs.output) {
-    case 'patch': files = patchFiles(plan, inputs, profiles); break;
-    case 'helm-values': files = helmValuesFiles(plan, inputs, profiles, facts.chart); break;
-    case 'lws': files = lwsFiles(plan, inputs, profiles, facts.lws); break;
+    case 'patch':
+      files = patchFiles(plan, inputs, profiles);
+      break;
+    case 'helm-values':
+      files = helmValuesFiles(plan, inputs, profiles, facts.chart);
+      break;
+    case 'lws':
+      files = lwsFiles(plan, inputs, profiles, facts.lws);
+      break;
     default: {
       const text = emitManifest(plan, inputs, profiles);
       return { form: 'bundle', files: [{ name: BUNDLE_FILE, purpose: 'the whole manifest', text }], text };

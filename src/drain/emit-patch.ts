@@ -30,6 +30,7 @@ export const BASE_FILE = 'deployment.yaml';
 /** The gateway's objects and the PodDisruptionBudget of the plan, when it has any. */
 export const OBJECTS_FILE = 'drain-objects.yaml';
 
+// biome-ignore lint/suspicious/noExplicitAny: the bundle's own objects, read by paths the emitter wrote; the tests validate the result with kubernetes-models
 type Obj = Record<string, any>;
 
 /** The container a patch targets: the given one, else the model server's id (the bundle's container name). */
@@ -48,8 +49,18 @@ function probeByNumber(probe: Obj, port: number): Obj {
 }
 
 /** Every field of a probe (core/v1 Probe and its ProbeHandler) and of a hook (LifecycleHandler). */
-const PROBE_FIELDS = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'initialDelaySeconds', 'timeoutSeconds', 'periodSeconds',
-  'successThreshold', 'failureThreshold', 'terminationGracePeriodSeconds'];
+const PROBE_FIELDS = [
+  'exec',
+  'httpGet',
+  'tcpSocket',
+  'grpc',
+  'initialDelaySeconds',
+  'timeoutSeconds',
+  'periodSeconds',
+  'successThreshold',
+  'failureThreshold',
+  'terminationGracePeriodSeconds',
+];
 const HOOK_FIELDS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
 
 /** A probe or hook whose other fields the merge deletes: the result is this one exactly, as a replacement would be. */
@@ -75,7 +86,9 @@ function patchObject(plan: Plan, inputs: DrainInputs, bundle: Obj): Obj {
     spec: {
       progressDeadlineSeconds: plan.progressDeadlineSeconds,
       strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
-      template: { spec: { terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, containers: [container] } },
+      template: {
+        spec: { terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, containers: [container] },
+      },
     },
   };
 }
@@ -106,17 +119,46 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
   scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
   keyAt(doc, ['spec'], 'strategy').commentBefore =
     ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s. Replaces a Recreate strategy.`;
-  scalarAt(doc, ['spec', 'template', 'spec', 'terminationGracePeriodSeconds']).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
-  scalarAt(doc, [...container, 'name']).comment = inputs.container === undefined
-    ? ' the model server\u2019s id: set --container to your container\u2019s name (a name that matches none adds a container with no image, which the API server refuses)'
-    : ' your model-server container';
-  if (plan.preStopAction === 'sleep') scalarAt(doc, [...container, 'lifecycle', 'preStop', 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
+  scalarAt(doc, [
+    'spec',
+    'template',
+    'spec',
+    'terminationGracePeriodSeconds',
+  ]).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
+  scalarAt(doc, [...container, 'name']).comment =
+    inputs.container === undefined
+      ? ' the model server\u2019s id: set --container to your container\u2019s name (a name that matches none adds a container with no image, which the API server refuses)'
+      : ' your model-server container';
+  if (plan.preStopAction === 'sleep')
+    scalarAt(doc, [
+      ...container,
+      'lifecycle',
+      'preStop',
+      'sleep',
+      'seconds',
+    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
   if (plan.preStopAction === 'exec') {
-    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'exec', 'command', 1]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
+    scalarAt(doc, [
+      ...container,
+      'lifecycle',
+      'preStop',
+      'exec',
+      'command',
+      1,
+    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
   }
-  keyAt(doc, container, 'startupProbe').commentBefore = ` Probes on port ${inputs.port} (--port): set it to your container\u2019s serving port.`;
-  scalarAt(doc, [...container, 'startupProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
-  scalarAt(doc, [...container, 'readinessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
+  keyAt(doc, container, 'startupProbe').commentBefore =
+    ` Probes on port ${inputs.port} (--port): set it to your container\u2019s serving port.`;
+  scalarAt(doc, [
+    ...container,
+    'startupProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
+  scalarAt(doc, [
+    ...container,
+    'readinessProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
   return doc;
 }
 
@@ -124,10 +166,13 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
 function flagPatchDocument(plan: Plan, inputs: DrainInputs): Document | undefined {
   if (!plan.drainFlag) return undefined;
   const flag = `${plan.drainFlag.flag}=${plan.drainFlag.seconds}`;
-  const doc = new Document([
-    { op: 'test', path: '/spec/template/spec/containers/0/name', value: patchContainerName(inputs) },
-    { op: 'add', path: '/spec/template/spec/containers/0/args/-', value: flag },
-  ], DOCUMENT_OPTIONS);
+  const doc = new Document(
+    [
+      { op: 'test', path: '/spec/template/spec/containers/0/name', value: patchContainerName(inputs) },
+      { op: 'add', path: '/spec/template/spec/containers/0/args/-', value: flag },
+    ],
+    DOCUMENT_OPTIONS,
+  );
   doc.commentBefore = [
     ` JSON 6902 patch: appends ${flag} to the args of the container at index 0. A strategic merge would replace`,
     ' the whole args list, dropping your other arguments. The test fails (and kustomize stops) unless the container at',
@@ -136,19 +181,26 @@ function flagPatchDocument(plan: Plan, inputs: DrainInputs): Document | undefine
     ` carry ${plan.drainFlag.flag}, delete it there first.`,
   ].join('\n');
   const seq = doc.contents;
-  if (isSeq(seq)) (seq.items[1] as Node & { commentBefore?: string }).commentBefore = ` drain: ${formulaOf(plan, 'drainSeconds')}`;
+  if (isSeq(seq))
+    (seq.items[1] as Node & { commentBefore?: string }).commentBefore = ` drain: ${formulaOf(plan, 'drainSeconds')}`;
   return doc;
 }
 
 function kustomizationDocument(inputs: DrainInputs, withFlag: boolean, withObjects: boolean): Document {
   const target = () => ({ group: 'apps', version: 'v1', kind: 'Deployment', name: inputs.name });
-  const patches = [{ path: PATCH_FILE, target: target() }, ...(withFlag ? [{ path: FLAG_PATCH_FILE, target: target() }] : [])];
-  const doc = new Document({
-    apiVersion: 'kustomize.config.k8s.io/v1beta1',
-    kind: 'Kustomization',
-    resources: [BASE_FILE, ...(withObjects ? [OBJECTS_FILE] : [])],
-    patches,
-  }, DOCUMENT_OPTIONS);
+  const patches = [
+    { path: PATCH_FILE, target: target() },
+    ...(withFlag ? [{ path: FLAG_PATCH_FILE, target: target() }] : []),
+  ];
+  const doc = new Document(
+    {
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: [BASE_FILE, ...(withObjects ? [OBJECTS_FILE] : [])],
+      patches,
+    },
+    DOCUMENT_OPTIONS,
+  );
   doc.commentBefore = [
     ` Your Deployment ${inputs.name} stays in ${BASE_FILE}; kubectl apply -k . (or kustomize build .) applies the drain settings to it.`,
     ' Check the result before applying: kustomize build . | npx hitless check -',
@@ -169,10 +221,24 @@ export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles):
   const objects = documents.slice(1).filter((doc) => doc.get('kind') !== 'InferencePool');
   const flag = flagPatchDocument(plan, inputs);
   const files = [
-    fileOf(KUSTOMIZATION_FILE, 'lists your Deployment, the drain objects and the patches', [kustomizationDocument(inputs, flag !== undefined, objects.length > 0)]),
-    fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [patchDocument(plan, inputs, bundle, server.name)]),
+    fileOf(KUSTOMIZATION_FILE, 'lists your Deployment, the drain objects and the patches', [
+      kustomizationDocument(inputs, flag !== undefined, objects.length > 0),
+    ]),
+    fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [
+      patchDocument(plan, inputs, bundle, server.name),
+    ]),
   ];
-  if (flag) files.push(fileOf(FLAG_PATCH_FILE, `appends ${server.name}\u2019s drain flag to the container\u2019s args`, [flag]));
-  if (objects.length > 0) files.push(fileOf(OBJECTS_FILE, 'the gateway\u2019s objects and the PodDisruptionBudget the plan needs beside your Deployment', objects));
+  if (flag)
+    files.push(
+      fileOf(FLAG_PATCH_FILE, `appends ${server.name}\u2019s drain flag to the container\u2019s args`, [flag]),
+    );
+  if (objects.length > 0)
+    files.push(
+      fileOf(
+        OBJECTS_FILE,
+        'the gateway\u2019s objects and the PodDisruptionBudget the plan needs beside your Deployment',
+        objects,
+      ),
+    );
   return files;
 }

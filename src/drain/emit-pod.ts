@@ -67,7 +67,8 @@ export function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServe
   if (model) mounts.push({ name: MODEL_VOLUME, mountPath: model.mountPath, readOnly: true });
   container.volumeMounts = mounts;
   if (plan.preStopAction === 'sleep') container.lifecycle = { preStop: { sleep: { seconds: plan.preStopSeconds } } };
-  if (plan.preStopAction === 'exec') container.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(plan.preStopSeconds)] } } };
+  if (plan.preStopAction === 'exec')
+    container.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(plan.preStopSeconds)] } } };
   container.startupProbe = probeObject(plan.probes.startup);
   container.readinessProbe = probeObject(plan.probes.readiness);
   container.livenessProbe = probeObject(plan.probes.liveness);
@@ -103,14 +104,21 @@ export function podSpecFor(plan: Plan, inputs: DrainInputs, server: ModelServerP
 /** Whether the pod's gateway proxy can run as a native sidecar on this Kubernetes version. */
 function nativeSidecars(inputs: DrainInputs, gateway: GatewayProfile): boolean {
   const sidecar = gateway.podSidecar;
-  return sidecar !== undefined && Number(inputs.kubernetesVersion.split('.')[1]) >= Number(sidecar.nativeFromKubernetes.split('.')[1]);
+  return (
+    sidecar !== undefined
+    && Number(inputs.kubernetesVersion.split('.')[1]) >= Number(sidecar.nativeFromKubernetes.split('.')[1])
+  );
 }
 
 /**
  * The pod annotations a gateway asks for (for Istio, what keeps an injected sidecar alive through the drain), or
  * undefined when it asks for none.
  */
-export function podAnnotations(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): Record<string, string> | undefined {
+export function podAnnotations(
+  plan: Plan,
+  inputs: DrainInputs,
+  gateway: GatewayProfile,
+): Record<string, string> | undefined {
   const sidecar = gateway.podSidecar;
   if (!sidecar) return undefined;
   if (nativeSidecars(inputs, gateway)) return { [sidecar.nativeAnnotation]: 'true' };
@@ -118,17 +126,27 @@ export function podAnnotations(plan: Plan, inputs: DrainInputs, gateway: Gateway
 }
 
 /** Comment the pod annotations at `annotations` (a path to their mapping), when the gateway asks for any. */
-export function annotatePodAnnotations(doc: Document, metadata: DocPath, plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): void {
+export function annotatePodAnnotations(
+  doc: Document,
+  metadata: DocPath,
+  plan: Plan,
+  inputs: DrainInputs,
+  gateway: GatewayProfile,
+): void {
   const sidecar = gateway.podSidecar;
   if (!sidecar) return;
   keyAt(doc, metadata, 'annotations').commentBefore = ` ${gateway.name}: ${sidecar.summary}`;
   const annotations = [...metadata, 'annotations'];
   if (nativeSidecars(inputs, gateway)) {
-    scalarAt(doc, [...annotations, sidecar.nativeAnnotation]).comment =
-      ` Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`;
+    scalarAt(doc, [
+      ...annotations,
+      sidecar.nativeAnnotation,
+    ]).comment = ` Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`;
   } else {
-    scalarAt(doc, [...annotations, sidecar.drainAnnotation]).comment =
-      ` Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`;
+    scalarAt(doc, [
+      ...annotations,
+      sidecar.drainAnnotation,
+    ]).comment = ` Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`;
   }
 }
 
@@ -150,35 +168,57 @@ export function keyAt(doc: Document, mapPath: DocPath, key: string): Scalar {
 
 function drainNote(plan: Plan, server: ModelServerProfile): string {
   switch (server.drain.kind) {
-    case 'flag': return `${server.name} ${plan.modelServerRelease} predates ${server.drain.flag} (first in ${server.drain.minVersion}), so it is left out; `
-      + (server.drain.zeroAborts ? 'in-flight requests are aborted at SIGTERM. Use a newer image.' : 'the drain cannot be set. Use a newer image.');
-    case 'unbounded': return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
-    case 'fixed': return `its ${server.drain.fixedScope} a fixed ${server.drain.fixedSeconds}s after SIGTERM${server.drain.caveat ? `; ${server.drain.caveat}` : ''}.`;
-    case 'none': return `it does not drain; in-flight requests end at SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}.`;
-    default: return '';
+    case 'flag':
+      return (
+        `${server.name} ${plan.modelServerRelease} predates ${server.drain.flag} (first in ${server.drain.minVersion}), so it is left out; `
+        + (server.drain.zeroAborts
+          ? 'in-flight requests are aborted at SIGTERM. Use a newer image.'
+          : 'the drain cannot be set. Use a newer image.')
+      );
+    case 'unbounded':
+      return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
+    case 'fixed':
+      return `its ${server.drain.fixedScope} a fixed ${server.drain.fixedSeconds}s after SIGTERM${server.drain.caveat ? `; ${server.drain.caveat}` : ''}.`;
+    case 'none':
+      return `it does not drain; in-flight requests end at SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}.`;
+    default:
+      return '';
   }
 }
 
 /** Comment the container at `container` (a path to its mapping): drain flag, preStop, probes, resources, env, mounts. */
-function annotateContainer(doc: Document, container: DocPath, plan: Plan, inputs: DrainInputs, server: ModelServerProfile): void {
+function annotateContainer(
+  doc: Document,
+  container: DocPath,
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+): void {
   const args = doc.getIn([...container, 'args'], true);
   if (!isSeq(args)) throw new Error('container args is not a sequence');
   const tensorParallel = server.deploy.tensorParallel.flag;
   if (tensorParallel) {
     const flagAt = args.items.findIndex((item) => isScalar(item) && item.value === tensorParallel);
-    (args.items[flagAt + 1] as Node).comment = ` gpus-per-replica: ${server.name} shards the model over the pod's ${inputs.gpusPerReplica} GPU${inputs.gpusPerReplica === 1 ? '' : 's'}`;
+    (args.items[flagAt + 1] as Node).comment =
+      ` gpus-per-replica: ${server.name} shards the model over the pod's ${inputs.gpusPerReplica} GPU${inputs.gpusPerReplica === 1 ? '' : 's'}`;
   }
   if (plan.drainFlag) {
     const last = args.items[args.items.length - 1] as Node;
-    last.comment = ` drain: ${formulaOf(plan, 'drainSeconds')}`
-      + (plan.drainFlagStatus === 'unknown-release' ? '; the image tag names no release: one without this flag refuses to start' : '');
+    last.comment =
+      ` drain: ${formulaOf(plan, 'drainSeconds')}`
+      + (plan.drainFlagStatus === 'unknown-release'
+        ? '; the image tag names no release: one without this flag refuses to start'
+        : '');
   } else {
-    keyAt(doc, container, 'args').commentBefore = server.drain.kind === 'flag'
-      ? ` ${drainNote(plan, server)}`
-      : ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
+    keyAt(doc, container, 'args').commentBefore =
+      server.drain.kind === 'flag'
+        ? ` ${drainNote(plan, server)}`
+        : ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
   }
   if (server.deploy.env.length > 0) {
-    keyAt(doc, container, 'env').commentBefore = server.deploy.env.map((e) => ` ${e.name}=${e.value}: ${e.why}`).join('\n');
+    keyAt(doc, container, 'env').commentBefore = server.deploy.env
+      .map((e) => ` ${e.name}=${e.value}: ${e.why}`)
+      .join('\n');
   }
   const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
   const gpus = inputs.gpusPerReplica;
@@ -186,39 +226,88 @@ function annotateContainer(doc: Document, container: DocPath, plan: Plan, inputs
     ' CPU and memory requests are estimates, not measurements: size them from the container\u2019s peak working set'
     + ' (container_memory_working_set_bytes) while the model loads and under full load, with a margin.';
   scalarAt(doc, [...container, 'resources', 'requests', 'cpu']).comment = ` estimate: ${cpuPerGpu} per GPU × ${gpus}`;
-  scalarAt(doc, [...container, 'resources', 'requests', 'memory']).comment =
-    ` estimate: ${memoryGiPerGpu}Gi per GPU × ${gpus} + ${server.deploy.shm.sizeLimitGi}Gi /dev/shm (memory-backed, counted as the pod\u2019s memory)`;
+  scalarAt(doc, [
+    ...container,
+    'resources',
+    'requests',
+    'memory',
+  ]).comment = ` estimate: ${memoryGiPerGpu}Gi per GPU × ${gpus} + ${server.deploy.shm.sizeLimitGi}Gi /dev/shm (memory-backed, counted as the pod\u2019s memory)`;
   if (!tensorParallel) {
-    scalarAt(doc, [...container, 'resources', 'limits', 'nvidia.com/gpu']).comment = ` ${server.deploy.tensorParallel.note}`;
+    scalarAt(doc, [
+      ...container,
+      'resources',
+      'limits',
+      'nvidia.com/gpu',
+    ]).comment = ` ${server.deploy.tensorParallel.note}`;
   }
   if (plan.preStopAction === 'sleep') {
-    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
+    scalarAt(doc, [
+      ...container,
+      'lifecycle',
+      'preStop',
+      'sleep',
+      'seconds',
+    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
   }
   if (plan.preStopAction === 'exec') {
-    scalarAt(doc, [...container, 'lifecycle', 'preStop', 'exec', 'command', 1]).comment =
-      ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
+    scalarAt(doc, [
+      ...container,
+      'lifecycle',
+      'preStop',
+      'exec',
+      'command',
+      1,
+    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
   }
   if (plan.preStopAction !== 'none') {
-    keyAt(doc, container, 'lifecycle').commentBefore = ' SIGTERM waits for this sleep, so gateways stop routing here first.';
+    keyAt(doc, container, 'lifecycle').commentBefore =
+      ' SIGTERM waits for this sleep, so gateways stop routing here first.';
   }
-  scalarAt(doc, [...container, 'startupProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
+  scalarAt(doc, [
+    ...container,
+    'startupProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
   keyAt(doc, container, 'readinessProbe').commentBefore =
     ' Keep readiness passing while the server accepts requests; the Endpoint Picker drops a deleting pod on its own.';
-  scalarAt(doc, [...container, 'readinessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
-  scalarAt(doc, [...container, 'livenessProbe', 'failureThreshold']).comment = ` ${formulaOf(plan, 'livenessProbe.window')}`;
+  scalarAt(doc, [
+    ...container,
+    'readinessProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
+  scalarAt(doc, [
+    ...container,
+    'livenessProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'livenessProbe.window')}`;
 }
 
 /** Comment the pod spec at `pod` (a path to its mapping) and its one container. */
-export function annotatePodSpec(doc: Document, pod: DocPath, plan: Plan, inputs: DrainInputs, server: ModelServerProfile): void {
-  scalarAt(doc, [...pod, 'terminationGracePeriodSeconds']).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
+export function annotatePodSpec(
+  doc: Document,
+  pod: DocPath,
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+): void {
+  scalarAt(doc, [
+    ...pod,
+    'terminationGracePeriodSeconds',
+  ]).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
   keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
     ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
-  scalarAt(doc, [...pod, 'enableServiceLinks']).comment = server.id === 'vllm'
-    ? ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)'
-    : ' no Service variables in the container\u2019s environment';
+  scalarAt(doc, [...pod, 'enableServiceLinks']).comment =
+    server.id === 'vllm'
+      ? ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)'
+      : ' no Service variables in the container\u2019s environment';
   annotateContainer(doc, [...pod, 'containers', 0], plan, inputs, server);
-  scalarAt(doc, [...pod, 'volumes', 0, 'emptyDir', 'sizeLimit']).comment =
-    ` /dev/shm in memory: ${server.deploy.shm.explanation}`;
+  scalarAt(doc, [
+    ...pod,
+    'volumes',
+    0,
+    'emptyDir',
+    'sizeLimit',
+  ]).comment = ` /dev/shm in memory: ${server.deploy.shm.explanation}`;
   const model = server.deploy.modelVolume;
   if (model) {
     keyAt(doc, [...pod, 'volumes', 1], 'persistentVolumeClaim').commentBefore = ` ${model.explanation}`;

@@ -24,7 +24,12 @@ const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
 
-function deploymentFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile, gateway: GatewayProfile): Record<string, unknown> {
+function deploymentFor(
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+  gateway: GatewayProfile,
+): Record<string, unknown> {
   const labels = { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType };
   const annotations = podAnnotations(plan, inputs, gateway);
   return {
@@ -52,13 +57,23 @@ function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
     spec: {
       selector: { matchLabels: { app: inputs.name } },
       targetPorts: [{ number: inputs.port }],
-      endpointPickerRef: { name: `${inputs.name}-epp`, port: { number: inputs.eppPort }, failureMode: inputs.failureMode },
+      endpointPickerRef: {
+        name: `${inputs.name}-epp`,
+        port: { number: inputs.eppPort },
+        failureMode: inputs.failureMode,
+      },
     },
   };
 }
 
 /** Add the drain comments to the Deployment document. */
-function annotateDeployment(doc: Document, plan: Plan, inputs: DrainInputs, server: ModelServerProfile, gateway: GatewayProfile): void {
+function annotateDeployment(
+  doc: Document,
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+  gateway: GatewayProfile,
+): void {
   scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
   scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
   keyAt(doc, ['spec'], 'strategy').commentBefore =
@@ -70,12 +85,18 @@ function annotateDeployment(doc: Document, plan: Plan, inputs: DrainInputs, serv
 /** The PodDisruptionBudget beside the Deployment: evictions one pod at a time. */
 function podDisruptionBudgetDocument(plan: Plan, inputs: DrainInputs): Document | undefined {
   if (!plan.podDisruptionBudget) return undefined;
-  const doc = new Document({
-    apiVersion: 'policy/v1',
-    kind: 'PodDisruptionBudget',
-    metadata: { name: inputs.name, namespace: inputs.namespace },
-    spec: { maxUnavailable: plan.podDisruptionBudget.maxUnavailable, selector: { matchLabels: { app: inputs.name } } },
-  }, DOCUMENT_OPTIONS);
+  const doc = new Document(
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: inputs.name, namespace: inputs.namespace },
+      spec: {
+        maxUnavailable: plan.podDisruptionBudget.maxUnavailable,
+        selector: { matchLabels: { app: inputs.name } },
+      },
+    },
+    DOCUMENT_OPTIONS,
+  );
   doc.commentBefore = [
     ' Node drains and cluster-autoscaler scale-downs evict pods without regard to the rollout strategy; this budget',
     ' makes them take one pod at a time. Leave it out (pod-disruption-budget=false) if another budget already selects',
@@ -91,12 +112,16 @@ function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfi
   if (!route) return undefined;
   const needed = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
   if (route.honored && route.defaultSeconds !== undefined && route.defaultSeconds < needed) {
-    return ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`
-      + ` requests to this pool, set spec.rules[].timeouts.request: ${needed}s (${plan.maxRequestSeconds}s longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom).`;
+    return (
+      ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`
+      + ` requests to this pool, set spec.rules[].timeouts.request: ${needed}s (${plan.maxRequestSeconds}s longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom).`
+    );
   }
   if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
-    return ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
-      + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`;
+    return (
+      ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
+      + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`
+    );
   }
   return undefined;
 }
@@ -124,17 +149,21 @@ export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Pro
   deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
   annotateDeployment(deployment, plan, inputs, server, gateway);
   const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
-  keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore =
-    [
-      ` The Endpoint Picker Service (${inputs.name}-epp) this pool\u2019s gateway asks. GIE v1.5.0\u2019s inferencepool chart`,
-      ` installed as release ${inputs.name} creates that Service, and also an InferencePool ${inputs.name} of its own (failureMode`,
-      ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
-      ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
-    ].join('\n');
+  keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore = [
+    ` The Endpoint Picker Service (${inputs.name}-epp) this pool\u2019s gateway asks. GIE v1.5.0\u2019s inferencepool chart`,
+    ` installed as release ${inputs.name} creates that Service, and also an InferencePool ${inputs.name} of its own (failureMode`,
+    ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
+    ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
+  ].join('\n');
   const routeNote = routeTimeoutNote(plan, inputs, gateway);
   if (routeNote) keyAt(pool, [], 'spec').commentBefore = routeNote;
   const budget = podDisruptionBudgetDocument(plan, inputs);
-  return [deployment, pool, ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document), ...(budget ? [budget] : [])];
+  return [
+    deployment,
+    pool,
+    ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document),
+    ...(budget ? [budget] : []),
+  ];
 }
 
 /** One document as YAML text, written as in the manifest. */

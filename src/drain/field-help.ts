@@ -9,6 +9,9 @@ import type { Profiles } from './profiles.ts';
 export function fieldHelp(spec: FieldSpec, profiles: Profiles): string {
   if (spec.key !== 'tpotMs') return spec.help;
   const d = profiles.requestDefaults;
-  const cited = d.sources.filter((s) => d.tpotMs.sources.includes(s.id)).map((s) => `${s.title}, ${s.url}`).join('; ');
+  const cited = d.sources
+    .filter((s) => d.tpotMs.sources.includes(s.id))
+    .map((s) => `${s.title}, ${s.url}`)
+    .join('; ');
   return `${spec.help} The default, ${d.tpotMs.value} ms, is ${d.tpotMs.summary} (sources, checked ${d.lastChecked}: ${cited}).`;
 }

@@ -18,7 +18,15 @@
 export type FieldKind = 'int' | 'number' | 'bool' | 'enum' | 'name' | 'text' | 'version' | 'release' | 'profile';
 
 /** The form group a field belongs to, in the order the generator shows them. */
-export type FieldGroup = 'gateway' | 'request' | 'model-server' | 'kubernetes' | 'rollout' | 'probes' | 'names' | 'output';
+export type FieldGroup =
+  | 'gateway'
+  | 'request'
+  | 'model-server'
+  | 'kubernetes'
+  | 'rollout'
+  | 'probes'
+  | 'names'
+  | 'output';
 
 /** One input of the drain model; `K` narrows `key` to the keys of the table (`InputKey`). */
 export interface FieldSpec<K extends string = string> {
@@ -172,17 +180,23 @@ export const FIELDS: readonly FieldSpec<InputKey>[] = FIELD_TABLE;
 type FieldEntry = (typeof FIELD_TABLE)[number];
 
 /** The value type a field resolves to: numbers, booleans, an enum's choices, or text. */
-type ValueOf<F extends FieldEntry> = F extends { kind: 'int' | 'number' } ? number
-  : F extends { kind: 'bool' } ? boolean
-    : F extends { kind: 'enum'; choices: readonly (infer C)[] } ? C
+type ValueOf<F extends FieldEntry> = F extends { kind: 'int' | 'number' }
+  ? number
+  : F extends { kind: 'bool' }
+    ? boolean
+    : F extends { kind: 'enum'; choices: readonly (infer C)[] }
+      ? C
       : string;
 
 /** Keys that may stay `undefined` after resolving: no default, or a profile default a profile may lack. */
 type OptionalKey = Exclude<FieldEntry, { default: unknown }>['key'] | Extract<FieldEntry, { optional: true }>['key'];
 
 /** Every input of the drain model, resolved, derived from the field table. Optional fields are `undefined` when not given. */
-export type DrainInputs = Flatten<{ [F in FieldEntry as F['key'] extends OptionalKey ? never : F['key']]: ValueOf<F> }
-  & { [F in FieldEntry as F['key'] extends OptionalKey ? F['key'] : never]?: ValueOf<F> }>;
+export type DrainInputs = Flatten<
+  { [F in FieldEntry as F['key'] extends OptionalKey ? never : F['key']]: ValueOf<F> } & {
+    [F in FieldEntry as F['key'] extends OptionalKey ? F['key'] : never]?: ValueOf<F>;
+  }
+>;
 
 /** One object type from an intersection, so editors and messages show the fields. */
 type Flatten<T> = { [K in keyof T]: T[K] };

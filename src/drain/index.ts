@@ -2,8 +2,16 @@
 export { FIELDS, GROUPS, fieldFor, type FieldSpec, type FieldGroup } from './fields.ts';
 export { describeRange, parseValue } from './parse-value.ts';
 export {
-  changedInputs, defaultsFor, gatewayById, modelServerById, resolveInputs,
-  DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, type DrainInputs, type FieldError, type Resolved,
+  changedInputs,
+  defaultsFor,
+  gatewayById,
+  modelServerById,
+  resolveInputs,
+  DEFAULT_GATEWAY,
+  DEFAULT_MODEL_SERVER,
+  type DrainInputs,
+  type FieldError,
+  type Resolved,
 } from './resolve.ts';
 export { plan, MODEL_VERSION, type Plan, type DerivationStep } from './plan.ts';
 export type { Warning, WarningCode } from './warnings.ts';

@@ -45,7 +45,10 @@ function outputsOf(plan: Plan, drainFlag: string): [string, string][] {
     ['Drain flag', drainFlag],
     ['Gateway request timeout', s(plan.gatewayRequestTimeoutSeconds)],
     ['Gateway connection draining', s(plan.gatewayDrainingSeconds)],
-    ['PodDisruptionBudget', plan.podDisruptionBudget ? `maxUnavailable ${plan.podDisruptionBudget.maxUnavailable}` : 'none'],
+    [
+      'PodDisruptionBudget',
+      plan.podDisruptionBudget ? `maxUnavailable ${plan.podDisruptionBudget.maxUnavailable}` : 'none',
+    ],
   ];
 }
 
@@ -65,7 +68,11 @@ const fromV1: Step = (raw, profiles) => {
   const v2Flag = v2Plan.drainFlag ? `${v2Plan.drainFlag.flag}=${v2Plan.drainFlag.seconds}` : 'none';
   const changes: ChangedValue[] = [];
   if (!tpotGiven && v2Plan.maxRequestDerived && v1Inputs.tpotMs !== v2Inputs.tpotMs) {
-    changes.push({ label: 'Time per output token (default)', before: `${V1_TPOT_MS} ms`, after: `${v2Inputs.tpotMs} ms` });
+    changes.push({
+      label: 'Time per output token (default)',
+      before: `${V1_TPOT_MS} ms`,
+      after: `${v2Inputs.tpotMs} ms`,
+    });
   }
   const before = outputsOf(v1Plan, v1Flag);
   const after = outputsOf(v2Plan, v2Flag);

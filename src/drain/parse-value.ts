@@ -37,7 +37,9 @@ function suffixAdvice(spec: FieldSpec, text: string): string | undefined {
     const seconds = Math.round(n * (suffix === 'h' ? 3600 : 60) * 1000) / 1000;
     return `write it in seconds: ${seconds}`;
   }
-  const multiplier = ({ k: [1e3, 1024], m: [1e6, 1024 * 1024] } as Record<string, [number, number]>)[suffix.toLowerCase()];
+  const multiplier = ({ k: [1e3, 1024], m: [1e6, 1024 * 1024] } as Record<string, [number, number]>)[
+    suffix.toLowerCase()
+  ];
   if (multiplier) {
     const [decimal, binary] = multiplier.map((m) => Math.round(n * m));
     return `write the number in digits: ${decimal} for ${digits} × ${multiplier[0].toLocaleString('en-US')}, or ${binary} for ${digits} × ${multiplier[1].toLocaleString('en-US')}`;
@@ -81,7 +83,10 @@ export function describeRange(spec: FieldSpec, profileIds: readonly string[] = [
 }
 
 function fail(spec: FieldSpec, raw: unknown, profileIds: readonly string[]): ParsedValue {
-  return { ok: false, message: `${spec.flag} must be ${describeRange(spec, profileIds)} (got ${quoteForMessage(raw)})` };
+  return {
+    ok: false,
+    message: `${spec.flag} must be ${describeRange(spec, profileIds)} (got ${quoteForMessage(raw)})`,
+  };
 }
 
 /**
@@ -110,9 +115,13 @@ export function parseValue(spec: FieldSpec, raw: unknown, profileIds: readonly s
       return fail(spec, raw, profileIds);
     }
     case 'enum':
-      return typeof raw === 'string' && spec.choices!.includes(raw) ? { ok: true, value: raw } : fail(spec, raw, profileIds);
+      return typeof raw === 'string' && spec.choices!.includes(raw)
+        ? { ok: true, value: raw }
+        : fail(spec, raw, profileIds);
     case 'profile':
-      return typeof raw === 'string' && profileIds.includes(raw) ? { ok: true, value: raw } : fail(spec, raw, profileIds);
+      return typeof raw === 'string' && profileIds.includes(raw)
+        ? { ok: true, value: raw }
+        : fail(spec, raw, profileIds);
     case 'version': {
       const match = typeof raw === 'string' ? /^v?1\.(\d{1,2})(\.\d{1,3})?$/.exec(raw.trim()) : null;
       if (!match) return fail(spec, raw, profileIds);

@@ -18,7 +18,11 @@ export interface CappedSetting {
  * A gateway setting sized from a wanted value: never below its floor (the profile's `floorSeconds`, else the
  * gateway's default), never above its maximum.
  */
-function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, wantedFormula: string): { seconds: number; formula: string; capped?: CappedSetting } {
+function sizeGatewaySetting(
+  wanted: number,
+  setting: GatewaySecondsSetting,
+  wantedFormula: string,
+): { seconds: number; formula: string; capped?: CappedSetting } {
   if (wanted > setting.maxSeconds) {
     return {
       seconds: setting.maxSeconds,
@@ -33,11 +37,15 @@ function sizeGatewaySetting(wanted: number, setting: GatewaySecondsSetting, want
     };
   }
   if (wanted <= setting.defaultSeconds) {
-    return { seconds: setting.defaultSeconds, formula: `${wantedFormula} = ${formatSeconds(wanted)}, within the ${formatSeconds(setting.defaultSeconds)} default, kept` };
+    return {
+      seconds: setting.defaultSeconds,
+      formula: `${wantedFormula} = ${formatSeconds(wanted)}, within the ${formatSeconds(setting.defaultSeconds)} default, kept`,
+    };
   }
-  const above = setting.floorSeconds !== undefined
-    ? `above the ${formatSeconds(setting.floorSeconds)} floor (${setting.floorReason})`
-    : `above the ${formatSeconds(setting.defaultSeconds)} default`;
+  const above =
+    setting.floorSeconds !== undefined
+      ? `above the ${formatSeconds(setting.floorSeconds)} floor (${setting.floorReason})`
+      : `above the ${formatSeconds(setting.defaultSeconds)} default`;
   return { seconds: wanted, formula: `${wantedFormula}, ${above}` };
 }
 
@@ -54,7 +62,11 @@ export interface GatewaySettings {
 export function planGatewaySettings(
   gateway: GatewayProfile,
   inputs: DrainInputs,
-  { maxRequestSeconds, preStopSeconds, drainSeconds }: { maxRequestSeconds: number; preStopSeconds: number; drainSeconds: number },
+  {
+    maxRequestSeconds,
+    preStopSeconds,
+    drainSeconds,
+  }: { maxRequestSeconds: number; preStopSeconds: number; drainSeconds: number },
 ): GatewaySettings {
   const steps: DerivationStep[] = [];
   const cappedGatewaySettings: CappedSetting[] = [];
@@ -63,31 +75,49 @@ export function planGatewaySettings(
   if (gateway.requestTimeout) {
     const wanted = ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
     gatewayRequestTimeoutNeededSeconds = wanted;
-    const sized = sizeGatewaySetting(wanted, gateway.requestTimeout,
-      `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`);
+    const sized = sizeGatewaySetting(
+      wanted,
+      gateway.requestTimeout,
+      `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
+    );
     gatewayRequestTimeoutSeconds = sized.seconds;
     if (sized.capped) cappedGatewaySettings.push(sized.capped);
     steps.push({
-      field: 'gatewayRequestTimeoutSeconds', value: sized.seconds, formula: sized.formula,
-      why: `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
+      field: 'gatewayRequestTimeoutSeconds',
+      value: sized.seconds,
+      formula: sized.formula,
+      why:
+        `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
         + 'during a drain; it follows the steady-state longest request, not the drain p99, with the drain headroom.'
         + (gateway.requestTimeout.floorExplanation ? ` ${gateway.requestTimeout.floorExplanation}` : ''),
     });
   }
   let gatewayDrainingSeconds: number | null = null;
   if (gateway.connectionDraining) {
-    const sized = sizeGatewaySetting(preStopSeconds + drainSeconds, gateway.connectionDraining,
-      `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain`);
+    const sized = sizeGatewaySetting(
+      preStopSeconds + drainSeconds,
+      gateway.connectionDraining,
+      `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain`,
+    );
     gatewayDrainingSeconds = sized.seconds;
     if (sized.capped) cappedGatewaySettings.push(sized.capped);
     steps.push({
-      field: 'gatewayDrainingSeconds', value: sized.seconds, formula: sized.formula,
-      why: `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
+      field: 'gatewayDrainingSeconds',
+      value: sized.seconds,
+      formula: sized.formula,
+      why:
+        `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
         + 'the endpoint may go as early as the deletion, and the pod serves until its drain ends.',
     });
   }
 
-  return { gatewayRequestTimeoutSeconds, gatewayRequestTimeoutNeededSeconds, gatewayDrainingSeconds, cappedGatewaySettings, steps };
+  return {
+    gatewayRequestTimeoutSeconds,
+    gatewayRequestTimeoutNeededSeconds,
+    gatewayDrainingSeconds,
+    cappedGatewaySettings,
+    steps,
+  };
 }
 
 /**

@@ -48,9 +48,13 @@ export function planRelease(inputs: DrainInputs, server: ModelServerProfile): Pl
 /** Words for where the release came from, for derivations and messages: "0.10.1, from the image tag". */
 export function describeRelease(planned: PlannedRelease): string {
   switch (planned.source) {
-    case 'given': return `${planned.release}, given as model-server-version`;
-    case 'image': return `${planned.release}, from the image tag`;
-    case 'pinned': return `${planned.release}, the preset image's release`;
-    case 'unknown': return 'unknown: the image tag names no release';
+    case 'given':
+      return `${planned.release}, given as model-server-version`;
+    case 'image':
+      return `${planned.release}, from the image tag`;
+    case 'pinned':
+      return `${planned.release}, the preset image's release`;
+    case 'unknown':
+      return 'unknown: the image tag names no release';
   }
 }

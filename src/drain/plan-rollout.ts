@@ -12,7 +12,15 @@ import { formatSeconds } from './seconds.ts';
  */
 export const AUTOSCALER_GRACE_LIMIT_SECONDS = 600;
 
-type RolloutFact = Pick<Plan, 'rolloutSteps' | 'rolloutStepSeconds' | 'rolloutSeconds' | 'rolloutServingReplicas' | 'rolloutCapacityPercent' | 'podDisruptionBudget'>;
+type RolloutFact = Pick<
+  Plan,
+  | 'rolloutSteps'
+  | 'rolloutStepSeconds'
+  | 'rolloutSeconds'
+  | 'rolloutServingReplicas'
+  | 'rolloutCapacityPercent'
+  | 'podDisruptionBudget'
+>;
 
 /** The rollout numbers, and their derivation steps. */
 export interface PlannedRollout {
@@ -21,35 +29,58 @@ export interface PlannedRollout {
 }
 
 /** Plan the rollout for a strategy and grace period. */
-export function planRollout(inputs: DrainInputs, strategy: Plan['strategy'], terminationGracePeriodSeconds: number): PlannedRollout {
+export function planRollout(
+  inputs: DrainInputs,
+  strategy: Plan['strategy'],
+  terminationGracePeriodSeconds: number,
+): PlannedRollout {
   const perStep = Math.max(strategy.maxSurge, strategy.maxUnavailable);
   const rolloutSteps = Math.ceil(inputs.replicas / perStep);
   const rolloutStepSeconds = inputs.startupSeconds + terminationGracePeriodSeconds;
   const rolloutSeconds = rolloutSteps * rolloutStepSeconds;
   const rolloutServingReplicas = inputs.replicas - strategy.maxUnavailable;
-  const rolloutCapacityPercent = Math.floor(rolloutServingReplicas * 100 / inputs.replicas);
+  const rolloutCapacityPercent = Math.floor((rolloutServingReplicas * 100) / inputs.replicas);
   const podDisruptionBudget = inputs.podDisruptionBudget ? { maxUnavailable: 1 } : null;
   const steps: DerivationStep[] = [
     {
-      field: 'rolloutSeconds', value: rolloutSeconds,
-      formula: `${inputs.replicas} replicas / ${perStep} per step = ${rolloutSteps} step${rolloutSteps === 1 ? '' : 's'} `
+      field: 'rolloutSeconds',
+      value: rolloutSeconds,
+      formula:
+        `${inputs.replicas} replicas / ${perStep} per step = ${rolloutSteps} step${rolloutSteps === 1 ? '' : 's'} `
         + `× (${formatSeconds(inputs.startupSeconds)} model load + ${formatSeconds(terminationGracePeriodSeconds)} grace)`,
-      why: 'The worst case for a whole rollout: a step can wait out a full grace period (the old pod\u2019s GPU is free only when it exits) '
+      why:
+        'The worst case for a whole rollout: a step can wait out a full grace period (the old pod\u2019s GPU is free only when it exits) '
         + 'and a full model load before the next step starts.',
     },
     {
-      field: 'rolloutCapacity', value: `${rolloutServingReplicas} of ${inputs.replicas}`,
+      field: 'rolloutCapacity',
+      value: `${rolloutServingReplicas} of ${inputs.replicas}`,
       formula: `${inputs.replicas} replicas \u2212 ${strategy.maxUnavailable} unavailable = ${rolloutServingReplicas} serving (${rolloutCapacityPercent}%)`,
-      why: strategy.maxUnavailable === 0
-        ? 'The new pod loads beside the old ones, so every replica keeps serving during a step.'
-        : 'One replica is out for the whole step: the old pod drains, then its replacement loads. Size the others for the load.',
+      why:
+        strategy.maxUnavailable === 0
+          ? 'The new pod loads beside the old ones, so every replica keeps serving during a step.'
+          : 'One replica is out for the whole step: the old pod drains, then its replacement loads. Size the others for the load.',
     },
     {
-      field: 'podDisruptionBudget', value: podDisruptionBudget ? 'maxUnavailable 1' : 'off',
-      formula: podDisruptionBudget ? 'evictions one pod at a time, as the rollout replaces them' : 'not emitted (pod-disruption-budget off)',
-      why: 'Node drains and cluster-autoscaler scale-downs evict pods through the eviction API, which the Deployment\u2019s rollout '
+      field: 'podDisruptionBudget',
+      value: podDisruptionBudget ? 'maxUnavailable 1' : 'off',
+      formula: podDisruptionBudget
+        ? 'evictions one pod at a time, as the rollout replaces them'
+        : 'not emitted (pod-disruption-budget off)',
+      why:
+        'Node drains and cluster-autoscaler scale-downs evict pods through the eviction API, which the Deployment\u2019s rollout '
         + 'strategy does not limit; a budget of one makes each eviction wait until no other pod of the set is down.',
     },
   ];
-  return { fact: { rolloutSteps, rolloutStepSeconds, rolloutSeconds, rolloutServingReplicas, rolloutCapacityPercent, podDisruptionBudget }, steps };
+  return {
+    fact: {
+      rolloutSteps,
+      rolloutStepSeconds,
+      rolloutSeconds,
+      rolloutServingReplicas,
+      rolloutCapacityPercent,
+      podDisruptionBudget,
+    },
+    steps,
+  };
 }

@@ -113,7 +113,10 @@ function planRemoval(inputs: DrainInputs, profiles: Profiles): PlannedRemoval {
         formula: `${formatSeconds(seconds)} (${gateway.name}, ${gateway.removal.basis})`,
       };
     }
-    return { fact: { removalSeconds: seconds, removalSource: 'given', removalBasis: 'given' }, formula: `${formatSeconds(seconds)} given` };
+    return {
+      fact: { removalSeconds: seconds, removalSource: 'given', removalBasis: 'given' },
+      formula: `${formatSeconds(seconds)} given`,
+    };
   }
   const i = inputs.healthCheckIntervalSeconds!;
   const n = inputs.healthCheckUnhealthyThreshold!;
@@ -121,7 +124,11 @@ function planRemoval(inputs: DrainInputs, profiles: Profiles): PlannedRemoval {
   const p = inputs.propagationSeconds ?? 0;
   const seconds = roundMs(i * n + t + p);
   return {
-    fact: { removalSeconds: seconds, removalSource: 'health-check', removalBasis: gateway.healthCheck?.basis ?? 'given' },
+    fact: {
+      removalSeconds: seconds,
+      removalSource: 'health-check',
+      removalBasis: gateway.healthCheck?.basis ?? 'given',
+    },
     formula: `${formatSeconds(i)} interval × ${n} + ${formatSeconds(t)} timeout + ${formatSeconds(p)} propagation = ${formatSeconds(seconds)}`,
   };
 }
@@ -133,13 +140,16 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
 
   const { fact: removal, formula: removalFormula } = planRemoval(inputs, profiles);
   derivation.push({
-    field: 'removalSeconds', value: removal.removalSeconds, formula: removalFormula,
+    field: 'removalSeconds',
+    value: removal.removalSeconds,
+    formula: removalFormula,
     why: 'p99 time from pod deletion until no gateway path sends the pod a new request.',
   });
 
   const preStopSeconds = ceilSeconds(removal.removalSeconds + inputs.removalMarginSeconds);
   derivation.push({
-    field: 'preStopSeconds', value: preStopSeconds,
+    field: 'preStopSeconds',
+    value: preStopSeconds,
     formula: `${formatSeconds(removal.removalSeconds)} removal p99 + ${formatSeconds(inputs.removalMarginSeconds)} margin`,
     why: 'SIGTERM waits for this sleep, so the server keeps accepting until every gateway has stopped routing to it.',
   });
@@ -148,20 +158,26 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   let maxRequestFormula: string;
   const maxRequestDerived = inputs.maxRequestSeconds === undefined;
   if (maxRequestDerived) {
-    const exact = inputs.maxOutputTokens * inputs.tpotMs / 1000 * (1 + inputs.prefillOverheadPercent / 100);
+    const exact = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
     maxRequestSeconds = ceilSeconds(exact);
     maxRequestFormula = `${inputs.maxOutputTokens} tokens × ${roundMs(inputs.tpotMs)}ms × ${formatFactor(inputs.prefillOverheadPercent)} prefill = ${formatSeconds(exact)}, rounded up`;
   } else {
     maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds!);
     maxRequestFormula = `${formatSeconds(inputs.maxRequestSeconds!)} given`;
   }
-  derivation.push({ field: 'maxRequestSeconds', value: maxRequestSeconds, formula: maxRequestFormula, why: 'The longest request the drain must let finish.' });
+  derivation.push({
+    field: 'maxRequestSeconds',
+    value: maxRequestSeconds,
+    formula: maxRequestFormula,
+    why: 'The longest request the drain must let finish.',
+  });
 
   const drainSeconds = inputs.unboundedDrain
     ? inputs.drainCapSeconds
     : ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
   derivation.push({
-    field: 'drainSeconds', value: drainSeconds,
+    field: 'drainSeconds',
+    value: drainSeconds,
     formula: inputs.unboundedDrain
       ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
       : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
@@ -173,7 +189,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
 
   const terminationGracePeriodSeconds = preStopSeconds + drainSeconds + inputs.teardownSeconds;
   derivation.push({
-    field: 'terminationGracePeriodSeconds', value: terminationGracePeriodSeconds,
+    field: 'terminationGracePeriodSeconds',
+    value: terminationGracePeriodSeconds,
     formula: `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain + ${formatSeconds(inputs.teardownSeconds)} teardown`,
     why: 'The kubelet sends SIGKILL this long after deletion; the countdown includes the preStop sleep.',
   });
@@ -183,28 +200,38 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   if (flagAt.kind !== 'no-flag') {
     const since = flagAt.kind === 'available' ? server.drain.minVersion : flagAt.since;
     derivation.push({
-      field: 'modelServerRelease', value: release.release ?? 'unknown',
+      field: 'modelServerRelease',
+      value: release.release ?? 'unknown',
       formula: `${server.name} ${describeRelease(release)}${since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''}`,
       why: 'The drain flag goes into the manifest only for a release that has it: a binary without it refuses to start.',
     });
   }
   // An unknown release gets the flag too (plan-release.ts says why); the warnings say so.
-  const drainFlag = flagAt.kind === 'available' || flagAt.kind === 'unknown-release' ? { flag: flagAt.flag, seconds: drainSeconds } : null;
+  const drainFlag =
+    flagAt.kind === 'available' || flagAt.kind === 'unknown-release'
+      ? { flag: flagAt.flag, seconds: drainSeconds }
+      : null;
   if (drainFlag) {
     derivation.push({
-      field: 'drainFlag', value: `${drainFlag.flag}=${drainFlag.seconds}`,
+      field: 'drainFlag',
+      value: `${drainFlag.flag}=${drainFlag.seconds}`,
       formula: `drain ${formatSeconds(drainSeconds)}`,
       why: `${server.name} drains on SIGTERM for up to this long${server.drain.defaultSeconds !== undefined ? `; its default is ${server.drain.defaultSeconds}` : ''}.`,
     });
   }
 
-  const gatewaySettings = planGatewaySettings(gatewayById(profiles, inputs.gateway), inputs, { maxRequestSeconds, preStopSeconds, drainSeconds });
+  const gatewaySettings = planGatewaySettings(gatewayById(profiles, inputs.gateway), inputs, {
+    maxRequestSeconds,
+    preStopSeconds,
+    drainSeconds,
+  });
   derivation.push(...gatewaySettings.steps);
 
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;
   const strategy = surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 };
   derivation.push({
-    field: 'strategy', value: `maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
+    field: 'strategy',
+    value: `maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
     formula: surge
       ? `${inputs.spareGpus} spare GPUs ≥ ${inputs.gpusPerReplica} per replica: start the new pod first`
       : `${inputs.spareGpus} spare GPUs < ${inputs.gpusPerReplica} per replica: replace in place`,
@@ -216,10 +243,12 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   const rolloutStep = terminationGracePeriodSeconds + inputs.startupSeconds;
   const progressDeadlineSeconds = Math.max(PROGRESS_DEADLINE_FLOOR_SECONDS, rolloutStep);
   derivation.push({
-    field: 'progressDeadlineSeconds', value: progressDeadlineSeconds,
-    formula: rolloutStep >= PROGRESS_DEADLINE_FLOOR_SECONDS
-      ? `${formatSeconds(terminationGracePeriodSeconds)} grace + ${formatSeconds(inputs.startupSeconds)} model load`
-      : `${formatSeconds(terminationGracePeriodSeconds)} grace + ${formatSeconds(inputs.startupSeconds)} model load = ${formatSeconds(rolloutStep)}, raised to the ${PROGRESS_DEADLINE_FLOOR_SECONDS}s floor`,
+    field: 'progressDeadlineSeconds',
+    value: progressDeadlineSeconds,
+    formula:
+      rolloutStep >= PROGRESS_DEADLINE_FLOOR_SECONDS
+        ? `${formatSeconds(terminationGracePeriodSeconds)} grace + ${formatSeconds(inputs.startupSeconds)} model load`
+        : `${formatSeconds(terminationGracePeriodSeconds)} grace + ${formatSeconds(inputs.startupSeconds)} model load = ${formatSeconds(rolloutStep)}, raised to the ${PROGRESS_DEADLINE_FLOOR_SECONDS}s floor`,
     why: 'A rollout step can take a full drain plus a model load before the new pod is ready.',
   });
 
@@ -228,7 +257,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
 
   const startupFailureThreshold = Math.ceil(inputs.startupSeconds / inputs.startupPeriodSeconds);
   derivation.push({
-    field: 'startupProbe.failureThreshold', value: startupFailureThreshold,
+    field: 'startupProbe.failureThreshold',
+    value: startupFailureThreshold,
     formula: `${formatSeconds(inputs.startupSeconds)} model load / ${formatSeconds(inputs.startupPeriodSeconds)} period, rounded up`,
     why: 'The startup probe must wait out the slowest model load, or the pod restarts in a loop.',
   });
@@ -236,21 +266,39 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   const readinessWindow = inputs.readinessPeriodSeconds * inputs.readinessFailureThreshold;
   const livenessWindow = inputs.livenessPeriodSeconds * inputs.livenessFailureThreshold;
   derivation.push({
-    field: 'readinessProbe.window', value: readinessWindow,
+    field: 'readinessProbe.window',
+    value: readinessWindow,
     formula: `${formatSeconds(inputs.readinessPeriodSeconds)} period × ${inputs.readinessFailureThreshold} failures = ${formatSeconds(readinessWindow)} to leave rotation`,
     why: 'How long a pod that stops answering keeps getting requests through readiness-based paths.',
   });
   derivation.push({
-    field: 'livenessProbe.window', value: livenessWindow,
-    formula: `${formatSeconds(inputs.livenessPeriodSeconds)} period × ${inputs.livenessFailureThreshold} failures = ${formatSeconds(livenessWindow)} to restart, `
+    field: 'livenessProbe.window',
+    value: livenessWindow,
+    formula:
+      `${formatSeconds(inputs.livenessPeriodSeconds)} period × ${inputs.livenessFailureThreshold} failures = ${formatSeconds(livenessWindow)} to restart, `
       + (livenessWindow >= readinessWindow ? 'after readiness' : 'BEFORE readiness'),
     why: 'A restart reloads the model, so liveness should fail later than readiness.',
   });
 
   const probes = {
-    startup: { path: server.probes.startup.path, periodSeconds: inputs.startupPeriodSeconds, failureThreshold: startupFailureThreshold, timeoutSeconds: server.probes.startup.timeoutSeconds },
-    readiness: { path: server.probes.readiness.path, periodSeconds: inputs.readinessPeriodSeconds, failureThreshold: inputs.readinessFailureThreshold, timeoutSeconds: server.probes.readiness.timeoutSeconds },
-    liveness: { path: server.probes.liveness.path, periodSeconds: inputs.livenessPeriodSeconds, failureThreshold: inputs.livenessFailureThreshold, timeoutSeconds: server.probes.liveness.timeoutSeconds },
+    startup: {
+      path: server.probes.startup.path,
+      periodSeconds: inputs.startupPeriodSeconds,
+      failureThreshold: startupFailureThreshold,
+      timeoutSeconds: server.probes.startup.timeoutSeconds,
+    },
+    readiness: {
+      path: server.probes.readiness.path,
+      periodSeconds: inputs.readinessPeriodSeconds,
+      failureThreshold: inputs.readinessFailureThreshold,
+      timeoutSeconds: server.probes.readiness.timeoutSeconds,
+    },
+    liveness: {
+      path: server.probes.liveness.path,
+      periodSeconds: inputs.livenessPeriodSeconds,
+      failureThreshold: inputs.livenessFailureThreshold,
+      timeoutSeconds: server.probes.liveness.timeoutSeconds,
+    },
   };
 
   const minor = Number(inputs.kubernetesVersion.split('.')[1]);

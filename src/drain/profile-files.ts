@@ -27,8 +27,10 @@ function parseFile(file: DataFile): unknown {
     Scalar(_key, node) {
       if (isScalar(node) && node.comment && node.range) {
         const line = file.text.slice(0, node.range[0]).split('\n').length;
-        throw new Error(`${file.path}: line ${line}: a comment follows the value ${JSON.stringify(String(node.value).slice(0, 40))}; `
-          + 'if the "#" belongs to the text, quote the whole value');
+        throw new Error(
+          `${file.path}: line ${line}: a comment follows the value ${JSON.stringify(String(node.value).slice(0, 40))}; `
+            + 'if the "#" belongs to the text, quote the whole value',
+        );
       }
     },
   });
@@ -48,7 +50,10 @@ export function isDataFileName(name: string): boolean {
 }
 
 function checkIdMatchesName(file: DataFile, id: string): void {
-  const base = file.path.split('/').pop()!.replace(/\.ya?ml$/, '');
+  const base = file.path
+    .split('/')
+    .pop()!
+    .replace(/\.ya?ml$/, '');
   if (base !== id) throw new Error(`${file.path}: id "${id}" must match the file name "${base}"`);
 }
 
@@ -59,7 +64,11 @@ export const REQUEST_DEFAULTS_FILE = 'request-defaults.yaml';
  * Validate every gateway and model-server file and the request defaults (content/request-defaults.yaml); throws
  * naming the file and field of the first problem.
  */
-export function profilesFromFiles(gatewayFiles: DataFile[], modelServerFiles: DataFile[], requestDefaultsFile: DataFile): Profiles {
+export function profilesFromFiles(
+  gatewayFiles: DataFile[],
+  modelServerFiles: DataFile[],
+  requestDefaultsFile: DataFile,
+): Profiles {
   const gateways = gatewayFiles.map((f) => {
     const p = readGatewayProfile(parseFile(f), f.path);
     checkIdMatchesName(f, p.id);
@@ -70,11 +79,13 @@ export function profilesFromFiles(gatewayFiles: DataFile[], modelServerFiles: Da
     checkIdMatchesName(f, p.id);
     return p;
   });
-  if (!gateways.some((g) => g.id === DEFAULT_GATEWAY)) throw new Error(`content/gateways: the default gateway "${DEFAULT_GATEWAY}" has no profile`);
+  if (!gateways.some((g) => g.id === DEFAULT_GATEWAY))
+    throw new Error(`content/gateways: the default gateway "${DEFAULT_GATEWAY}" has no profile`);
   if (!modelServers.some((m) => m.id === DEFAULT_MODEL_SERVER)) {
     throw new Error(`content/model-servers: the default model server "${DEFAULT_MODEL_SERVER}" has no profile`);
   }
-  if (!requestDefaultsFile) throw new Error(`content/${REQUEST_DEFAULTS_FILE}: missing; it holds the sourced default time per output token`);
+  if (!requestDefaultsFile)
+    throw new Error(`content/${REQUEST_DEFAULTS_FILE}: missing; it holds the sourced default time per output token`);
   const requestDefaults = readRequestDefaults(parseFile(requestDefaultsFile), requestDefaultsFile.path);
   return collectProfiles(gateways, modelServers, requestDefaults);
 }

@@ -32,7 +32,14 @@ export interface ReleaseRange {
 }
 
 /** What a per-release model-server fact is about. */
-export const RELEASE_FACT_TOPICS = ['drain-flag', 'in-flight', 'new-requests', 'probes', 'entrypoint', 'shutdown-log'] as const;
+export const RELEASE_FACT_TOPICS = [
+  'drain-flag',
+  'in-flight',
+  'new-requests',
+  'probes',
+  'entrypoint',
+  'shutdown-log',
+] as const;
 
 /** One topic of the per-release model-server facts. */
 export type ReleaseFactTopic = (typeof RELEASE_FACT_TOPICS)[number];
@@ -108,7 +115,12 @@ export interface GatewaySecondsSetting {
  * port, the model server's readiness path, and the plan's gateway settings.
  */
 export const TEMPLATE_VALUES = [
-  'name', 'namespace', 'port', 'readinessPath', 'gatewayRequestTimeoutSeconds', 'gatewayDrainingSeconds',
+  'name',
+  'namespace',
+  'port',
+  'readinessPath',
+  'gatewayRequestTimeoutSeconds',
+  'gatewayDrainingSeconds',
 ] as const;
 
 /** One value a manifest template may name. */
@@ -297,15 +309,22 @@ export interface Profiles {
 }
 
 /** Put profiles in display order and check that ids are unique. */
-export function collectProfiles(gateways: GatewayProfile[], modelServers: ModelServerProfile[], requestDefaults: RequestDefaults): Profiles {
-  for (const [kind, list] of [['gateway', gateways], ['model-server', modelServers]] as const) {
+export function collectProfiles(
+  gateways: GatewayProfile[],
+  modelServers: ModelServerProfile[],
+  requestDefaults: RequestDefaults,
+): Profiles {
+  for (const [kind, list] of [
+    ['gateway', gateways],
+    ['model-server', modelServers],
+  ] as const) {
     const seen = new Set<string>();
     for (const p of list) {
       if (seen.has(p.id)) throw new Error(`two ${kind} profiles have the id "${p.id}"`);
       seen.add(p.id);
     }
   }
-  const byOrder = <T extends { order: number; id: string }>(a: T, b: T) => a.order - b.order || a.id.localeCompare(b.id);
+  const byOrder = <T extends { order: number; id: string }>(a: T, b: T) =>
+    a.order - b.order || a.id.localeCompare(b.id);
   return { gateways: [...gateways].sort(byOrder), modelServers: [...modelServers].sort(byOrder), requestDefaults };
 }
-

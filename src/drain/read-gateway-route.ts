@@ -2,7 +2,16 @@
  * The `routeTimeout` block of a gateway data file: what the gateway does with a Gateway API HTTPRoute's
  * `spec.rules[].timeouts.request`, and how long it lets a request run when the route sets none.
  */
-import { at, failAt, optional, readBoolean, readNumber, readObject, readString, type DataCursor } from './check-data.ts';
+import {
+  at,
+  failAt,
+  optional,
+  readBoolean,
+  readNumber,
+  readObject,
+  readString,
+  type DataCursor,
+} from './check-data.ts';
 import { readSourceIds } from './read-profile-common.ts';
 
 /** A gateway's request timeout on an HTTPRoute rule, read at a named release. */
@@ -29,7 +38,9 @@ export function readRouteTimeout(value: unknown, cursor: DataCursor): RouteTimeo
     summary: readString(o.summary, at(cursor, 'summary')),
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
   };
-  const defaultSeconds = optional(o.defaultSeconds, at(cursor, 'defaultSeconds'), (v, c) => readNumber(v, c, 1, 86400, true));
+  const defaultSeconds = optional(o.defaultSeconds, at(cursor, 'defaultSeconds'), (v, c) =>
+    readNumber(v, c, 1, 86400, true),
+  );
   if (defaultSeconds !== undefined) fact.defaultSeconds = defaultSeconds;
   const instead = optional(o.instead, at(cursor, 'instead'), (v, c) => {
     const i = readObject(v, c, ['setting', 'defaultSeconds', 'scope']);
@@ -38,13 +49,16 @@ export function readRouteTimeout(value: unknown, cursor: DataCursor): RouteTimeo
       defaultSeconds: readNumber(i.defaultSeconds, at(c, 'defaultSeconds'), 1, 86400, true),
       scope: (() => {
         const scope = readString(i.scope, at(c, 'scope'));
-        if (scope !== 'total' && scope !== 'between-reads') failAt(at(c, 'scope'), `must be total or between-reads, found ${JSON.stringify(scope)}`);
+        if (scope !== 'total' && scope !== 'between-reads')
+          failAt(at(c, 'scope'), `must be total or between-reads, found ${JSON.stringify(scope)}`);
         return scope as 'total' | 'between-reads';
       })(),
     };
   });
   if (instead !== undefined) fact.instead = instead;
-  if (fact.honored && fact.instead) failAt(at(cursor, 'instead'), 'is only for a gateway that does not honor timeouts.request');
-  if (!fact.honored && !fact.instead) failAt(at(cursor, 'instead'), 'is required when honored is false: say what bounds a response instead');
+  if (fact.honored && fact.instead)
+    failAt(at(cursor, 'instead'), 'is only for a gateway that does not honor timeouts.request');
+  if (!fact.honored && !fact.instead)
+    failAt(at(cursor, 'instead'), 'is required when honored is false: say what bounds a response instead');
   return fact;
 }

@@ -20,7 +20,13 @@ export interface PodSidecarFact {
 
 /** Validate a gateway's `podSidecar` block. */
 export function readPodSidecar(value: unknown, cursor: DataCursor): PodSidecarFact {
-  const o = readObject(value, cursor, ['summary', 'nativeAnnotation', 'nativeFromKubernetes', 'drainAnnotation', 'sources']);
+  const o = readObject(value, cursor, [
+    'summary',
+    'nativeAnnotation',
+    'nativeFromKubernetes',
+    'drainAnnotation',
+    'sources',
+  ]);
   return {
     summary: readString(o.summary, at(cursor, 'summary')),
     nativeAnnotation: readString(o.nativeAnnotation, at(cursor, 'nativeAnnotation'), /^[a-z0-9.-]+\/[A-Za-z0-9.-]+$/),

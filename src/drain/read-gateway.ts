@@ -2,12 +2,27 @@
 import { readPodSidecar } from './read-gateway-sidecar.ts';
 import { readRouteTimeout } from './read-gateway-route.ts';
 import {
-  at, failAt, optional, readEnum, readList, readNumber, readObject, readString,
+  at,
+  failAt,
+  optional,
+  readEnum,
+  readList,
+  readNumber,
+  readObject,
+  readString,
   type DataCursor,
 } from './check-data.ts';
 import {
-  TEMPLATE_VALUES, type DetectionFact, type ExtraManifest, type GatewayKnob, type GatewayProfile, type GatewaySecondsSetting,
-  type HealthCheckFact, type RemovalFact, type SourceGap, type TemplateValue,
+  TEMPLATE_VALUES,
+  type DetectionFact,
+  type ExtraManifest,
+  type GatewayKnob,
+  type GatewayProfile,
+  type GatewaySecondsSetting,
+  type HealthCheckFact,
+  type RemovalFact,
+  type SourceGap,
+  type TemplateValue,
 } from './profiles.ts';
 import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
 import { gatewayLedgerProblems } from './read-ledger.ts';
@@ -25,7 +40,13 @@ function readRemoval(value: unknown, cursor: DataCursor): RemovalFact {
 
 function readHealthCheck(value: unknown, cursor: DataCursor): HealthCheckFact {
   const o = readObject(value, cursor, [
-    'intervalSeconds', 'unhealthyThreshold', 'timeoutSeconds', 'propagationSeconds', 'basis', 'explanation', 'sources',
+    'intervalSeconds',
+    'unhealthyThreshold',
+    'timeoutSeconds',
+    'propagationSeconds',
+    'basis',
+    'explanation',
+    'sources',
   ]);
   return {
     intervalSeconds: readNumber(o.intervalSeconds, at(cursor, 'intervalSeconds'), 1, 300),
@@ -55,13 +76,17 @@ function readKnob(value: unknown, cursor: DataCursor): GatewayKnob {
 function readHoldsFor(value: unknown, cursor: DataCursor): NonNullable<GatewayKnob['holdsFor']> {
   const o = readObject(value, cursor, ['of', 'since', 'until']);
   const range = readRange(o, cursor);
-  if (range.since === undefined && range.until === undefined) failAt(at(cursor, 'since'), 'is missing: give since and/or until');
+  if (range.since === undefined && range.until === undefined)
+    failAt(at(cursor, 'since'), 'is missing: give since and/or until');
   return { of: readString(o.of, at(cursor, 'of')), ...range };
 }
 
 function readDetection(value: unknown, cursor: DataCursor): DetectionFact {
   const o = readObject(value, cursor, ['summary', 'sources']);
-  return { summary: readString(o.summary, at(cursor, 'summary')), sources: readSourceIds(o.sources, at(cursor, 'sources')) };
+  return {
+    summary: readString(o.summary, at(cursor, 'summary')),
+    sources: readSourceIds(o.sources, at(cursor, 'sources')),
+  };
 }
 
 function readGap(value: unknown, cursor: DataCursor): SourceGap {
@@ -75,16 +100,27 @@ function readGap(value: unknown, cursor: DataCursor): SourceGap {
 }
 
 function readSecondsSetting(value: unknown, cursor: DataCursor): GatewaySecondsSetting {
-  const o = readObject(value, cursor, ['setting', 'defaultSeconds', 'maxSeconds', 'floorSeconds', 'floorReason', 'floorExplanation', 'sources']);
+  const o = readObject(value, cursor, [
+    'setting',
+    'defaultSeconds',
+    'maxSeconds',
+    'floorSeconds',
+    'floorReason',
+    'floorExplanation',
+    'sources',
+  ]);
   const setting: GatewaySecondsSetting = {
     setting: readString(o.setting, at(cursor, 'setting')),
     defaultSeconds: readNumber(o.defaultSeconds, at(cursor, 'defaultSeconds'), 0, 2147483647, true),
     maxSeconds: readNumber(o.maxSeconds, at(cursor, 'maxSeconds'), 1, 2147483647, true),
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
   };
-  if (setting.defaultSeconds > setting.maxSeconds) failAt(at(cursor, 'defaultSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
+  if (setting.defaultSeconds > setting.maxSeconds)
+    failAt(at(cursor, 'defaultSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
   // The floor and its two texts come together or not at all; absent, they are left out of the setting.
-  const floorSeconds = optional(o.floorSeconds, at(cursor, 'floorSeconds'), (v, c) => readNumber(v, c, 0, 2147483647, true));
+  const floorSeconds = optional(o.floorSeconds, at(cursor, 'floorSeconds'), (v, c) =>
+    readNumber(v, c, 0, 2147483647, true),
+  );
   const floorReason = optional(o.floorReason, at(cursor, 'floorReason'), (v, c) => readString(v, c));
   const floorExplanation = optional(o.floorExplanation, at(cursor, 'floorExplanation'), (v, c) => readString(v, c));
   if (floorSeconds === undefined) {
@@ -92,8 +128,10 @@ function readSecondsSetting(value: unknown, cursor: DataCursor): GatewaySecondsS
     if (floorExplanation !== undefined) failAt(at(cursor, 'floorExplanation'), 'needs floorSeconds');
     return setting;
   }
-  if (floorSeconds < setting.defaultSeconds) failAt(at(cursor, 'floorSeconds'), `must not be below defaultSeconds (${setting.defaultSeconds})`);
-  if (floorSeconds > setting.maxSeconds) failAt(at(cursor, 'floorSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
+  if (floorSeconds < setting.defaultSeconds)
+    failAt(at(cursor, 'floorSeconds'), `must not be below defaultSeconds (${setting.defaultSeconds})`);
+  if (floorSeconds > setting.maxSeconds)
+    failAt(at(cursor, 'floorSeconds'), `must not exceed maxSeconds (${setting.maxSeconds})`);
   if (floorReason === undefined) failAt(at(cursor, 'floorReason'), 'is required with floorSeconds');
   if (floorExplanation === undefined) failAt(at(cursor, 'floorExplanation'), 'is required with floorSeconds');
   return { ...setting, floorSeconds, floorReason, floorExplanation };
@@ -118,7 +156,10 @@ function readTemplateNode(value: unknown, cursor: DataCursor, used: Set<Template
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) readTemplateNode(item, at(cursor, key), used);
   } else if (typeof value !== 'number' && typeof value !== 'boolean') {
-    failAt(cursor, `must be a string, number, boolean, list or mapping, found ${value === null ? 'null' : typeof value}`);
+    failAt(
+      cursor,
+      `must be a string, number, boolean, list or mapping, found ${value === null ? 'null' : typeof value}`,
+    );
   }
 }
 
@@ -127,7 +168,8 @@ function hasPath(root: unknown, path: string): boolean {
   let node: unknown = root;
   for (const part of path.split('.')) {
     if (Array.isArray(node) && /^\d+$/.test(part)) node = node[Number(part)];
-    else if (typeof node === 'object' && node !== null && !Array.isArray(node)) node = (node as Record<string, unknown>)[part];
+    else if (typeof node === 'object' && node !== null && !Array.isArray(node))
+      node = (node as Record<string, unknown>)[part];
     else return false;
     if (node === undefined) return false;
   }
@@ -140,12 +182,18 @@ function readExtraManifest(value: unknown, cursor: DataCursor): ExtraManifest & 
   const manifest = readObject(o.manifest, manifestCursor, ['apiVersion', 'kind', 'metadata', 'spec']);
   readString(manifest.apiVersion, at(manifestCursor, 'apiVersion'), /^[a-z0-9.-]+\/[a-z0-9]+$/);
   const kind = readString(manifest.kind, at(manifestCursor, 'kind'), /^[A-Z][A-Za-z0-9]*$/);
-  const metadata = readObject(manifest.metadata, at(manifestCursor, 'metadata'), ['name', 'namespace', 'labels', 'annotations']);
+  const metadata = readObject(manifest.metadata, at(manifestCursor, 'metadata'), [
+    'name',
+    'namespace',
+    'labels',
+    'annotations',
+  ]);
   readString(metadata.name, at(at(manifestCursor, 'metadata'), 'name'));
   const uses = new Set<TemplateValue>();
   readTemplateNode(manifest, manifestCursor, uses);
   const commentsCursor = at(cursor, 'comments');
-  const rawComments = o.comments === undefined ? {} : readObject(o.comments, commentsCursor, Object.keys(o.comments ?? {}));
+  const rawComments =
+    o.comments === undefined ? {} : readObject(o.comments, commentsCursor, Object.keys(o.comments ?? {}));
   const comments: Record<string, string> = {};
   for (const [path, text] of Object.entries(rawComments)) {
     if (!hasPath(manifest, path)) failAt(at(commentsCursor, path), 'names no value of the manifest');
@@ -166,9 +214,27 @@ function readExtraManifest(value: unknown, cursor: DataCursor): ExtraManifest & 
 export function readGatewayProfile(data: unknown, file: string): GatewayProfile {
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
-    'id', 'name', 'order', 'summary', 'gatewayClassNames', 'gatewayClassNote', 'mechanism', 'mechanismDetail',
-    'mechanismSources', 'failOpenNote', 'detection', 'removal', 'healthCheck', 'knobs', 'requestTimeout',
-    'connectionDraining', 'extraManifests', 'gaps', 'status', 'statusSources', 'sources',
+    'id',
+    'name',
+    'order',
+    'summary',
+    'gatewayClassNames',
+    'gatewayClassNote',
+    'mechanism',
+    'mechanismDetail',
+    'mechanismSources',
+    'failOpenNote',
+    'detection',
+    'removal',
+    'healthCheck',
+    'knobs',
+    'requestTimeout',
+    'connectionDraining',
+    'extraManifests',
+    'gaps',
+    'status',
+    'statusSources',
+    'sources',
     'podSidecar',
     'routeTimeout',
   ]);
@@ -214,17 +280,27 @@ export function readGatewayProfile(data: unknown, file: string): GatewayProfile 
 }
 
 /** Extra manifests need unique ids, and a plan number they name needs the gateway setting it is sized for. */
-function checkExtraManifests(extras: (ExtraManifest & { uses: Set<TemplateValue> })[], profile: GatewayProfile, root: DataCursor): void {
+function checkExtraManifests(
+  extras: (ExtraManifest & { uses: Set<TemplateValue> })[],
+  profile: GatewayProfile,
+  root: DataCursor,
+): void {
   const seen = new Set<string>();
   extras.forEach((extra, i) => {
     const cursor = at(at(root, 'extraManifests'), i);
     if (seen.has(extra.id)) failAt(at(cursor, 'id'), `repeats the id "${extra.id}"`);
     seen.add(extra.id);
     if (extra.uses.has('gatewayRequestTimeoutSeconds') && !profile.requestTimeout) {
-      failAt(at(cursor, 'manifest'), 'names ${gatewayRequestTimeoutSeconds}, but the profile has no requestTimeout to size it');
+      failAt(
+        at(cursor, 'manifest'),
+        'names ${gatewayRequestTimeoutSeconds}, but the profile has no requestTimeout to size it',
+      );
     }
     if (extra.uses.has('gatewayDrainingSeconds') && !profile.connectionDraining) {
-      failAt(at(cursor, 'manifest'), 'names ${gatewayDrainingSeconds}, but the profile has no connectionDraining to size it');
+      failAt(
+        at(cursor, 'manifest'),
+        'names ${gatewayDrainingSeconds}, but the profile has no connectionDraining to size it',
+      );
     }
   });
 }

@@ -45,17 +45,23 @@ function modelServerEntries(m: ModelServerProfile): LedgerEntry[] {
     entries.push({ path: 'probes.timing.sources', sources: m.probes.timing.sources });
   }
   (m.entryPoints ?? []).forEach((e, i) => entries.push({ path: `entryPoints[${i}].sources`, sources: e.sources }));
-  m.facts.forEach((f, i) => entries.push({
-    path: `facts[${i}]`, sources: f.sources, range: { since: f.since, until: f.until, rangeNote: f.rangeNote },
-  }));
+  m.facts.forEach((f, i) =>
+    entries.push({
+      path: `facts[${i}]`,
+      sources: f.sources,
+      range: { since: f.since, until: f.until, rangeNote: f.rangeNote },
+    }),
+  );
   return entries;
 }
 
 function sourceProblems(sources: readonly Source[]): string[] {
   const problems: string[] = [];
   sources.forEach((s, i) => {
-    if (!s.at?.trim()) problems.push(`sources[${i}].at is missing: say which tag, commit or docs version "${s.id}" was read at`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(s.checked ?? '')) problems.push(`sources[${i}].checked is missing: give the date "${s.id}" was checked (YYYY-MM-DD)`);
+    if (!s.at?.trim())
+      problems.push(`sources[${i}].at is missing: say which tag, commit or docs version "${s.id}" was read at`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(s.checked ?? ''))
+      problems.push(`sources[${i}].checked is missing: give the date "${s.id}" was checked (YYYY-MM-DD)`);
   });
   return problems;
 }
@@ -66,11 +72,14 @@ function entryProblems(entries: readonly LedgerEntry[], sources: readonly Source
   for (const entry of entries) {
     if (entry.sources.length === 0) problems.push(`${entry.path}: the fact names no source`);
     for (const id of entry.sources) {
-      if (!known.has(id)) problems.push(`${entry.path}: names source "${id}", which the file's sources list does not declare`);
+      if (!known.has(id))
+        problems.push(`${entry.path}: names source "${id}", which the file's sources list does not declare`);
     }
     const range = entry.range;
     if (range && range.since === undefined && range.until === undefined && !range.rangeNote?.trim()) {
-      problems.push(`${entry.path}: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known`);
+      problems.push(
+        `${entry.path}: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known`,
+      );
     }
   }
   return problems;

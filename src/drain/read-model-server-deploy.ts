@@ -63,16 +63,23 @@ export interface DeployFacts {
 }
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-const MODEL = /^[A-Za-z0-9][A-Za-z0-9._\/:-]*$/;
+const MODEL = /^[A-Za-z0-9][A-Za-z0-9._/:-]*$/;
 
 function readEnvVar(value: unknown, cursor: DataCursor): DeployEnv {
   const o = readObject(value, cursor, ['name', 'value', 'why']);
-  return { name: readString(o.name, at(cursor, 'name'), ENV_NAME), value: readString(o.value, at(cursor, 'value')), why: readString(o.why, at(cursor, 'why')) };
+  return {
+    name: readString(o.name, at(cursor, 'name'), ENV_NAME),
+    value: readString(o.value, at(cursor, 'value')),
+    why: readString(o.why, at(cursor, 'why')),
+  };
 }
 
 function readTensorParallel(value: unknown, cursor: DataCursor): TensorParallelFact {
   const o = readObject(value, cursor, ['flag', 'note', 'sources']);
-  const fact: TensorParallelFact = { note: readString(o.note, at(cursor, 'note')), sources: readSourceIds(o.sources, at(cursor, 'sources')) };
+  const fact: TensorParallelFact = {
+    note: readString(o.note, at(cursor, 'note')),
+    sources: readSourceIds(o.sources, at(cursor, 'sources')),
+  };
   const flag = optional(o.flag, at(cursor, 'flag'), (v, c) => readString(v, c, /^--?[a-z][a-z0-9-]*$/));
   if (flag !== undefined) fact.flag = flag;
   return fact;
@@ -81,7 +88,7 @@ function readTensorParallel(value: unknown, cursor: DataCursor): TensorParallelF
 function readModelVolume(value: unknown, cursor: DataCursor): ModelVolumeFact {
   const o = readObject(value, cursor, ['mountPath', 'claimSuffix', 'explanation', 'sources']);
   return {
-    mountPath: readString(o.mountPath, at(cursor, 'mountPath'), /^\/[A-Za-z0-9._\/-]*$/),
+    mountPath: readString(o.mountPath, at(cursor, 'mountPath'), /^\/[A-Za-z0-9._/-]*$/),
     claimSuffix: readString(o.claimSuffix, at(cursor, 'claimSuffix'), /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
     explanation: readString(o.explanation, at(cursor, 'explanation')),
     sources: readSourceIds(o.sources, at(cursor, 'sources')),
@@ -90,7 +97,16 @@ function readModelVolume(value: unknown, cursor: DataCursor): ModelVolumeFact {
 
 /** Validate the `deploy` block of a model-server file. */
 export function readDeployFacts(value: unknown, cursor: DataCursor): DeployFacts {
-  const o = readObject(value, cursor, ['defaultModel', 'defaultModelNote', 'defaultModelSources', 'tensorParallel', 'env', 'modelVolume', 'shm', 'resources']);
+  const o = readObject(value, cursor, [
+    'defaultModel',
+    'defaultModelNote',
+    'defaultModelSources',
+    'tensorParallel',
+    'env',
+    'modelVolume',
+    'shm',
+    'resources',
+  ]);
   const shm = readObject(o.shm, at(cursor, 'shm'), ['sizeLimitGi', 'explanation', 'sources']);
   const resources = readObject(o.resources, at(cursor, 'resources'), ['cpuPerGpu', 'memoryGiPerGpu', 'explanation']);
   const facts: DeployFacts = {
@@ -104,7 +120,13 @@ export function readDeployFacts(value: unknown, cursor: DataCursor): DeployFacts
     },
     resources: {
       cpuPerGpu: readNumber(resources.cpuPerGpu, at(at(cursor, 'resources'), 'cpuPerGpu'), 1, 256, true),
-      memoryGiPerGpu: readNumber(resources.memoryGiPerGpu, at(at(cursor, 'resources'), 'memoryGiPerGpu'), 1, 4096, true),
+      memoryGiPerGpu: readNumber(
+        resources.memoryGiPerGpu,
+        at(at(cursor, 'resources'), 'memoryGiPerGpu'),
+        1,
+        4096,
+        true,
+      ),
       explanation: readString(resources.explanation, at(at(cursor, 'resources'), 'explanation')),
     },
   };

@@ -1,10 +1,24 @@
 /** Validate a parsed model-server data file (content/model-servers/*.yaml) into a ModelServerProfile. */
 import {
-  at, readBoolean, failAt, optional, readEnum, readList, readNumber, readObject, readString,
+  at,
+  readBoolean,
+  failAt,
+  optional,
+  readEnum,
+  readList,
+  readNumber,
+  readObject,
+  readString,
   type DataCursor,
 } from './check-data.ts';
 import {
-  RELEASE_FACT_TOPICS, type DrainFact, type EntryPoint, type ProbeFact, type ModelServerProfile, type ReleaseFact, type Source,
+  RELEASE_FACT_TOPICS,
+  type DrainFact,
+  type EntryPoint,
+  type ProbeFact,
+  type ModelServerProfile,
+  type ReleaseFact,
+  type Source,
 } from './profiles.ts';
 import { compareReleases, releaseFromImage, releaseParts } from './releases.ts';
 import { ID, latestChecked, readRange, readSource, readSourceIds, checkSourceRefs } from './read-profile-common.ts';
@@ -25,13 +39,25 @@ function readProbe(value: unknown, cursor: DataCursor, needsThreshold: boolean):
 
 function readDrain(value: unknown, cursor: DataCursor): DrainFact {
   const o = readObject(value, cursor, [
-    'kind', 'flag', 'defaultSeconds', 'zeroAborts', 'fixedSeconds', 'minVersion', 'minVersionNote', 'fixedScope', 'caveat',
-    'summary', 'whileDraining', 'sources',
+    'kind',
+    'flag',
+    'defaultSeconds',
+    'zeroAborts',
+    'fixedSeconds',
+    'minVersion',
+    'minVersionNote',
+    'fixedScope',
+    'caveat',
+    'summary',
+    'whileDraining',
+    'sources',
   ]);
   const drain: DrainFact = {
     kind: readEnum(o.kind, at(cursor, 'kind'), ['flag', 'unbounded', 'fixed', 'none'] as const),
     flag: optional(o.flag, at(cursor, 'flag'), (v, c) => readString(v, c, /^--[a-z][a-z0-9-]*$/)),
-    defaultSeconds: optional(o.defaultSeconds, at(cursor, 'defaultSeconds'), (v, c) => readNumber(v, c, 0, 86400, true)),
+    defaultSeconds: optional(o.defaultSeconds, at(cursor, 'defaultSeconds'), (v, c) =>
+      readNumber(v, c, 0, 86400, true),
+    ),
     zeroAborts: optional(o.zeroAborts, at(cursor, 'zeroAborts'), readBoolean),
     fixedSeconds: optional(o.fixedSeconds, at(cursor, 'fixedSeconds'), (v, c) => readNumber(v, c, 1, 86400, true)),
     minVersion: optional(o.minVersion, at(cursor, 'minVersion'), (v, c) => readString(v, c)),
@@ -45,9 +71,12 @@ function readDrain(value: unknown, cursor: DataCursor): DrainFact {
     if (text !== undefined) drain[key] = text;
   }
   if (drain.kind === 'flag' && !drain.flag) failAt(at(cursor, 'flag'), 'is required when kind is flag');
-  if (drain.kind === 'fixed' && drain.fixedSeconds === undefined) failAt(at(cursor, 'fixedSeconds'), 'is required when kind is fixed');
-  if (drain.kind === 'fixed' && drain.fixedScope === undefined) failAt(at(cursor, 'fixedScope'), 'is required when kind is fixed');
-  if (drain.minVersionNote !== undefined && drain.minVersion === undefined) failAt(at(cursor, 'minVersionNote'), 'needs minVersion');
+  if (drain.kind === 'fixed' && drain.fixedSeconds === undefined)
+    failAt(at(cursor, 'fixedSeconds'), 'is required when kind is fixed');
+  if (drain.kind === 'fixed' && drain.fixedScope === undefined)
+    failAt(at(cursor, 'fixedScope'), 'is required when kind is fixed');
+  if (drain.minVersionNote !== undefined && drain.minVersion === undefined)
+    failAt(at(cursor, 'minVersionNote'), 'needs minVersion');
   return drain;
 }
 
@@ -86,7 +115,10 @@ function readReleaseFact(value: unknown, cursor: DataCursor): ReleaseFact {
   const rangeNote = optional(o.rangeNote, at(cursor, 'rangeNote'), (v, c) => readString(v, c));
   if (rangeNote !== undefined) fact.rangeNote = rangeNote;
   if (fact.since === undefined && fact.until === undefined && rangeNote === undefined) {
-    failAt(at(cursor, 'since'), 'is missing: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known');
+    failAt(
+      at(cursor, 'since'),
+      'is missing: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known',
+    );
   }
   const lines = optional(o.lines, at(cursor, 'lines'), (v, c) => readList(v, c, (item, ic) => readString(item, ic), 1));
   if (lines !== undefined) {
@@ -100,7 +132,8 @@ function readReleaseFact(value: unknown, cursor: DataCursor): ReleaseFact {
 function readReleaseFacts(value: unknown, cursor: DataCursor): ReleaseFact[] {
   const facts = readList(value, cursor, readReleaseFact, 1);
   for (const topic of RELEASE_FACT_TOPICS) {
-    if (!facts.some((f) => f.topic === topic)) failAt(cursor, `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`);
+    if (!facts.some((f) => f.topic === topic))
+      failAt(cursor, `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`);
   }
   return facts;
 }
@@ -116,14 +149,20 @@ function readEntryPoints(value: unknown, cursor: DataCursor, sources: Source[]):
     const point: EntryPoint = { sources: [] };
     const binary = optional(o.binary, at(c, 'binary'), (v, vc) => readString(v, vc, name));
     const subcommand = optional(o.subcommand, at(c, 'subcommand'), (v, vc) => readString(v, vc, name));
-    const module = optional(o.module, at(c, 'module'), (v, vc) => readString(v, vc, /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/));
+    const module = optional(o.module, at(c, 'module'), (v, vc) =>
+      readString(v, vc, /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/),
+    );
     if ((binary === undefined) === (module === undefined)) failAt(c, 'needs exactly one of binary and module');
     if (subcommand !== undefined && binary === undefined) failAt(at(c, 'subcommand'), 'is only for a binary');
     if (binary !== undefined) point.binary = binary;
     if (subcommand !== undefined) point.subcommand = subcommand;
     if (module !== undefined) point.module = module;
     const source = readSource(o.source, at(c, 'source'));
-    if (sources.some((s) => s.id === source.id)) failAt(at(at(c, 'source'), 'id'), `repeats the source id ${JSON.stringify(source.id)}; give the entry point its own`);
+    if (sources.some((s) => s.id === source.id))
+      failAt(
+        at(at(c, 'source'), 'id'),
+        `repeats the source id ${JSON.stringify(source.id)}; give the entry point its own`,
+      );
     sources.push(source);
     point.sources = [source.id];
     return point;
@@ -134,14 +173,36 @@ function readEntryPoints(value: unknown, cursor: DataCursor, sources: Source[]):
 export function readModelServerProfile(data: unknown, file: string): ModelServerProfile {
   const root: DataCursor = { file, path: '' };
   const o = readObject(data, root, [
-    'id', 'name', 'order', 'summary', 'engineType', 'image', 'release', 'command', 'args', 'drain', 'probes',
-    'shutdownLog', 'shutdownLogNote', 'versionNotes', 'facts', 'sources', 'entryPoints',
+    'id',
+    'name',
+    'order',
+    'summary',
+    'engineType',
+    'image',
+    'release',
+    'command',
+    'args',
+    'drain',
+    'probes',
+    'shutdownLog',
+    'shutdownLogNote',
+    'versionNotes',
+    'facts',
+    'sources',
+    'entryPoints',
     'deploy',
   ]);
   const sources = readList(o.sources, at(root, 'sources'), readSource, 1);
   const entryPoints = readEntryPoints(o.entryPoints, at(root, 'entryPoints'), sources);
   const probesCursor = at(root, 'probes');
-  const probes = readObject(o.probes, probesCursor, ['startup', 'readiness', 'liveness', 'explanation', 'sources', 'timing']);
+  const probes = readObject(o.probes, probesCursor, [
+    'startup',
+    'readiness',
+    'liveness',
+    'explanation',
+    'sources',
+    'timing',
+  ]);
   const timingCursor = at(probesCursor, 'timing');
   const timing = readObject(probes.timing, timingCursor, ['basis', 'explanation', 'sources']);
   const profile: ModelServerProfile = {
@@ -163,7 +224,12 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
       explanation: readString(probes.explanation, at(probesCursor, 'explanation')),
       sources: readSourceIds(probes.sources, at(probesCursor, 'sources')),
       timing: {
-        basis: readEnum(timing.basis, at(timingCursor, 'basis'), ['documented', 'observed', 'estimate', 'example'] as const),
+        basis: readEnum(timing.basis, at(timingCursor, 'basis'), [
+          'documented',
+          'observed',
+          'estimate',
+          'example',
+        ] as const),
         explanation: readString(timing.explanation, at(timingCursor, 'explanation')),
         sources: readList(timing.sources ?? [], at(timingCursor, 'sources'), (v, c) => readString(v, c, ID)),
       },
@@ -190,12 +256,22 @@ export function readModelServerProfile(data: unknown, file: string): ModelServer
 /** A drain flag that only some releases have needs a preset image whose release can be read. */
 function checkPresetRelease(profile: ModelServerProfile, root: DataCursor): void {
   if (profile.drain.kind === 'flag' && profile.drain.minVersion !== undefined) {
-    if (!releaseParts(profile.drain.minVersion)) failAt(at(at(root, 'drain'), 'minVersion'), `must be a release such as 0.18.0, found ${JSON.stringify(profile.drain.minVersion)}`);
+    if (!releaseParts(profile.drain.minVersion))
+      failAt(
+        at(at(root, 'drain'), 'minVersion'),
+        `must be a release such as 0.18.0, found ${JSON.stringify(profile.drain.minVersion)}`,
+      );
     if (profile.release.pinned === undefined) {
-      failAt(at(root, 'image'), `names no release (its tag does not match release.tagPattern and release.pinned is unset), but ${profile.drain.flag} exists only from ${profile.drain.minVersion}`);
+      failAt(
+        at(root, 'image'),
+        `names no release (its tag does not match release.tagPattern and release.pinned is unset), but ${profile.drain.flag} exists only from ${profile.drain.minVersion}`,
+      );
     }
     if (compareReleases(profile.release.pinned, profile.drain.minVersion) < 0) {
-      failAt(at(root, 'image'), `runs ${profile.release.pinned}, which predates ${profile.drain.flag} (from ${profile.drain.minVersion})`);
+      failAt(
+        at(root, 'image'),
+        `runs ${profile.release.pinned}, which predates ${profile.drain.flag} (from ${profile.drain.minVersion})`,
+      );
     }
   }
 }

@@ -20,7 +20,14 @@ export interface ChartFacts {
   repository: string;
   sources: OutputSource[];
   eppNameReleaseChars: number;
-  values: { selector: string; targetPorts: string; modelServerType: string; failureMode: string; extProcPort: string; provider: string };
+  values: {
+    selector: string;
+    targetPorts: string;
+    modelServerType: string;
+    failureMode: string;
+    extProcPort: string;
+    provider: string;
+  };
   defaults: { failureMode: string; extProcPort: number; targetPort: number; modelServerType: string; provider: string };
   modelServerTypes: string[];
   providers: string[];
@@ -65,13 +72,23 @@ function parse(path: string, text: string): unknown {
 }
 
 function readSources(value: unknown, cursor: DataCursor): OutputSource[] {
-  return readList(value, cursor, (item, c) => {
-    const o = readObject(item, c, ['id', 'url']);
-    return { id: readString(o.id, at(c, 'id'), ID), url: readString(o.url, at(c, 'url'), URL_PATTERN) };
-  }, 1);
+  return readList(
+    value,
+    cursor,
+    (item, c) => {
+      const o = readObject(item, c, ['id', 'url']);
+      return { id: readString(o.id, at(c, 'id'), ID), url: readString(o.url, at(c, 'url'), URL_PATTERN) };
+    },
+    1,
+  );
 }
 
-function readStrings<K extends string>(value: unknown, cursor: DataCursor, keys: readonly K[], pattern?: RegExp): Record<K, string> {
+function readStrings<K extends string>(
+  value: unknown,
+  cursor: DataCursor,
+  keys: readonly K[],
+  pattern?: RegExp,
+): Record<K, string> {
   const o = readObject(value, cursor, keys);
   const out = {} as Record<K, string>;
   for (const key of keys) out[key] = readString(o[key], at(cursor, key), pattern);
@@ -81,13 +98,37 @@ function readStrings<K extends string>(value: unknown, cursor: DataCursor, keys:
 /** Read content/outputs/gie-inferencepool.yaml. */
 export function readChartFacts(path: string, text: string): ChartFacts {
   const cursor: DataCursor = { file: path, path: '' };
-  const o = readObject(parse(path, text), cursor, ['id', 'chart', 'release', 'commit', 'repository', 'sources', 'poolNamedAfterRelease',
-    'eppNameReleaseChars', 'values', 'defaults', 'modelServerTypes', 'providers', 'hardCoded']);
-  const d = readObject(o.defaults, at(cursor, 'defaults'), ['failureMode', 'extProcPort', 'targetPort', 'modelServerType', 'provider']);
+  const o = readObject(parse(path, text), cursor, [
+    'id',
+    'chart',
+    'release',
+    'commit',
+    'repository',
+    'sources',
+    'poolNamedAfterRelease',
+    'eppNameReleaseChars',
+    'values',
+    'defaults',
+    'modelServerTypes',
+    'providers',
+    'hardCoded',
+  ]);
+  const d = readObject(o.defaults, at(cursor, 'defaults'), [
+    'failureMode',
+    'extProcPort',
+    'targetPort',
+    'modelServerType',
+    'provider',
+  ]);
   const dc = at(cursor, 'defaults');
-  const h = readObject(o.hardCoded, at(cursor, 'hardCoded'), ['gkeBackendTimeoutSeconds', 'gkeHealthCheckPath', 'eppTerminationGracePeriodSeconds']);
+  const h = readObject(o.hardCoded, at(cursor, 'hardCoded'), [
+    'gkeBackendTimeoutSeconds',
+    'gkeHealthCheckPath',
+    'eppTerminationGracePeriodSeconds',
+  ]);
   const hc = at(cursor, 'hardCoded');
-  if (o.poolNamedAfterRelease !== true) failAt(at(cursor, 'poolNamedAfterRelease'), 'must be true: the helm-values form names the release after the pool');
+  if (o.poolNamedAfterRelease !== true)
+    failAt(at(cursor, 'poolNamedAfterRelease'), 'must be true: the helm-values form names the release after the pool');
   return {
     chart: readString(o.chart, at(cursor, 'chart'), ID),
     release: readString(o.release, at(cursor, 'release'), /^v\d+\.\d+\.\d+$/),
@@ -95,7 +136,12 @@ export function readChartFacts(path: string, text: string): ChartFacts {
     repository: readString(o.repository, at(cursor, 'repository'), /^oci:\/\/[a-z0-9./-]+$/),
     sources: readSources(o.sources, at(cursor, 'sources')),
     eppNameReleaseChars: readNumber(o.eppNameReleaseChars, at(cursor, 'eppNameReleaseChars'), 1, 253, true),
-    values: readStrings(o.values, at(cursor, 'values'), ['selector', 'targetPorts', 'modelServerType', 'failureMode', 'extProcPort', 'provider'], DOTTED),
+    values: readStrings(
+      o.values,
+      at(cursor, 'values'),
+      ['selector', 'targetPorts', 'modelServerType', 'failureMode', 'extProcPort', 'provider'],
+      DOTTED,
+    ),
     defaults: {
       failureMode: readString(d.failureMode, at(dc, 'failureMode')),
       extProcPort: readNumber(d.extProcPort, at(dc, 'extProcPort'), 1, 65535, true),
@@ -106,9 +152,21 @@ export function readChartFacts(path: string, text: string): ChartFacts {
     modelServerTypes: readList(o.modelServerTypes, at(cursor, 'modelServerTypes'), (v, c) => readString(v, c, ID), 1),
     providers: readList(o.providers, at(cursor, 'providers'), (v, c) => readString(v, c, ID), 1),
     hardCoded: {
-      gkeBackendTimeoutSeconds: readNumber(h.gkeBackendTimeoutSeconds, at(hc, 'gkeBackendTimeoutSeconds'), 1, 86400, true),
+      gkeBackendTimeoutSeconds: readNumber(
+        h.gkeBackendTimeoutSeconds,
+        at(hc, 'gkeBackendTimeoutSeconds'),
+        1,
+        86400,
+        true,
+      ),
       gkeHealthCheckPath: readString(h.gkeHealthCheckPath, at(hc, 'gkeHealthCheckPath'), /^\/\S*$/),
-      eppTerminationGracePeriodSeconds: readNumber(h.eppTerminationGracePeriodSeconds, at(hc, 'eppTerminationGracePeriodSeconds'), 0, 86400, true),
+      eppTerminationGracePeriodSeconds: readNumber(
+        h.eppTerminationGracePeriodSeconds,
+        at(hc, 'eppTerminationGracePeriodSeconds'),
+        0,
+        86400,
+        true,
+      ),
     },
   };
 }
@@ -116,7 +174,16 @@ export function readChartFacts(path: string, text: string): ChartFacts {
 /** Read content/outputs/lws.yaml. */
 export function readLwsFacts(path: string, text: string): LwsFacts {
   const cursor: DataCursor = { file: path, path: '' };
-  const o = readObject(parse(path, text), cursor, ['id', 'release', 'commit', 'apiVersion', 'sources', 'env', 'restartPolicy', 'multiNode']);
+  const o = readObject(parse(path, text), cursor, [
+    'id',
+    'release',
+    'commit',
+    'apiVersion',
+    'sources',
+    'env',
+    'restartPolicy',
+    'multiNode',
+  ]);
   const sources = readSources(o.sources, at(cursor, 'sources'));
   const known = new Set(sources.map((s) => s.id));
   const multiCursor = at(cursor, 'multiNode');
@@ -126,8 +193,15 @@ export function readLwsFacts(path: string, text: string): LwsFacts {
     const c = at(multiCursor, server);
     const m = readObject(value, c, ['sources', 'leaderShell', 'workerShell']);
     const ids = readList(m.sources, at(c, 'sources'), (v, sc) => readString(v, sc, ID), 1);
-    ids.forEach((id, i) => { if (!known.has(id)) failAt(at(at(c, 'sources'), i), `names source "${id}", which the file's sources list does not declare`); });
-    multiNode[server] = { sources: ids, leaderShell: readString(m.leaderShell, at(c, 'leaderShell')), workerShell: readString(m.workerShell, at(c, 'workerShell')) };
+    ids.forEach((id, i) => {
+      if (!known.has(id))
+        failAt(at(at(c, 'sources'), i), `names source "${id}", which the file's sources list does not declare`);
+    });
+    multiNode[server] = {
+      sources: ids,
+      leaderShell: readString(m.leaderShell, at(c, 'leaderShell')),
+      workerShell: readString(m.workerShell, at(c, 'workerShell')),
+    };
   }
   return {
     release: readString(o.release, at(cursor, 'release'), /^v\d+\.\d+\.\d+$/),
@@ -141,6 +215,9 @@ export function readLwsFacts(path: string, text: string): LwsFacts {
 }
 
 /** Read both files from their texts. */
-export function outputFactsFromFiles(chart: { path: string; text: string }, lws: { path: string; text: string }): OutputFacts {
+export function outputFactsFromFiles(
+  chart: { path: string; text: string },
+  lws: { path: string; text: string },
+): OutputFacts {
   return { chart: readChartFacts(chart.path, chart.text), lws: readLwsFacts(lws.path, lws.text) };
 }

@@ -1,8 +1,5 @@
 /** Checks shared by the gateway and model-server readers: ids, dates, sources and references to them. */
-import {
-  at, failAt, readList, readObject, readString,
-  type DataCursor,
-} from './check-data.ts';
+import { at, failAt, readList, readObject, readString, type DataCursor } from './check-data.ts';
 import type { ReleaseRange, Source } from './profiles.ts';
 import { compareReleases, releaseParts } from './releases.ts';
 
@@ -39,9 +36,11 @@ export function readRange(o: Record<string, unknown>, cursor: DataCursor): Relea
   for (const key of ['since', 'until'] as const) {
     if (o[key] === undefined) continue;
     // A bare 25.10 would reach here as the number 25.1, so releases must be strings (quote them in YAML).
-    if (typeof o[key] === 'number') failAt(at(cursor, key), `must be a quoted release such as '25.05', found the number ${o[key]}`);
+    if (typeof o[key] === 'number')
+      failAt(at(cursor, key), `must be a quoted release such as '25.05', found the number ${o[key]}`);
     const text = readString(o[key], at(cursor, key));
-    if (!releaseParts(text)) failAt(at(cursor, key), `must be a release such as 0.18.0 or 25.05 (quote it), found ${JSON.stringify(text)}`);
+    if (!releaseParts(text))
+      failAt(at(cursor, key), `must be a release such as 0.18.0 or 25.05 (quote it), found ${JSON.stringify(text)}`);
     range[key] = text;
   }
   if (range.since !== undefined && range.until !== undefined && compareReleases(range.since, range.until) >= 0) {
@@ -62,7 +61,8 @@ export function checkSourceRefs(node: unknown, cursor: DataCursor, known: Set<st
     for (const [key, value] of Object.entries(node)) {
       if (key === 'sources' && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
         value.forEach((id, i) => {
-          if (!known.has(id)) failAt(at(at(cursor, key), i), `names source "${id}", which the file's sources list does not declare`);
+          if (!known.has(id))
+            failAt(at(at(cursor, key), i), `names source "${id}", which the file's sources list does not declare`);
         });
       } else if (key !== 'sources' && key !== 'manifest') {
         checkSourceRefs(value, at(cursor, key), known);

@@ -30,14 +30,20 @@ export function profileIdsFor(spec: FieldSpec, profiles: Profiles): string[] {
 /** Find a gateway profile by id, or throw naming the allowed ids. */
 export function gatewayById(profiles: Profiles, id: string): GatewayProfile {
   const found = profiles.gateways.find((g) => g.id === id);
-  if (!found) throw new Error(`gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(id)})`);
+  if (!found)
+    throw new Error(
+      `gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(id)})`,
+    );
   return found;
 }
 
 /** Find a model-server profile by id, or throw naming the allowed ids. */
 export function modelServerById(profiles: Profiles, id: string): ModelServerProfile {
   const found = profiles.modelServers.find((m) => m.id === id);
-  if (!found) throw new Error(`model-server must be one of ${profiles.modelServers.map((m) => m.id).join(', ')} (got ${JSON.stringify(id)})`);
+  if (!found)
+    throw new Error(
+      `model-server must be one of ${profiles.modelServers.map((m) => m.id).join(', ')} (got ${JSON.stringify(id)})`,
+    );
   return found;
 }
 
@@ -101,10 +107,19 @@ export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles):
   return { inputs, errors };
 }
 
-const HEALTH_CHECK_KEYS = ['healthCheckIntervalSeconds', 'healthCheckUnhealthyThreshold', 'healthCheckTimeoutSeconds'] as const;
+const HEALTH_CHECK_KEYS = [
+  'healthCheckIntervalSeconds',
+  'healthCheckUnhealthyThreshold',
+  'healthCheckTimeoutSeconds',
+] as const;
 
 /** Rules that involve more than one field. A failing rule reverts the fields it names. */
-function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, profiles: Profiles, errors: FieldError[]): void {
+function checkCombinations(
+  inputs: DrainInputs,
+  given: Record<string, unknown>,
+  profiles: Profiles,
+  errors: FieldError[],
+): void {
   const gateway = gatewayById(profiles, inputs.gateway);
   const healthCheckKeys = [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const;
   const givenHealthCheck = healthCheckKeys.filter((k) => given[k] !== undefined);
@@ -113,8 +128,12 @@ function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, 
     // described by their removal p99, so a mix of both would give two different numbers for one thing.
     errors.push({
       flag: fieldFor(givenHealthCheck[0])!.flag,
-      message: `${givenHealthCheck.map((k) => fieldFor(k)!.flag).join(', ')} only apply to a gateway that detects gone pods by `
-        + `health checks (${profiles.gateways.filter((g) => g.healthCheck).map((g) => g.id).join(', ')}); for ${gateway.id}, give removal-seconds instead`,
+      message:
+        `${givenHealthCheck.map((k) => fieldFor(k)!.flag).join(', ')} only apply to a gateway that detects gone pods by `
+        + `health checks (${profiles.gateways
+          .filter((g) => g.healthCheck)
+          .map((g) => g.id)
+          .join(', ')}); for ${gateway.id}, give removal-seconds instead`,
     });
     for (const k of healthCheckKeys) inputs[k] = undefined;
   } else if (givenHealthCheck.length > 0 && given.removalSeconds === undefined) {
@@ -122,12 +141,13 @@ function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, 
     inputs.removalSeconds = undefined;
   }
   if (inputs.maxRequestSeconds === undefined) {
-    const derived = inputs.maxOutputTokens * inputs.tpotMs / 1000 * (1 + inputs.prefillOverheadPercent / 100);
+    const derived = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
     const limit = fieldFor('maxRequestSeconds')!.max!;
     if (derived > limit) {
       errors.push({
         flag: 'max-output-tokens',
-        message: `max-output-tokens × tpot-ms × prefill overhead gives a ${Math.round(derived)} s request, above the `
+        message:
+          `max-output-tokens × tpot-ms × prefill overhead gives a ${Math.round(derived)} s request, above the `
           + `${limit.toLocaleString('en-US')} s limit of max-request-seconds; lower them or give max-request-seconds`,
       });
       const defaults = defaultsFor(profiles, inputs.gateway, inputs.modelServer);
@@ -144,7 +164,8 @@ function checkCombinations(inputs: DrainInputs, given: Record<string, unknown>, 
     if (fromTag !== undefined && compareReleases(fromTag, inputs.modelServerVersion) !== 0) {
       errors.push({
         flag: 'model-server-version',
-        message: `model-server-version ${inputs.modelServerVersion} contradicts the image tag, which names ${server.name} ${fromTag}; `
+        message:
+          `model-server-version ${inputs.modelServerVersion} contradicts the image tag, which names ${server.name} ${fromTag}; `
           + 'leave model-server-version empty to use the tag, or change the image',
       });
       inputs.modelServerVersion = undefined;

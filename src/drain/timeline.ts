@@ -94,7 +94,12 @@ export interface RequestOutcome {
   reason: string;
 }
 
-export type ProblemCode = 'prestop-exceeds-grace' | 'front-window' | 'server-aborts' | 'drain-past-sigkill' | 'teardown-past-sigkill';
+export type ProblemCode =
+  | 'prestop-exceeds-grace'
+  | 'front-window'
+  | 'server-aborts'
+  | 'drain-past-sigkill'
+  | 'teardown-past-sigkill';
 
 /** A setting that drops requests or is rejected, and what to change. */
 export interface TimelineProblem {
@@ -153,20 +158,35 @@ export function fateOf(request: ExampleRequest, settings: TimelineSettings): Req
   const wouldEnd = roundMs(request.arrivalSeconds + request.durationSeconds);
   if (request.arrivalSeconds >= sigterm) {
     return {
-      request, fate: 'refused', wouldEndSeconds: wouldEnd, endSeconds: request.arrivalSeconds,
+      request,
+      fate: 'refused',
+      wouldEndSeconds: wouldEnd,
+      endSeconds: request.arrivalSeconds,
       reason: `reaches the pod at ${fmt(request.arrivalSeconds)}, after SIGTERM at ${fmt(sigterm)}: the server no longer accepts it`,
     };
   }
   if (wouldEnd > stop) {
-    const by = stop >= settings.terminationGracePeriodSeconds ? `SIGKILL comes at ${fmt(stop)}`
-      : stop === sigterm ? `the server does not drain and aborts it at SIGTERM (${fmt(stop)})`
-      : `the drain ends at ${fmt(stop)}`;
+    const by =
+      stop >= settings.terminationGracePeriodSeconds
+        ? `SIGKILL comes at ${fmt(stop)}`
+        : stop === sigterm
+          ? `the server does not drain and aborts it at SIGTERM (${fmt(stop)})`
+          : `the drain ends at ${fmt(stop)}`;
     return {
-      request, fate: 'cut', wouldEndSeconds: wouldEnd, endSeconds: stop,
+      request,
+      fate: 'cut',
+      wouldEndSeconds: wouldEnd,
+      endSeconds: stop,
       reason: `needs until ${fmt(wouldEnd)}, but ${by}`,
     };
   }
-  return { request, fate: 'ok', wouldEndSeconds: wouldEnd, endSeconds: wouldEnd, reason: `ends at ${fmt(wouldEnd)}, before the server stops serving at ${fmt(stop)}` };
+  return {
+    request,
+    fate: 'ok',
+    wouldEndSeconds: wouldEnd,
+    endSeconds: wouldEnd,
+    reason: `ends at ${fmt(wouldEnd)}, before the server stops serving at ${fmt(stop)}`,
+  };
 }
 
 /**
@@ -182,13 +202,29 @@ function exampleRequests(settings: TimelineSettings, lastRemovalSeconds: number)
   const longest = settings.maxRequestSeconds;
   const short = Math.max(1, ceilSeconds(longest / 5));
   const lastAccepted = Math.max(0, roundMs(Math.min(sigterm, lastRemovalSeconds) - 1));
-  const late = lastRemovalSeconds > sigterm
-    ? roundMs((sigterm + lastRemovalSeconds) / 2)
-    : Math.max(0, roundMs(lastRemovalSeconds - 1));
+  const late =
+    lastRemovalSeconds > sigterm
+      ? roundMs((sigterm + lastRemovalSeconds) / 2)
+      : Math.max(0, roundMs(lastRemovalSeconds - 1));
   return [
-    { id: 'longest-at-deletion', label: `Longest request (${fmt(longest)}), arriving at deletion`, arrivalSeconds: 0, durationSeconds: longest },
-    { id: 'longest-last-accepted', label: `Longest request (${fmt(longest)}), the last one accepted`, arrivalSeconds: lastAccepted, durationSeconds: longest },
-    { id: 'short-routed-late', label: `Short request (${fmt(short)}), routed late`, arrivalSeconds: late, durationSeconds: short },
+    {
+      id: 'longest-at-deletion',
+      label: `Longest request (${fmt(longest)}), arriving at deletion`,
+      arrivalSeconds: 0,
+      durationSeconds: longest,
+    },
+    {
+      id: 'longest-last-accepted',
+      label: `Longest request (${fmt(longest)}), the last one accepted`,
+      arrivalSeconds: lastAccepted,
+      durationSeconds: longest,
+    },
+    {
+      id: 'short-routed-late',
+      label: `Short request (${fmt(short)}), routed late`,
+      arrivalSeconds: late,
+      durationSeconds: short,
+    },
   ];
 }
 
@@ -202,43 +238,90 @@ export function buildTimeline(settings: TimelineSettings): Timeline {
   const requests = exampleRequests(settings, lastRemoval).map((r) => fateOf(r, settings));
   // A bounded drain may last its whole bound; an unbounded one lasts until the last accepted request ends.
   // SIGKILL may come first: `drainEnd` is when the drain would end, not when it is stopped.
-  const drainEnd = settings.drain.kind === 'seconds'
-    ? roundMs(sigterm + settings.drain.seconds)
-    : Math.max(sigterm, ...requests.filter((r) => r.fate !== 'refused').map((r) => r.wouldEndSeconds));
+  const drainEnd =
+    settings.drain.kind === 'seconds'
+      ? roundMs(sigterm + settings.drain.seconds)
+      : Math.max(sigterm, ...requests.filter((r) => r.fate !== 'refused').map((r) => r.wouldEndSeconds));
   const teardownEnd = roundMs(Math.min(drainEnd, grace) + settings.teardownSeconds);
 
   const events: TimelineEvent[] = [
     { id: 'deletion', atSeconds: 0, label: 'Pod deleted: endpoint removal and the preStop sleep start together' },
     ...removals.map(({ path, atSeconds }) => ({
-      id: 'removal' as const, atSeconds, pathId: path.id,
+      id: 'removal' as const,
+      atSeconds,
+      pathId: path.id,
       label: `${path.label}: no new requests after ${fmt(atSeconds)}`,
     })),
-    { id: 'sigterm', atSeconds: sigterm, label: sigterm < settings.preStopSeconds ? 'SIGTERM (the grace period ended the sleep)' : 'SIGTERM: the preStop sleep ends and the server stops accepting' },
+    {
+      id: 'sigterm',
+      atSeconds: sigterm,
+      label:
+        sigterm < settings.preStopSeconds
+          ? 'SIGTERM (the grace period ended the sleep)'
+          : 'SIGTERM: the preStop sleep ends and the server stops accepting',
+    },
   ];
   if (settings.drain.kind === 'seconds' && drainEnd < grace) {
     events.push({
-      id: 'drain-deadline', atSeconds: drainEnd,
-      label: settings.drain.seconds === 0 ? 'The server aborts in-flight requests (no drain)' : `Drain deadline: the server aborts what is still running (${settings.drainSetting})`,
+      id: 'drain-deadline',
+      atSeconds: drainEnd,
+      label:
+        settings.drain.seconds === 0
+          ? 'The server aborts in-flight requests (no drain)'
+          : `Drain deadline: the server aborts what is still running (${settings.drainSetting})`,
     });
   }
-  events.push({ id: 'sigkill', atSeconds: grace, label: `SIGKILL: terminationGracePeriodSeconds (${fmt(grace)}) after deletion` });
+  events.push({
+    id: 'sigkill',
+    atSeconds: grace,
+    label: `SIGKILL: terminationGracePeriodSeconds (${fmt(grace)}) after deletion`,
+  });
   events.sort((a, b) => a.atSeconds - b.atSeconds);
 
   const windows: TimelineWindow[] = [
     { id: 'prestop', startSeconds: 0, endSeconds: sigterm, label: `preStop sleep, ${fmt(settings.preStopSeconds)}` },
     {
-      id: 'drain', startSeconds: sigterm, endSeconds: Math.min(drainEnd, grace),
-      label: settings.drain.kind === 'unbounded' ? `Drain until the last request ends (${settings.drainSetting})` : `Drain, up to ${fmt(settings.drain.seconds)} (${settings.drainSetting})`,
+      id: 'drain',
+      startSeconds: sigterm,
+      endSeconds: Math.min(drainEnd, grace),
+      label:
+        settings.drain.kind === 'unbounded'
+          ? `Drain until the last request ends (${settings.drainSetting})`
+          : `Drain, up to ${fmt(settings.drain.seconds)} (${settings.drainSetting})`,
     },
-    { id: 'teardown', startSeconds: Math.min(drainEnd, grace), endSeconds: Math.min(teardownEnd, grace), label: `Teardown, ${fmt(settings.teardownSeconds)}` },
+    {
+      id: 'teardown',
+      startSeconds: Math.min(drainEnd, grace),
+      endSeconds: Math.min(teardownEnd, grace),
+      label: `Teardown, ${fmt(settings.teardownSeconds)}`,
+    },
   ];
   if (lastRemoval > sigterm) {
-    windows.push({ id: 'front', startSeconds: sigterm, endSeconds: lastRemoval, label: `Refused window: routed here after SIGTERM, ${fmt(roundMs(lastRemoval - sigterm))}` });
+    windows.push({
+      id: 'front',
+      startSeconds: sigterm,
+      endSeconds: lastRemoval,
+      label: `Refused window: routed here after SIGTERM, ${fmt(roundMs(lastRemoval - sigterm))}`,
+    });
   }
 
   const problems = problemsOf(settings, { sigterm, lastRemoval, drainEnd, teardownEnd });
   const spanSeconds = Math.max(1, grace, lastRemoval, teardownEnd, ...requests.map((r) => r.wouldEndSeconds));
-  return { settings, removals, lastRemovalSeconds: lastRemoval, sigtermSeconds: sigterm, sigkillSeconds: grace, stopServingSeconds: stop, drainEndSeconds: drainEnd, teardownEndSeconds: teardownEnd, events, windows, requests, problems, spanSeconds };
+  return {
+    settings,
+    removals,
+    lastRemovalSeconds: lastRemoval,
+    sigtermSeconds: sigterm,
+    sigkillSeconds: grace,
+    stopServingSeconds: stop,
+    drainEndSeconds: drainEnd,
+    teardownEndSeconds: teardownEnd,
+    events,
+    windows,
+    requests,
+    problems,
+    spanSeconds,
+  };
 }
 
 function problemsOf(
@@ -248,20 +331,27 @@ function problemsOf(
   const grace = s.terminationGracePeriodSeconds;
   const problems: TimelineProblem[] = [];
   if (s.preStopSeconds > grace) {
-    problems.push({ code: 'prestop-exceeds-grace', message: `Kubernetes rejects this pod: the ${fmt(s.preStopSeconds)} preStop sleep is longer than the ${fmt(grace)} grace period.` });
+    problems.push({
+      code: 'prestop-exceeds-grace',
+      message: `Kubernetes rejects this pod: the ${fmt(s.preStopSeconds)} preStop sleep is longer than the ${fmt(grace)} grace period.`,
+    });
   }
   if (t.lastRemoval > t.sigterm) {
     const fromSigterm = s.paths.some((p) => p.from === 'sigterm' && roundMs(t.sigterm + p.seconds) === t.lastRemoval);
     problems.push({
       code: 'front-window',
-      message: `Requests routed here between ${fmt(t.sigterm)} (SIGTERM) and ${fmt(t.lastRemoval)} (the last removal) are refused: `
+      message:
+        `Requests routed here between ${fmt(t.sigterm)} (SIGTERM) and ${fmt(t.lastRemoval)} (the last removal) are refused: `
         + (fromSigterm
           ? 'health checks only start failing at SIGTERM, so a longer sleep moves this window without closing it.'
           : `the sleep ends ${fmt(roundMs(t.lastRemoval - t.sigterm))} too early.`),
     });
   }
   if (s.drain.kind === 'seconds' && s.drain.seconds === 0) {
-    problems.push({ code: 'server-aborts', message: `The server does not drain (${s.drainSetting}): every request still running at SIGTERM is aborted.` });
+    problems.push({
+      code: 'server-aborts',
+      message: `The server does not drain (${s.drainSetting}): every request still running at SIGTERM is aborted.`,
+    });
   }
   if (t.drainEnd > grace && !(s.drain.kind === 'seconds' && s.drain.seconds === 0)) {
     problems.push({
@@ -280,12 +370,30 @@ function problemsOf(
 /** The routing paths for a plan's gateway: the Endpoint Picker's pod watch, then the gateway's slowest path. */
 function pathsFor(plan: Plan, profiles: Profiles): RemovalPath[] {
   const gateway = gatewayById(profiles, plan.gateway);
-  const epp: RemovalPath = { id: 'epp', label: 'Endpoint Picker (pod watch)', from: 'deletion', seconds: 0, basis: 'watch' };
+  const epp: RemovalPath = {
+    id: 'epp',
+    label: 'Endpoint Picker (pod watch)',
+    from: 'deletion',
+    seconds: 0,
+    basis: 'watch',
+  };
   const healthCheckOnly = plan.warnings.some((w) => w.code === 'health-check-only');
   if (healthCheckOnly) {
-    return [epp, { id: 'health-check', label: `${gateway.name}: health checks`, from: 'sigterm', seconds: plan.removalSeconds, basis: plan.removalBasis }];
+    return [
+      epp,
+      {
+        id: 'health-check',
+        label: `${gateway.name}: health checks`,
+        from: 'sigterm',
+        seconds: plan.removalSeconds,
+        basis: plan.removalBasis,
+      },
+    ];
   }
-  const label = gateway.mechanism === 'endpoint-view' ? `${gateway.name}: slowest path (removal p99)` : `${gateway.name}: picked requests in transit (removal p99)`;
+  const label =
+    gateway.mechanism === 'endpoint-view'
+      ? `${gateway.name}: slowest path (removal p99)`
+      : `${gateway.name}: picked requests in transit (removal p99)`;
   return [epp, { id: 'gateway', label, from: 'deletion', seconds: plan.removalSeconds, basis: plan.removalBasis }];
 }
 
@@ -298,7 +406,7 @@ export function settingsFor(plan: Plan, profiles: Profiles, overrides: TimelineO
     case 'flag': {
       if (plan.drainFlag === null && overrides.drainSeconds === undefined) {
         // A release without the flag: the server does what its default does (vLLM's 0 aborts at once).
-        const seconds = server.drain.zeroAborts ? 0 : server.drain.defaultSeconds ?? 0;
+        const seconds = server.drain.zeroAborts ? 0 : (server.drain.defaultSeconds ?? 0);
         drain = { kind: 'seconds', seconds };
         drainSetting = `${server.name} ${plan.modelServerRelease ?? ''}: no ${server.drain.flag}`.replace('  ', ' ');
         break;

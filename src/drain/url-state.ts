@@ -41,16 +41,21 @@ export function decodeQuery(search: string, profiles: Profiles): QueryState {
   const notices: string[] = [];
   const text = search.startsWith('?') ? search.slice(1) : search;
   if (text.length > MAX_QUERY_LENGTH) {
-    notices.push(`The link's settings are longer than ${MAX_QUERY_LENGTH} characters and were ignored; showing the defaults.`);
+    notices.push(
+      `The link's settings are longer than ${MAX_QUERY_LENGTH} characters and were ignored; showing the defaults.`,
+    );
     return { ...resolveInputs({}, profiles), raw: {}, notices };
   }
   const params = new URLSearchParams(text);
   const raw: Record<string, string> = {};
   const version = params.get('v');
   // An older model's link (v=1) is migrated below; a link without v is read as the current model's.
-  const olderVersion = version !== null && /^[1-9]\d{0,2}$/.test(version) && Number(version) < MODEL_VERSION ? Number(version) : undefined;
+  const olderVersion =
+    version !== null && /^[1-9]\d{0,2}$/.test(version) && Number(version) < MODEL_VERSION ? Number(version) : undefined;
   if (version !== null && version !== URL_STATE_VERSION && olderVersion === undefined) {
-    notices.push(`The link was made by settings format v${quoteForMessage(version.slice(0, 10)).slice(1, -1)}; this page reads v${URL_STATE_VERSION}, so some values may not carry over.`);
+    notices.push(
+      `The link was made by settings format v${quoteForMessage(version.slice(0, 10)).slice(1, -1)}; this page reads v${URL_STATE_VERSION}, so some values may not carry over.`,
+    );
   }
   for (const [key, value] of params) {
     if (key === 'v') continue;

@@ -81,7 +81,9 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
   if (o.checks) {
     lines.push(`    option httpchk GET ${o.checks.path}`);
     const inter = toWallMs(o.checks.intervalSeconds);
-    lines.push(`    default-server inter ${inter} fastinter ${inter} downinter ${inter} fall ${o.checks.fall} rise ${o.checks.rise}`);
+    lines.push(
+      `    default-server inter ${inter} fastinter ${inter} downinter ${inter} fall ${o.checks.fall} rise ${o.checks.rise}`,
+    );
     checkArgs = ' check';
   }
   for (const s of o.servers) {

@@ -52,12 +52,23 @@ export function runtime(socket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const conn = connect(socket);
     let answer = '';
-    const timer = setTimeout(() => { conn.destroy(); reject(new Error(`runtime API: no answer to "${command}"`)); }, 2000);
+    const timer = setTimeout(() => {
+      conn.destroy();
+      reject(new Error(`runtime API: no answer to "${command}"`));
+    }, 2000);
     conn.setEncoding('utf8');
     conn.on('connect', () => conn.write(`${command}\n`));
-    conn.on('data', (part: string) => { answer += part; });
-    conn.on('end', () => { clearTimeout(timer); resolve(answer); });
-    conn.on('error', (error) => { clearTimeout(timer); reject(error); });
+    conn.on('data', (part: string) => {
+      answer += part;
+    });
+    conn.on('end', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    conn.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -73,11 +84,19 @@ async function serverStates(socket: string): Promise<Map<string, { op: number; a
 }
 
 /** Start HAProxy with the config (its frontend port is chosen here); retries twice if the port was taken. */
-export async function startHaproxy(resources: LabResources, dir: string, options: Omit<HaproxyConfigOptions, 'frontendPort' | 'adminSocket'>): Promise<Haproxy> {
+export async function startHaproxy(
+  resources: LabResources,
+  dir: string,
+  options: Omit<HaproxyConfigOptions, 'frontendPort' | 'adminSocket'>,
+): Promise<Haproxy> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(resources, dir, { ...options, frontendPort: await freePort(), adminSocket: join(dir, 'admin.sock') });
+      return await startOnce(resources, dir, {
+        ...options,
+        frontendPort: await freePort(),
+        adminSocket: join(dir, 'admin.sock'),
+      });
     } catch (error) {
       lastError = error;
     }
@@ -89,17 +108,25 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, haproxyConfig(options));
   const child = resources.spawn(HAPROXY, ['-db', '-f', file]);
-  const proxy: Haproxy = { pid: child.pid!, port: options.frontendPort, socket: options.adminSocket, requests: new Map(), stateChanges: [] };
+  const proxy: Haproxy = {
+    pid: child.pid!,
+    port: options.frontendPort,
+    socket: options.adminSocket,
+    requests: new Map(),
+    stateChanges: [],
+  };
   const onLine = (line: string) => {
     const req = /^req (\S+) (\S+) (\d+) (\S+) (\S+)/.exec(line);
     if (req) {
-      if (proxy.requests.size < 100_000) proxy.requests.set(req[1], { server: req[2], status: Number(req[3]), flags: req[4], retries: req[5] });
+      if (proxy.requests.size < 100_000)
+        proxy.requests.set(req[1], { server: req[2], status: Number(req[3]), flags: req[4], retries: req[5] });
       return;
     }
     const change = /Server \S+\/(\S+) is (UP|DOWN)/.exec(line);
     if (change) {
       const last = proxy.stateChanges.at(-1);
-      if (!last || last.server !== change[1] || last.state !== change[2]) proxy.stateChanges.push({ at: performance.now(), server: change[1], state: change[2] });
+      if (!last || last.server !== change[1] || last.state !== change[2])
+        proxy.stateChanges.push({ at: performance.now(), server: change[1], state: change[2] });
     }
   };
   let errors = '';
@@ -115,7 +142,9 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
     });
   }
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
   // Wait (up to 3 s) until the runtime API answers.
   for (let i = 0; i < 150; i++) {
     if (exited) break;

@@ -40,23 +40,40 @@ async function sleepUntil(wallTime: number): Promise<void> {
 }
 
 /** Delete a pod: removal push and termination in parallel; resolves once the pod's process is gone. */
-export async function deletePod(resources: LabResources, setup: LabSetup, pod: Pod, socket: string, drainFile: string, log: EventLog, deletionAt: number): Promise<void> {
+export async function deletePod(
+  resources: LabResources,
+  setup: LabSetup,
+  pod: Pod,
+  socket: string,
+  drainFile: string,
+  log: EventLog,
+  deletionAt: number,
+): Promise<void> {
   await sleepUntil(deletionAt);
   log.add('pod deleted', deletionAt);
   const times = terminationTimes(setup.preStopSeconds, setup.graceSeconds);
   let gone = false;
-  void pod.exited.then((exit) => { gone = true; log.add(exit.signal === 'SIGKILL' ? 'pod killed' : 'pod exited', exit.at); });
-  const push = setup.pushSeconds === null ? Promise.resolve() : (async () => {
-    await sleepUntil(deletionAt + toWallMs(setup.pushSeconds!));
-    await runtime(socket, `set server ${BACKEND}/${pod.name} state ${setup.pushState}`);
-    log.add(setup.mechanism === 'epp-only' ? 'Endpoint Picker drops the pod' : 'endpoint removed');
-    if (setup.gatewayDrainingSeconds === null) return;
-    // The gateway's connection draining: requests still on the pod after this long are closed.
-    await Promise.race([pod.exited, sleepUntil(deletionAt + toWallMs(setup.pushSeconds! + setup.gatewayDrainingSeconds))]);
-    if (gone) return;
-    await runtime(socket, `shutdown sessions server ${BACKEND}/${pod.name}`);
-    log.add('gateway draining timeout: sessions closed');
-  })();
+  void pod.exited.then((exit) => {
+    gone = true;
+    log.add(exit.signal === 'SIGKILL' ? 'pod killed' : 'pod exited', exit.at);
+  });
+  const push =
+    setup.pushSeconds === null
+      ? Promise.resolve()
+      : (async () => {
+          await sleepUntil(deletionAt + toWallMs(setup.pushSeconds!));
+          await runtime(socket, `set server ${BACKEND}/${pod.name} state ${setup.pushState}`);
+          log.add(setup.mechanism === 'epp-only' ? 'Endpoint Picker drops the pod' : 'endpoint removed');
+          if (setup.gatewayDrainingSeconds === null) return;
+          // The gateway's connection draining: requests still on the pod after this long are closed.
+          await Promise.race([
+            pod.exited,
+            sleepUntil(deletionAt + toWallMs(setup.pushSeconds! + setup.gatewayDrainingSeconds)),
+          ]);
+          if (gone) return;
+          await runtime(socket, `shutdown sessions server ${BACKEND}/${pod.name}`);
+          log.add('gateway draining timeout: sessions closed');
+        })();
   if (setup.preStopSeconds > 0) {
     if (setup.preStopFailsHealth) {
       writeFileSync(drainFile, 'draining\n');
@@ -80,7 +97,13 @@ export async function deletePod(resources: LabResources, setup: LabSetup, pod: P
 }
 
 /** Point the spare slot at a started replacement and put it into rotation once its health check passes. */
-export async function admitReplacement(socket: string, slot: string, pod: Pod, healthy: Promise<boolean>, log: EventLog): Promise<void> {
+export async function admitReplacement(
+  socket: string,
+  slot: string,
+  pod: Pod,
+  healthy: Promise<boolean>,
+  log: EventLog,
+): Promise<void> {
   await runtime(socket, `set server ${BACKEND}/${slot} addr 127.0.0.1 port ${pod.port}`);
   if (!(await healthy)) throw new Error(`replacement ${slot} never became healthy`);
   await runtime(socket, `set server ${BACKEND}/${slot} state ready`);

@@ -41,24 +41,56 @@ function send(port: number, item: ScheduledRequest, deletionAt: number): Promise
       settled = true;
       clearTimeout(timer);
       resolve({
-        id: item.id, at: item.at, seconds: item.seconds, started: since(started), ended: since(performance.now()),
-        outcome: classify({ status, complete, body, timedOut }), status: status ?? null, pod, flags: null,
+        id: item.id,
+        at: item.at,
+        seconds: item.seconds,
+        started: since(started),
+        ended: since(performance.now()),
+        outcome: classify({ status, complete, body, timedOut }),
+        status: status ?? null,
+        pod,
+        flags: null,
       });
     };
     const payload = JSON.stringify({ model: 'lab', prompt: 'drain', max_tokens: item.maxTokens, stream: true });
-    const req = request({
-      host: '127.0.0.1', port, method: 'POST', path: '/v1/completions', agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-lab-id': String(item.id) },
-    }, (res) => {
-      status = res.statusCode;
-      pod = typeof res.headers['x-pod'] === 'string' ? res.headers['x-pod'] : null;
-      res.setEncoding('utf8');
-      res.on('data', (part: string) => { if (body.length < 200_000) body += part; });
-      res.on('end', () => { complete = res.complete; });
-      res.on('error', () => {});
-      res.on('close', () => { complete = complete || res.complete; done(); });
-    });
-    const timer = setTimeout(() => { timedOut = true; req.destroy(); done(); }, toWallMs(item.seconds + CLIENT_SLACK_SECONDS));
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/completions',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-lab-id': String(item.id),
+        },
+      },
+      (res) => {
+        status = res.statusCode;
+        pod = typeof res.headers['x-pod'] === 'string' ? res.headers['x-pod'] : null;
+        res.setEncoding('utf8');
+        res.on('data', (part: string) => {
+          if (body.length < 200_000) body += part;
+        });
+        res.on('end', () => {
+          complete = res.complete;
+        });
+        res.on('error', () => {});
+        res.on('close', () => {
+          complete = complete || res.complete;
+          done();
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        req.destroy();
+        done();
+      },
+      toWallMs(item.seconds + CLIENT_SLACK_SECONDS),
+    );
     req.on('error', () => done());
     req.end(payload);
   });
@@ -68,9 +100,20 @@ function send(port: number, item: ScheduledRequest, deletionAt: number): Promise
  * Send the whole schedule relative to `deletionAt` (a performance.now() time) and resolve with
  * every request's record once all have ended. Requests whose time has already passed go at once.
  */
-export function runLoad(port: number, schedule: readonly ScheduledRequest[], deletionAt: number): Promise<RequestRecord[]> {
-  return Promise.all(schedule.map((item) => new Promise<RequestRecord>((resolve) => {
-    const delay = Math.max(0, deletionAt + toWallMs(item.at) - performance.now());
-    setTimeout(() => { send(port, item, deletionAt).then(resolve); }, delay);
-  })));
+export function runLoad(
+  port: number,
+  schedule: readonly ScheduledRequest[],
+  deletionAt: number,
+): Promise<RequestRecord[]> {
+  return Promise.all(
+    schedule.map(
+      (item) =>
+        new Promise<RequestRecord>((resolve) => {
+          const delay = Math.max(0, deletionAt + toWallMs(item.at) - performance.now());
+          setTimeout(() => {
+            send(port, item, deletionAt).then(resolve);
+          }, delay);
+        }),
+    ),
+  );
 }

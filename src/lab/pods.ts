@@ -42,11 +42,15 @@ export async function startPod(resources: LabResources, options: PodOptions): Pr
   });
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (text: string) => {
-    for (const line of text.split('\n')) if (line.trim() && logs.length < 500) logs.push({ at: performance.now(), line });
+    for (const line of text.split('\n'))
+      if (line.trim() && logs.length < 500) logs.push({ at: performance.now(), line });
   });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${options.name} did not start within 15 s`)), 15_000);
-    child.once('exit', () => { clearTimeout(timer); reject(new Error(`${options.name} exited while starting`)); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`${options.name} exited while starting`));
+    });
     child.stdout!.setEncoding('utf8');
     let buffered = '';
     child.stdout!.on('data', (text: string) => {
@@ -56,16 +60,30 @@ export async function startPod(resources: LabResources, options: PodOptions): Pr
         const event = safeParse(buffered.slice(0, nl));
         buffered = buffered.slice(nl + 1);
         nl = buffered.indexOf('\n');
-        if (event?.event === 'listening') { clearTimeout(timer); resolve(Number(event.port)); }
+        if (event?.event === 'listening') {
+          clearTimeout(timer);
+          resolve(Number(event.port));
+        }
         if (event?.event === 'lag' && lags.length < 1000) lags.push({ at: performance.now(), ms: Number(event.ms) });
       }
     });
   });
-  return { name: options.name, pid: child.pid!, port, exited, logs, maxLagMs: (since) => Math.max(0, ...lags.filter((l) => l.at >= since).map((l) => l.ms)) };
+  return {
+    name: options.name,
+    pid: child.pid!,
+    port,
+    exited,
+    logs,
+    maxLagMs: (since) => Math.max(0, ...lags.filter((l) => l.at >= since).map((l) => l.ms)),
+  };
 }
 
 function safeParse(line: string): Record<string, unknown> | null {
-  try { return JSON.parse(line) as Record<string, unknown>; } catch { return null; }
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 /** GET a path on 127.0.0.1 and return the status, or 0 on any error (bounded by `timeoutMs`). */

@@ -57,7 +57,8 @@ function routeStop(setup: LabSetup): Range {
   if (setup.checks) {
     const failFrom = setup.preStopFailsHealth ? 0 : sigterm;
     const c = setup.checks;
-    const upper = setup.mechanism === 'health-check' ? setup.planRemovalSeconds : c.fall * c.intervalSeconds + c.timeoutSeconds;
+    const upper =
+      setup.mechanism === 'health-check' ? setup.planRemovalSeconds : c.fall * c.intervalSeconds + c.timeoutSeconds;
     min = Math.min(min, failFrom + (c.fall - 1) * c.intervalSeconds);
     max = Math.min(max, failFrom + upper);
   }
@@ -68,7 +69,13 @@ function routeStop(setup: LabSetup): Range {
  * Requests arriving in [−warmup, lastAccepted) still running at time `at`, for rate λ:
  * λ × Σ over the mix of share × max(0, lastAccepted − max(−warmup, at − length)).
  */
-export function runningAt(at: number, lastAccepted: number, lambda: number, mix: readonly MixEntry[] = LAB_MIX, warmup: number = LAB_WARMUP_SECONDS): number {
+export function runningAt(
+  at: number,
+  lastAccepted: number,
+  lambda: number,
+  mix: readonly MixEntry[] = LAB_MIX,
+  warmup: number = LAB_WARMUP_SECONDS,
+): number {
   const total = mix.reduce((s, m) => s + m.weight, 0);
   let sum = 0;
   for (const m of mix) {
@@ -97,21 +104,30 @@ export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Pr
     max: lambda * Math.max(0, stop.max - stopAccepting),
   };
   const givesUp = serverGivesUp(setup, stopAccepting);
-  const gatewayCloses = setup.pushSeconds !== null && setup.gatewayDrainingSeconds !== null ? setup.pushSeconds + setup.gatewayDrainingSeconds : Infinity;
+  const gatewayCloses =
+    setup.pushSeconds !== null && setup.gatewayDrainingSeconds !== null
+      ? setup.pushSeconds + setup.gatewayDrainingSeconds
+      : Infinity;
   const cutFirst = Math.min(times.sigkill, gatewayCloses);
   const at = Math.min(givesUp.at, cutFirst);
-  const back = Number.isFinite(at) ? {
-    at,
-    outcome: cutFirst < givesUp.at ? 'cut' as const : givesUp.outcome,
-    count: {
-      min: runningAt(at, Math.min(stop.min, stopAccepting), lambda),
-      max: runningAt(at, Math.min(stop.max, stopAccepting), lambda),
-    },
-  } : null;
+  const back = Number.isFinite(at)
+    ? {
+        at,
+        outcome: cutFirst < givesUp.at ? ('cut' as const) : givesUp.outcome,
+        count: {
+          min: runningAt(at, Math.min(stop.min, stopAccepting), lambda),
+          max: runningAt(at, Math.min(stop.max, stopAccepting), lambda),
+        },
+      }
+    : null;
   const lost = { min: refused.min + (back?.count.min ?? 0), max: refused.max + (back?.count.max ?? 0) };
   const expect = lost.max === 0 ? 'none' : lost.min >= SURE_LOSS_COUNT ? 'loss' : 'either';
-  const holdsBudget = setup.idleConnections > 0 && setup.shutdown.waitsFor === 'connections' && setup.shutdown.mode === 'drain';
-  const upUntil = holdsBudget && setup.shutdown.boundSeconds !== null ? Math.min(stopAccepting + setup.shutdown.boundSeconds, times.sigkill) : null;
+  const holdsBudget =
+    setup.idleConnections > 0 && setup.shutdown.waitsFor === 'connections' && setup.shutdown.mode === 'drain';
+  const upUntil =
+    holdsBudget && setup.shutdown.boundSeconds !== null
+      ? Math.min(stopAccepting + setup.shutdown.boundSeconds, times.sigkill)
+      : null;
   return { routeStop: stop, stopAccepting, sigkill: times.sigkill, refused, back, lost, upUntil, expect };
 }
 

@@ -35,9 +35,16 @@ export class LabInputError extends Error {
 }
 
 /** Prepare a scenario; throws LabInputError naming the flag at fault. */
-export function prepare(name: string, profiles: Profiles, options: { gateway?: string; modelServer?: string; inputs?: Record<string, string> } = {}): Prepared {
+export function prepare(
+  name: string,
+  profiles: Profiles,
+  options: { gateway?: string; modelServer?: string; inputs?: Record<string, string> } = {},
+): Prepared {
   const spec = scenarioByName(name);
-  if (!spec) throw new LabInputError(`--scenario must be one of ${SCENARIOS.map((s) => s.name).join(', ')} (got ${JSON.stringify(name)})`);
+  if (!spec)
+    throw new LabInputError(
+      `--scenario must be one of ${SCENARIOS.map((s) => s.name).join(', ')} (got ${JSON.stringify(name)})`,
+    );
   const gatewayId = options.gateway ?? spec.defaultGateway;
   const modelServerId = options.modelServer ?? spec.onlyModelServer ?? DEFAULT_MODEL_SERVER;
   try {
@@ -49,14 +56,20 @@ export function prepare(name: string, profiles: Profiles, options: { gateway?: s
   const gateway = gatewayById(profiles, gatewayId);
   if (spec.onlyMechanism && gateway.mechanism !== spec.onlyMechanism) {
     const fitting = profiles.gateways.filter((g) => g.mechanism === spec.onlyMechanism).map((g) => g.id);
-    throw new LabInputError(`--gateway must be one of ${fitting.join(', ')} for --scenario ${name}, which needs a ${spec.onlyMechanism} gateway (got ${JSON.stringify(gatewayId)})`);
+    throw new LabInputError(
+      `--gateway must be one of ${fitting.join(', ')} for --scenario ${name}, which needs a ${spec.onlyMechanism} gateway (got ${JSON.stringify(gatewayId)})`,
+    );
   }
   if (spec.onlyModelServer && modelServerId !== spec.onlyModelServer) {
-    throw new LabInputError(`--model-server must be ${spec.onlyModelServer} for --scenario ${name} (got ${JSON.stringify(modelServerId)})`);
+    throw new LabInputError(
+      `--model-server must be ${spec.onlyModelServer} for --scenario ${name} (got ${JSON.stringify(modelServerId)})`,
+    );
   }
   if (spec.needsDrainFlag && !hasDrainFlag(modelServerById(profiles, modelServerId))) {
     const fitting = profiles.modelServers.filter(hasDrainFlag).map((m) => m.id);
-    throw new LabInputError(`--model-server must be one of ${fitting.join(', ')} for --scenario ${name}, which sets a drain flag (got ${JSON.stringify(modelServerId)}, which has none)`);
+    throw new LabInputError(
+      `--model-server must be one of ${fitting.join(', ')} for --scenario ${name}, which sets a drain flag (got ${JSON.stringify(modelServerId)}, which has none)`,
+    );
   }
   const resolved = resolveInputs(labRawInputs(options.inputs ?? {}, gatewayId, modelServerId), profiles);
   if (resolved.errors.length > 0) throw new LabInputError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
@@ -65,8 +78,10 @@ export function prepare(name: string, profiles: Profiles, options: { gateway?: s
   const prediction = predict(setup);
   const shape = runShape(setup, prediction);
   if (shape.deadline > MAX_RUN_SECONDS) {
-    throw new LabInputError(`the inputs make a run last up to ${Math.ceil(shape.deadline)} model seconds; the lab runs at most ${MAX_RUN_SECONDS} `
-      + '(lower removal-seconds, max-request-seconds or the grace period)');
+    throw new LabInputError(
+      `the inputs make a run last up to ${Math.ceil(shape.deadline)} model seconds; the lab runs at most ${MAX_RUN_SECONDS} `
+        + '(lower removal-seconds, max-request-seconds or the grace period)',
+    );
   }
   const names = { gateway: gateway.name, modelServer: modelServerById(profiles, modelServerId).name };
   return { id: `${name}@${gatewayId}/${modelServerId}`, spec, names, plan: planned, setup, prediction, shape };
@@ -102,15 +117,20 @@ export function checkSet(profiles: Profiles): Prepared[] {
 export function publishSet(profiles: Profiles): Prepared[] {
   const vllm = 'vllm';
   const set = [
-    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway, modelServer: vllm })),
-    ...SCENARIOS.filter((s) => s.name !== 'recommended' && (s.onlyModelServer ?? vllm) === vllm).map((s) => prepare(s.name, profiles, { modelServer: vllm })),
+    ...gatewayPerMechanism(profiles).map(({ gateway }) =>
+      prepare('recommended', profiles, { gateway, modelServer: vllm }),
+    ),
+    ...SCENARIOS.filter((s) => s.name !== 'recommended' && (s.onlyModelServer ?? vllm) === vllm).map((s) =>
+      prepare(s.name, profiles, { modelServer: vllm }),
+    ),
   ];
   for (const server of profiles.modelServers) {
     if (server.id === vllm) continue;
     set.push(prepare('recommended', profiles, { modelServer: server.id }));
     if (hasDrainFlag(server)) set.push(prepare('short-drain', profiles, { modelServer: server.id }));
     if (server.drain.kind === 'unbounded') set.push(prepare('short-grace', profiles, { modelServer: server.id }));
-    for (const only of SCENARIOS.filter((s) => s.onlyModelServer === server.id)) set.push(prepare(only.name, profiles, { modelServer: server.id }));
+    for (const only of SCENARIOS.filter((s) => s.onlyModelServer === server.id))
+      set.push(prepare(only.name, profiles, { modelServer: server.id }));
   }
   return set;
 }

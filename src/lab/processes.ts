@@ -25,7 +25,11 @@ function canTieToParent(): boolean {
 }
 
 /** The command line that runs `command` so that the kernel SIGKILLs it when its parent (the lab) dies. */
-export function tiedCommand(command: string, args: readonly string[], tie: boolean = canTieToParent()): [string, string[]] {
+export function tiedCommand(
+  command: string,
+  args: readonly string[],
+  tie: boolean = canTieToParent(),
+): [string, string[]] {
   return tie ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, [...args]];
 }
 
@@ -71,10 +75,15 @@ export class LabResources {
     for (const pid of pids) {
       const child = this.children.get(pid);
       if (!child) continue;
-      waits.push(new Promise((resolve) => {
-        const timer = setTimeout(resolve, 2000);
-        child.once('exit', () => { clearTimeout(timer); resolve(); });
-      }));
+      waits.push(
+        new Promise((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+      );
       this.signal(pid, 'SIGKILL');
     }
     await Promise.all(waits);
@@ -99,7 +108,11 @@ export class LabResources {
 }
 
 /** The signals that stop the lab, and the exit code for each (128 + signal number). */
-export const STOP_SIGNALS: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+export const STOP_SIGNALS: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = {
+  SIGHUP: 129,
+  SIGINT: 130,
+  SIGTERM: 143,
+};
 
 /** How often the lab checks that its parent is still there, in ms. */
 const PARENT_POLL_MS = 200;

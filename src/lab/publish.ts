@@ -9,7 +9,14 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { haproxyVersion } from './haproxy.ts';
 import { LAG_NOISE_MS } from './lag.ts';
-import { LAB_MIX, LAB_RATE_PER_SECOND, LAB_TPOT_MS, LAB_WARMUP_SECONDS, longestSeconds, requestSeconds } from './load-mix.ts';
+import {
+  LAB_MIX,
+  LAB_RATE_PER_SECOND,
+  LAB_TPOT_MS,
+  LAB_WARMUP_SECONDS,
+  longestSeconds,
+  requestSeconds,
+} from './load-mix.ts';
 import { scenarioJson } from './report.ts';
 import { WALL_MS_PER_MODEL_SECOND } from './scale.ts';
 import { LAB_STARTUP_SECONDS, LAB_TEARDOWN_SECONDS } from './setup.ts';
@@ -33,7 +40,17 @@ export function machineInfo() {
 }
 
 /** The whole results document. */
-export function resultsDocument(results: ScenarioResult[], options: { seed: number; runs: number; command: string; startedAt: Date; wallMs: number; machine: ReturnType<typeof machineInfo> }) {
+export function resultsDocument(
+  results: ScenarioResult[],
+  options: {
+    seed: number;
+    runs: number;
+    command: string;
+    startedAt: Date;
+    wallMs: number;
+    machine: ReturnType<typeof machineInfo>;
+  },
+) {
   return {
     schemaVersion: 1,
     generatedAt: options.startedAt.toISOString(),

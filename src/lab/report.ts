@@ -52,7 +52,13 @@ export function scenarioJson(result: ScenarioResult) {
       sigtermSeconds: p.prediction.stopAccepting,
       sigkillSeconds: p.prediction.sigkill,
       refused: range(p.prediction.refused),
-      back: p.prediction.back ? { atSeconds: round1(p.prediction.back.at), outcome: p.prediction.back.outcome, count: range(p.prediction.back.count) } : null,
+      back: p.prediction.back
+        ? {
+            atSeconds: round1(p.prediction.back.at),
+            outcome: p.prediction.back.outcome,
+            count: range(p.prediction.back.count),
+          }
+        : null,
       lost: range(p.prediction.lost),
       podUpUntilSeconds: p.prediction.upUntil,
     },
@@ -76,7 +82,8 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 
 function expectation(result: ScenarioResult): string {
   const p = result.prepared.prediction;
-  const span = (r: Range) => (Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`);
+  const span = (r: Range) =>
+    Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`;
   if (p.expect === 'none') return 'the model predicts 0 lost';
   const parts: string[] = [];
   if (p.refused.max > 0) parts.push(`${span(p.refused)} refused`);
@@ -105,10 +112,13 @@ export function scenarioText(result: ScenarioResult): string {
   const m = result.median;
   lines.push(`  median: ${OUTCOMES.map((o) => `${o} ${m[o]}`).join(', ')}; lost ${m.lost}`);
   const pr = p.prediction;
-  const span = (r: Range) => (Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`);
+  const span = (r: Range) =>
+    Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`;
   lines.push(`  predicted lost ${span(pr.lost)}, measured ${m.lost} (median)`);
   if (pr.upUntil !== null) {
-    lines.push(`  predicted: the pod is up until at least ${pr.upUntil} s; it exited at ${result.runs.map((r) => (r.podExitSeconds === null ? '?' : `${r.podExitSeconds} s`)).join(', ')}`);
+    lines.push(
+      `  predicted: the pod is up until at least ${pr.upUntil} s; it exited at ${result.runs.map((r) => (r.podExitSeconds === null ? '?' : `${r.podExitSeconds} s`)).join(', ')}`,
+    );
   }
   lines.push(`  ${VERDICT_TEXT[result.verdict]}`);
   return lines.join('\n');

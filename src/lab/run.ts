@@ -43,21 +43,35 @@ const SPARE = 'pod4';
 const LEAD_MS = 200;
 
 function podOptions(setup: LabSetup, name: string, dir: string, startupSeconds = 0) {
-  return { name, shutdown: setup.shutdown, drainFile: join(dir, `${name}.draining`), startupSeconds, lagNoiseMs: LAG_NOISE_MS };
+  return {
+    name,
+    shutdown: setup.shutdown,
+    drainFile: join(dir, `${name}.draining`),
+    startupSeconds,
+    lagNoiseMs: LAG_NOISE_MS,
+  };
 }
 
 /** Run a setup once with a seed. */
-export async function runOnce(resources: LabResources, setup: LabSetup, shape: RunShape, seed: number): Promise<RunResult> {
+export async function runOnce(
+  resources: LabResources,
+  setup: LabSetup,
+  shape: RunShape,
+  seed: number,
+): Promise<RunResult> {
   const began = performance.now();
   const dir = resources.tempDir();
   const pids: number[] = [];
   let lag: ReturnType<typeof startLagMonitor> | null = null;
   const idle: Socket[] = [];
   try {
-    const pods = await Promise.all(['pod1', 'pod2', 'pod3'].map((name) => startPod(resources, podOptions(setup, name, dir))));
+    const pods = await Promise.all(
+      ['pod1', 'pod2', 'pod3'].map((name) => startPod(resources, podOptions(setup, name, dir))),
+    );
     pids.push(...pods.map((p) => p.pid));
     const checkPath = setup.checks?.path ?? '/health';
-    for (const pod of pods) if (!(await waitHealthy(pod.port, checkPath, 5000))) throw new Error(`${pod.name} never became healthy`);
+    for (const pod of pods)
+      if (!(await waitHealthy(pod.port, checkPath, 5000))) throw new Error(`${pod.name} never became healthy`);
     const proxy = await startHaproxy(resources, dir, {
       servers: [...pods.map((p) => ({ name: p.name, port: p.port })), { name: SPARE, port: 1, disabled: true }],
       checks: setup.checks,
@@ -66,7 +80,9 @@ export async function runOnce(resources: LabResources, setup: LabSetup, shape: R
     // A gateway's connection pool: idle keep-alive connections to the pod that will be deleted.
     for (let i = 0; i < setup.idleConnections; i++) idle.push(connect(pods[0].port, '127.0.0.1').on('error', () => {}));
     let podExit: number | null = null;
-    void pods[0].exited.then((exit) => { podExit = exit.at; });
+    void pods[0].exited.then((exit) => {
+      podExit = exit.at;
+    });
     const schedule = buildSchedule({ seed, from: -shape.warmup, to: shape.loadEnd, horizon: shape.horizon });
     const deletionAt = performance.now() + LEAD_MS + toWallMs(shape.warmup);
     const log = new EventLog(deletionAt);
@@ -74,13 +90,25 @@ export async function runOnce(resources: LabResources, setup: LabSetup, shape: R
     lag = startLagMonitor();
     const load = runLoad(proxy.port, schedule, deletionAt);
     const replacement = rollingUpdate(resources, setup, dir, proxy.socket, pods[0], log, pids, deletionAt);
-    const deletion = deletePod(resources, setup, pods[0], proxy.socket, podOptions(setup, DELETED, dir).drainFile, log, deletionAt);
+    const deletion = deletePod(
+      resources,
+      setup,
+      pods[0],
+      proxy.socket,
+      podOptions(setup, DELETED, dir).drainFile,
+      log,
+      deletionAt,
+    );
     const deadline = new Promise<never>((_, reject) => {
-      setTimeout(() => reject(new Error('the run passed its deadline')), LEAD_MS + toWallMs(shape.warmup + shape.deadline)).unref();
+      setTimeout(
+        () => reject(new Error('the run passed its deadline')),
+        LEAD_MS + toWallMs(shape.warmup + shape.deadline),
+      ).unref();
     });
     const [records] = await Promise.race([Promise.all([load, deletion, replacement]), deadline]);
     for (const change of proxy.stateChanges) {
-      if (change.server === DELETED || change.server === SPARE) log.add(`checks mark ${change.server} ${change.state}`, change.at);
+      if (change.server === DELETED || change.server === SPARE)
+        log.add(`checks mark ${change.server} ${change.state}`, change.at);
     }
     const flags: Record<string, number> = {};
     for (const r of records) {
@@ -116,7 +144,16 @@ export async function runOnce(resources: LabResources, setup: LabSetup, shape: R
 }
 
 /** Rolling update: start the replacement before the deletion (surge) or after the old pod exits. */
-async function rollingUpdate(resources: LabResources, setup: LabSetup, dir: string, socket: string, old: Pod, log: EventLog, pids: number[], deletionAt: number): Promise<void> {
+async function rollingUpdate(
+  resources: LabResources,
+  setup: LabSetup,
+  dir: string,
+  socket: string,
+  old: Pod,
+  log: EventLog,
+  pids: number[],
+  deletionAt: number,
+): Promise<void> {
   if (!setup.rolling) return;
   if (setup.rolling === 'replace-after') await old.exited;
   const started = performance.now();
@@ -125,5 +162,6 @@ async function rollingUpdate(resources: LabResources, setup: LabSetup, dir: stri
   log.add('replacement started', started);
   const path = setup.checks?.path ?? '/health';
   await admitReplacement(socket, SPARE, pod, waitHealthy(pod.port, path, toWallMs(LAB_STARTUP_SECONDS + 20)), log);
-  if (setup.rolling === 'surge-first' && performance.now() > deletionAt) log.add('replacement was not ready before the deletion');
+  if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
+    log.add('replacement was not ready before the deletion');
 }

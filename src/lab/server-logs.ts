@@ -42,13 +42,19 @@ export function shutdownLog(s: ServerShutdown, pid: number): ShutdownLog {
         progressEverySeconds: 5,
         drained: () => [],
         bound: (n) => [`(stand-in) the ${bound} s shutdown timeout ran out; ${n} requests aborted`],
-        exit: ['Shutting down', 'Waiting for application shutdown.', 'Application shutdown complete.', `Finished server process [${pid}]`],
+        exit: [
+          'Shutting down',
+          'Waiting for application shutdown.',
+          'Application shutdown complete.',
+          `Finished server process [${pid}]`,
+        ],
         health: null,
       };
     case 'sglang':
       return {
         sigterm: ['SIGTERM received. signum=15 frame=<frame>. Draining requests and shutting down...'],
-        progress: (n, _left, ids) => `Gracefully exiting... Remaining number of requests ${n}. Remaining requests remaining_rids=[${ids.map((id) => `'${id}'`).join(', ')}].`,
+        progress: (n, _left, ids) =>
+          `Gracefully exiting... Remaining number of requests ${n}. Remaining requests remaining_rids=[${ids.map((id) => `'${id}'`).join(', ')}].`,
         progressEverySeconds: 5,
         drained: () => ['Gracefully exiting... Remaining number of requests 0. Remaining requests remaining_rids=[].'],
         bound: (n) => [`(stand-in) SIGKILL with ${n} requests running`],
@@ -59,7 +65,11 @@ export function shutdownLog(s: ServerShutdown, pid: number): ShutdownLog {
       // The launcher's terminate("webserver", …, graceful-termination-timeout); the router's axum graceful shutdown;
       // then shutdown_shards, whose shard managers terminate("shard", …) with the same timeout.
       return {
-        sigterm: ['Terminating webserver', 'Waiting for webserver to gracefully shutdown', 'signal received, starting graceful shutdown'],
+        sigterm: [
+          'Terminating webserver',
+          'Waiting for webserver to gracefully shutdown',
+          'signal received, starting graceful shutdown',
+        ],
         progress: null,
         progressEverySeconds: 5,
         drained: () => ['webserver terminated', 'Shutting down shards'],

@@ -56,14 +56,23 @@ function reject(res: ServerResponse, why: string): void {
 
 function stream(req: IncomingMessage, res: ServerResponse, body: string): void {
   let tokens = 16;
-  try { tokens = Math.min(MAX_TOKENS, Math.max(1, Number(JSON.parse(body).max_tokens) || 16)); } catch { /* default */ }
+  try {
+    tokens = Math.min(MAX_TOKENS, Math.max(1, Number(JSON.parse(body).max_tokens) || 16));
+  } catch {
+    /* default */
+  }
   const id = `cmpl-${config.name}-${++seq}`;
   const chunks = Math.ceil(tokens / config.chunkTokens);
   const every = toWallMs((config.chunkTokens * config.tpotMs) / 1000);
   const started = performance.now();
   const entry: { id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined } = { id, res, timer: undefined };
   streams.add(entry);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close', 'x-pod': config.name });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'close',
+    'x-pod': config.name,
+  });
   let sent = 0;
   const next = () => {
     sent++;
@@ -77,8 +86,13 @@ function stream(req: IncomingMessage, res: ServerResponse, body: string): void {
     entry.timer = setTimeout(next, Math.max(0, started + (sent + 1) * every - performance.now()));
   };
   entry.timer = setTimeout(next, every);
-  res.on('close', () => { clearTimeout(entry.timer); streams.delete(entry); });
-  req.on('error', () => { /* the lab's client went away */ });
+  res.on('close', () => {
+    clearTimeout(entry.timer);
+    streams.delete(entry);
+  });
+  req.on('error', () => {
+    /* the lab's client went away */
+  });
 }
 
 const server = createServer((req, res) => {
@@ -90,11 +104,14 @@ const server = createServer((req, res) => {
   }
   let body = '';
   req.setEncoding('utf8');
-  req.on('data', (part: string) => { if (body.length < 10_000) body += part; });
+  req.on('data', (part: string) => {
+    if (body.length < 10_000) body += part;
+  });
   req.on('end', () => {
     if (phase === 'loading') return reject(res, 'model is loading');
     // A server that waits for its open connections (Triton) keeps serving requests that arrive on them.
-    if (phase === 'draining' && config.shutdown.waitsFor !== 'connections') return reject(res, 'server is shutting down');
+    if (phase === 'draining' && config.shutdown.waitsFor !== 'connections')
+      return reject(res, 'server is shutting down');
     stream(req, res, body);
   });
 });
@@ -146,9 +163,17 @@ function onSigterm(): void {
   const started = performance.now();
   const boundMs = s.boundSeconds === null ? Infinity : toWallMs(s.boundSeconds);
   const waiting = () => (s.waitsFor === 'connections' ? connections.size : streams.size);
-  const secondsLeft = () => (s.boundSeconds === null ? null : s.boundSeconds - (performance.now() - started) / toWallMs(1));
+  const secondsLeft = () =>
+    s.boundSeconds === null ? null : s.boundSeconds - (performance.now() - started) / toWallMs(1);
   const progress = () => {
-    if (log.progress && waiting() > 0) say(log.progress(waiting(), secondsLeft(), [...streams].map((e) => e.id)));
+    if (log.progress && waiting() > 0)
+      say(
+        log.progress(
+          waiting(),
+          secondsLeft(),
+          [...streams].map((e) => e.id),
+        ),
+      );
   };
   progress();
   let lastProgress = started;
@@ -191,5 +216,8 @@ setInterval(() => {
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   emit({ event: 'listening', port: typeof address === 'object' && address ? address.port : 0 });
-  if (phase === 'loading') setTimeout(() => { phase = 'serving'; }, toWallMs(config.startupSeconds));
+  if (phase === 'loading')
+    setTimeout(() => {
+      phase = 'serving';
+    }, toWallMs(config.startupSeconds));
 });

@@ -56,7 +56,12 @@ export interface LabSetup {
   /** Idle keep-alive connections the gateway holds open to the deleted pod, as a connection pool does. */
   idleConnections: number;
   /** The plan's numbers, for reports. */
-  plan: { preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
+  plan: {
+    preStopSeconds: number;
+    drainSeconds: number;
+    terminationGracePeriodSeconds: number;
+    drainFlag: string | null;
+  };
   /** How this setup departs from the plan, in words (empty for the plan itself). */
   changes: string[];
 }
@@ -86,22 +91,26 @@ const CHECK_RISE = 2;
  */
 export function shutdownFor(server: ModelServerProfile, plan: Pick<Plan, 'drainFlag'>): ServerShutdown {
   const base = {
-    teardownSeconds: LAB_TEARDOWN_SECONDS, profile: server.id, newRequests: 'refuse-connection' as const,
-    waitsFor: server.id === 'triton' ? 'connections' as const : 'requests' as const,
+    teardownSeconds: LAB_TEARDOWN_SECONDS,
+    profile: server.id,
+    newRequests: 'refuse-connection' as const,
+    waitsFor: server.id === 'triton' ? ('connections' as const) : ('requests' as const),
   };
   const drain = server.drain;
   if (drain.kind === 'none') return { ...base, mode: 'exit', boundSeconds: 0, afterBound: 'cut' };
   if (drain.kind === 'unbounded') return { ...base, mode: 'drain', boundSeconds: null, afterBound: 'cut' };
   if (drain.kind === 'fixed') return { ...base, mode: 'drain', boundSeconds: drain.fixedSeconds!, afterBound: 'cut' };
   const seconds = plan.drainFlag?.seconds ?? drain.defaultSeconds ?? 0;
-  const afterBound = drain.zeroAborts ? 'aborted' as const : 'cut' as const;
+  const afterBound = drain.zeroAborts ? ('aborted' as const) : ('cut' as const);
   if (seconds === 0 && drain.zeroAborts) return { ...base, mode: 'abort', boundSeconds: 0, afterBound };
   return { ...base, mode: 'drain', boundSeconds: seconds, afterBound };
 }
 
 /** The load balancer's routing for a gateway's mechanism. */
 export function routingFor(
-  gateway: GatewayProfile, plan: Pick<Plan, 'removalSeconds'>, checkPath: string,
+  gateway: GatewayProfile,
+  plan: Pick<Plan, 'removalSeconds'>,
+  checkPath: string,
   healthCheck: { intervalSeconds: number; threshold: number; timeoutSeconds: number },
 ): Pick<LabSetup, 'pushSeconds' | 'pushState' | 'checks' | 'mechanism'> {
   const mechanism = gateway.mechanism;
@@ -113,15 +122,28 @@ export function routingFor(
   if (mechanism === 'endpoint-view') {
     const c = ENDPOINT_VIEW_CHECKS;
     return {
-      mechanism, pushSeconds: plan.removalSeconds, pushState: 'maint',
-      checks: { path: checkPath, intervalSeconds: c.intervalSeconds, fall: c.fall, rise: CHECK_RISE, timeoutSeconds: c.timeoutSeconds },
+      mechanism,
+      pushSeconds: plan.removalSeconds,
+      pushState: 'maint',
+      checks: {
+        path: checkPath,
+        intervalSeconds: c.intervalSeconds,
+        fall: c.fall,
+        rise: CHECK_RISE,
+        timeoutSeconds: c.timeoutSeconds,
+      },
     };
   }
   return {
-    mechanism, pushSeconds: null, pushState: 'maint',
+    mechanism,
+    pushSeconds: null,
+    pushState: 'maint',
     checks: {
-      path: checkPath, intervalSeconds: healthCheck.intervalSeconds, fall: healthCheck.threshold,
-      rise: CHECK_RISE, timeoutSeconds: healthCheck.timeoutSeconds,
+      path: checkPath,
+      intervalSeconds: healthCheck.intervalSeconds,
+      fall: healthCheck.threshold,
+      rise: CHECK_RISE,
+      timeoutSeconds: healthCheck.timeoutSeconds,
     },
   };
 }

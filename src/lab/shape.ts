@@ -37,7 +37,10 @@ export function runShape(setup: LabSetup, prediction: Prediction): RunShape {
   const givesUp = serverGivesUp(setup, sigterm);
   // A server held by an idle connection (prediction.upUntil) drains until its bound whatever runs.
   const drainEnd = Math.min(givesUp.at, Math.max(sigterm, lastAccepted + longest, prediction.upUntil ?? 0));
-  const expectedExit = Math.min(times.sigkill, drainEnd + (setup.shutdown.mode === 'drain' ? setup.shutdown.teardownSeconds : 0));
+  const expectedExit = Math.min(
+    times.sigkill,
+    drainEnd + (setup.shutdown.mode === 'drain' ? setup.shutdown.teardownSeconds : 0),
+  );
   let loadEnd = Math.max(prediction.routeStop.max, sigterm) + TAIL_SECONDS;
   if (setup.rolling === 'replace-after') loadEnd = Math.max(loadEnd, expectedExit + LAB_STARTUP_SECONDS + TAIL_SECONDS);
   const horizon = Math.max(loadEnd + TAIL_SECONDS, lastAccepted + longest);

@@ -47,13 +47,24 @@ export interface SuiteOptions {
 
 function summarize(run: RunResult, attempts: number): RunSummary {
   return {
-    seed: run.seed, counts: run.counts, lost: run.lost, noisy: run.noisy, maxLagMs: run.maxLagMs, wallMs: run.wallMs, attempts, flags: run.flags,
+    seed: run.seed,
+    counts: run.counts,
+    lost: run.lost,
+    noisy: run.noisy,
+    maxLagMs: run.maxLagMs,
+    wallMs: run.wallMs,
+    attempts,
+    flags: run.flags,
     podExitSeconds: run.podExitSeconds,
   };
 }
 
 /** Run a prepared scenario `runs` times with seeds seed, seed + 1, …. */
-export async function runScenario(resources: LabResources, prepared: Prepared, options: SuiteOptions): Promise<ScenarioResult> {
+export async function runScenario(
+  resources: LabResources,
+  prepared: Prepared,
+  options: SuiteOptions,
+): Promise<ScenarioResult> {
   const kept: { summary: RunSummary; run: RunResult | null }[] = [];
   for (let i = 0; i < options.runs; i++) {
     const seed = options.seed + i;
@@ -64,13 +75,30 @@ export async function runScenario(resources: LabResources, prepared: Prepared, o
         last = { summary: summarize(run, attempt), run };
       } catch (error) {
         const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-        last = { summary: { seed, counts, lost: 0, noisy: false, maxLagMs: 0, wallMs: 0, attempts: attempt, flags: {}, podExitSeconds: null, error: (error as Error).message }, run: null };
+        last = {
+          summary: {
+            seed,
+            counts,
+            lost: 0,
+            noisy: false,
+            maxLagMs: 0,
+            wallMs: 0,
+            attempts: attempt,
+            flags: {},
+            podExitSeconds: null,
+            error: (error as Error).message,
+          },
+          run: null,
+        };
       }
       const broken = last.summary.error !== undefined || last.summary.counts.error > 0;
       // A noisy run that contradicts the model is always repeated (within MAX_ATTEMPTS): a stall, not the
       // settings, may have caused it. Other noisy runs are repeated while the repeat budget lasts.
-      const suspect = broken || (last.summary.noisy && (contradicts(prepared.prediction.expect, last.summary.lost)
-        || exitContradicts(prepared.prediction, last.summary.podExitSeconds)));
+      const suspect =
+        broken
+        || (last.summary.noisy
+          && (contradicts(prepared.prediction.expect, last.summary.lost)
+            || exitContradicts(prepared.prediction, last.summary.podExitSeconds)));
       if (!(broken || last.summary.noisy)) break;
       if (!suspect) {
         if (options.repeatBudget && options.repeatBudget.left <= 0) break;
@@ -86,14 +114,22 @@ export async function runScenario(resources: LabResources, prepared: Prepared, o
 function conclude(prepared: Prepared, kept: { summary: RunSummary; run: RunResult | null }[]): ScenarioResult {
   const runs = kept.map((k) => k.summary);
   const usable = kept.filter((k) => k.run && k.summary.counts.error === 0);
-  const med = Object.fromEntries(OUTCOMES.map((o) => [o, median(usable.map((k) => k.summary.counts[o]))])) as Record<Outcome, number>;
+  const med = Object.fromEntries(OUTCOMES.map((o) => [o, median(usable.map((k) => k.summary.counts[o]))])) as Record<
+    Outcome,
+    number
+  >;
   const lost = median(usable.map((k) => k.summary.lost));
   let verdict: Verdict;
   if (usable.length < kept.length || usable.length === 0) verdict = 'lab-error';
-  else if (usable.some((k) => contradicts(prepared.prediction.expect, k.summary.lost) || exitContradicts(prepared.prediction, k.summary.podExitSeconds))) {
+  else if (
+    usable.some(
+      (k) =>
+        contradicts(prepared.prediction.expect, k.summary.lost)
+        || exitContradicts(prepared.prediction, k.summary.podExitSeconds),
+    )
+  ) {
     verdict = 'contradiction';
-  }
-  else verdict = prepared.prediction.expect === 'either' ? 'not-asserted' : 'pass';
+  } else verdict = prepared.prediction.expect === 'either' ? 'not-asserted' : 'pass';
   const byLost = [...usable].sort((a, b) => a.summary.lost - b.summary.lost);
   const middle = byLost[Math.floor((byLost.length - 1) / 2)]?.run ?? null;
   const shape = prepared.shape;

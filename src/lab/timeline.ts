@@ -21,11 +21,17 @@ const BUCKET_SECONDS = 2;
  * Count outcomes per bucket from `from` to `to` (both rounded outward to the bucket width).
  * Requests that ended outside the range are counted in the first or last bucket.
  */
-export function bucketOutcomes(records: readonly { ended: number; outcome: Outcome }[], from: number, to: number, width: number = BUCKET_SECONDS): Timeline {
+export function bucketOutcomes(
+  records: readonly { ended: number; outcome: Outcome }[],
+  from: number,
+  to: number,
+  width: number = BUCKET_SECONDS,
+): Timeline {
   const start = Math.floor(from / width) * width;
   const count = Math.max(1, Math.ceil((to - start) / width));
   const buckets: Bucket[] = [];
-  for (let i = 0; i < count; i++) buckets.push({ from: start + i * width, ok: 0, refused: 0, cut: 0, aborted: 0, error: 0 });
+  for (let i = 0; i < count; i++)
+    buckets.push({ from: start + i * width, ok: 0, refused: 0, cut: 0, aborted: 0, error: 0 });
   for (const r of records) {
     const index = Math.min(count - 1, Math.max(0, Math.floor((r.ended - start) / width)));
     buckets[index][r.outcome]++;

@@ -18,6 +18,8 @@ function readDir(dir: string): DataFile[] {
 /** Load and validate every profile and the request defaults under `contentDir` (default: the repository's `content/`). */
 export function readProfiles(contentDir: string = CONTENT_DIR): Profiles {
   const defaultsPath = join(contentDir, REQUEST_DEFAULTS_FILE);
-  return profilesFromFiles(readDir(join(contentDir, 'gateways')), readDir(join(contentDir, 'model-servers')),
-    { path: defaultsPath, text: readFileSync(defaultsPath, 'utf8') });
+  return profilesFromFiles(readDir(join(contentDir, 'gateways')), readDir(join(contentDir, 'model-servers')), {
+    path: defaultsPath,
+    text: readFileSync(defaultsPath, 'utf8'),
+  });
 }

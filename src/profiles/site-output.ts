@@ -1,8 +1,16 @@
 /** The output forms' facts as the site sees them: content/outputs/*.yaml, bundled by Vite at build time. */
 import { outputFactsFromFiles, type OutputFacts } from '../drain/read-output-facts.ts';
 
-const chartText = import.meta.glob('/content/outputs/gie-inferencepool.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-const lwsText = import.meta.glob('/content/outputs/lws.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const chartText = import.meta.glob('/content/outputs/gie-inferencepool.yaml', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+const lwsText = import.meta.glob('/content/outputs/lws.yaml', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 
 const only = (texts: Record<string, string>) => {
   const [path, text] = Object.entries(texts)[0];

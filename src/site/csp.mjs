@@ -44,9 +44,9 @@ function hashScript(text) {
 function starlightInlineScriptHashes() {
   const require = createRequire(import.meta.url);
   const dist = dirname(require.resolve('@astrojs/starlight/components'));
-  return STARLIGHT_INLINE_SCRIPT_FILES
-    .flatMap((file) => findInlineScripts(readFileSync(join(dist, file), 'utf8')))
-    .map(hashScript);
+  return STARLIGHT_INLINE_SCRIPT_FILES.flatMap((file) => findInlineScripts(readFileSync(join(dist, file), 'utf8'))).map(
+    hashScript,
+  );
 }
 
 /**

@@ -40,10 +40,14 @@ function serve(): void {
     for (const [res, tokens] of streams) {
       if (tokens + 1 < limit) {
         streams.set(res, tokens + 1);
-        res.write('data: {"id":"b","object":"text_completion","choices":[{"index":0,"text":" tok","finish_reason":null}]}\n\n');
+        res.write(
+          'data: {"id":"b","object":"text_completion","choices":[{"index":0,"text":" tok","finish_reason":null}]}\n\n',
+        );
       } else {
         streams.delete(res);
-        res.end('data: {"id":"b","object":"text_completion","choices":[{"index":0,"text":"","finish_reason":"length"}]}\n\ndata: [DONE]\n\n');
+        res.end(
+          'data: {"id":"b","object":"text_completion","choices":[{"index":0,"text":"","finish_reason":"length"}]}\n\ndata: [DONE]\n\n',
+        );
       }
     }
   }, TOKEN_MS);
@@ -55,7 +59,9 @@ function serve(): void {
       res.on('close', () => streams.delete(res));
     });
   });
-  server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`));
+  server.listen(0, '127.0.0.1', () =>
+    process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`),
+  );
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0)); // exits with its parent
 }
@@ -64,8 +70,11 @@ async function hold(port: number, streams: number): Promise<HoldResult> {
   const agent = new Agent({ keepAlive: false });
   const load = startLoad({
     target: {
-      url: new URL(`http://127.0.0.1:${port}/v1/completions`), body: '{"model":"bench","prompt":"x","max_tokens":1000,"stream":true}',
-      headers: {}, timeoutMs: 60_000, agent,
+      url: new URL(`http://127.0.0.1:${port}/v1/completions`),
+      body: '{"model":"bench","prompt":"x","max_tokens":1000,"stream":true}',
+      headers: {},
+      timeoutMs: 60_000,
+      agent,
     },
     ratePerSecond: streams / RAMP_SECONDS,
     concurrency: streams,

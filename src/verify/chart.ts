@@ -72,25 +72,36 @@ export function chartSvg(report: VerifyReport): string {
 <pattern id="p-timeout" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="fill-timeout"/><line x1="0" y1="3" x2="6" y2="3" class="stroke"/></pattern>
 </defs>`);
   for (const n of [0, yMax / 2, yMax]) {
-    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(n)}" y2="${y(n)}" class="grid"/><text x="${M.left - 6}" y="${y(n) + 4}" text-anchor="end" class="tick">${n}</text>`);
+    parts.push(
+      `<line x1="${M.left}" x2="${W - M.right}" y1="${y(n)}" y2="${y(n)}" class="grid"/><text x="${M.left - 6}" y="${y(n) + 4}" text-anchor="end" class="tick">${n}</text>`,
+    );
   }
   const tickEvery = bucketWidth(to / 6);
-  for (let t = 0, i = 0; t <= to && i < 40; t += tickEvery, i++) parts.push(`<text x="${x(t)}" y="${H - M.bottom + 17}" text-anchor="middle" class="tick">${t}</text>`);
-  parts.push(`<text x="${M.left + plotW / 2}" y="${H - 6}" text-anchor="middle" class="axis">seconds after the load started</text>`);
-  parts.push(`<text x="12" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 12 ${M.top + plotH / 2})" class="axis">requests per ${bw} s</text>`);
+  for (let t = 0, i = 0; t <= to && i < 40; t += tickEvery, i++)
+    parts.push(`<text x="${x(t)}" y="${H - M.bottom + 17}" text-anchor="middle" class="tick">${t}</text>`);
+  parts.push(
+    `<text x="${M.left + plotW / 2}" y="${H - 6}" text-anchor="middle" class="axis">seconds after the load started</text>`,
+  );
+  parts.push(
+    `<text x="12" y="${M.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 12 ${M.top + plotH / 2})" class="axis">requests per ${bw} s</text>`,
+  );
   for (const b of buckets) {
     let base = 0;
     for (const k of STACK) {
       if (b[k] === 0) continue;
       const top = y(base + b[k]);
       const fill = k === 'ok' ? '' : ` fill="url(#p-${k})"`;
-      parts.push(`<rect x="${x(b.from) + 0.75}" y="${top}" width="${barW}" height="${Math.max(0.5, y(base) - top)}" class="bar bar-${k}"${fill}><title>${b[k]} ${k}, ${b.from} to ${b.from + bw} s</title></rect>`);
+      parts.push(
+        `<rect x="${x(b.from) + 0.75}" y="${top}" width="${barW}" height="${Math.max(0.5, y(base) - top)}" class="bar bar-${k}"${fill}><title>${b[k]} ${k}, ${b.from} to ${b.from + bw} s</title></rect>`,
+      );
       base += b[k];
     }
   }
   markersOf(report, bw / 2).forEach((m, i) => {
-    parts.push(`<line x1="${x(m.at)}" x2="${x(m.at)}" y1="${M.top - 12}" y2="${M.top + plotH}" class="event"/>`
-      + `<circle cx="${x(m.at)}" cy="${M.top - 20}" r="9" class="marker"/><text x="${x(m.at)}" y="${M.top - 16}" text-anchor="middle" class="marker-text">${i + 1}</text>`);
+    parts.push(
+      `<line x1="${x(m.at)}" x2="${x(m.at)}" y1="${M.top - 12}" y2="${M.top + plotH}" class="event"/>`
+        + `<circle cx="${x(m.at)}" cy="${M.top - 20}" r="9" class="marker"/><text x="${x(m.at)}" y="${M.top - 16}" text-anchor="middle" class="marker-text">${i + 1}</text>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('\n');

@@ -40,8 +40,12 @@ export function reportHtml(report: VerifyReport): string {
   const { width } = bucketReport(report);
   const markers = markersOf(report, width / 2);
   const lost = report.perRequest.filter((r) => r.outcome !== 'ok' && r.outcome !== 'cancelled');
-  const legend = VERIFY_OUTCOMES.map((k) => `<li><svg width="18" height="14" aria-hidden="true"><rect width="18" height="14" class="bar bar-${k}"${k === 'ok' ? '' : ` fill="url(#p-${k})"`}/></svg><strong>${k}</strong>: ${e(MEANING[k])}</li>`).join('');
-  const rows = (cells: (string | number | null)[]) => `<tr>${cells.map((c) => `<td>${e(String(c ?? '–'))}</td>`).join('')}</tr>`;
+  const legend = VERIFY_OUTCOMES.map(
+    (k) =>
+      `<li><svg width="18" height="14" aria-hidden="true"><rect width="18" height="14" class="bar bar-${k}"${k === 'ok' ? '' : ` fill="url(#p-${k})"`}/></svg><strong>${k}</strong>: ${e(MEANING[k])}</li>`,
+  ).join('');
+  const rows = (cells: (string | number | null)[]) =>
+    `<tr>${cells.map((c) => `<td>${e(String(c ?? '–'))}</td>`).join('')}</tr>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -69,12 +73,21 @@ ${chartSvg(report)}
 <h2>Events</h2>
 ${markers.length === 0 ? '<p>No events.</p>' : `<ol>${markers.map((m) => `<li><strong>${m.at.toFixed(1)} s</strong>: ${m.what.map(e).join('; ')}</li>`).join('\n')}</ol>`}
 <h2>Lost requests</h2>
-${lost.length === 0 ? '<p>None.</p>' : `<table>
+${
+  lost.length === 0
+    ? '<p>None.</p>'
+    : `<table>
 <thead><tr><th scope="col">#</th>${report.shards > 1 ? '<th scope="col">shard</th>' : ''}<th scope="col">start s</th><th scope="col">end s</th><th scope="col">outcome</th><th scope="col">status</th><th scope="col">detail</th></tr></thead>
 <tbody>
-${lost.slice(0, MAX_LOST_ROWS).map((r) => rows([r.id, ...(report.shards > 1 ? [r.shard ?? null] : []), r.start, r.end, r.outcome, r.status, r.detail])).join('\n')}
+${lost
+  .slice(0, MAX_LOST_ROWS)
+  .map((r) =>
+    rows([r.id, ...(report.shards > 1 ? [r.shard ?? null] : []), r.start, r.end, r.outcome, r.status, r.detail]),
+  )
+  .join('\n')}
 </tbody>
-</table>${lost.length > MAX_LOST_ROWS ? `<p>And ${lost.length - MAX_LOST_ROWS} more (see the JSON report).</p>` : ''}`}
+</table>${lost.length > MAX_LOST_ROWS ? `<p>And ${lost.length - MAX_LOST_ROWS} more (see the JSON report).</p>` : ''}`
+}
 </body>
 </html>
 `;

@@ -12,11 +12,28 @@ function shardArgs(o: VerifyOptions, shards: number): string[] {
   const url = o.url!;
   const base = `${url.origin}${url.pathname.replace(/\/v1\/(chat\/)?completions$/, '')}${url.search}`;
   const args = [
-    'verify', '--url', base, '--api', o.api, '--model', o.model,
-    '--rate', String(Math.round((o.ratePerSecond / shards) * 1000) / 1000),
-    '--concurrency', String(Math.max(1, Math.ceil(o.concurrency / shards))),
-    '--duration', String(o.durationSeconds), '--max-tokens', String(o.maxTokens),
-    '--timeout', String(o.timeoutSeconds), '--prompt', o.prompt, '--format', 'json', '--quiet',
+    'verify',
+    '--url',
+    base,
+    '--api',
+    o.api,
+    '--model',
+    o.model,
+    '--rate',
+    String(Math.round((o.ratePerSecond / shards) * 1000) / 1000),
+    '--concurrency',
+    String(Math.max(1, Math.ceil(o.concurrency / shards))),
+    '--duration',
+    String(o.durationSeconds),
+    '--max-tokens',
+    String(o.maxTokens),
+    '--timeout',
+    String(o.timeoutSeconds),
+    '--prompt',
+    o.prompt,
+    '--format',
+    'json',
+    '--quiet',
     // A shard that saw losses must still succeed: a failed pod would fail the Job and stop the other shards.
     '--exit-zero',
   ];
@@ -33,12 +50,18 @@ export function jobYaml(o: VerifyOptions): string {
     args: shardArgs(o, job.shards),
     resources: { requests: { cpu: '1', memory: '256Mi' }, limits: { memory: '512Mi' } },
     securityContext: {
-      runAsNonRoot: true, runAsUser: 1000, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true,
-      capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' },
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
     },
   };
   if (job.headerSecret) {
-    container.env = [{ name: 'HITLESS_VERIFY_HEADERS', valueFrom: { secretKeyRef: { name: job.headerSecret, key: 'headers' } } }];
+    container.env = [
+      { name: 'HITLESS_VERIFY_HEADERS', valueFrom: { secretKeyRef: { name: job.headerSecret, key: 'headers' } } },
+    ];
   }
   const manifest = {
     apiVersion: 'batch/v1',
@@ -59,12 +82,14 @@ export function jobYaml(o: VerifyOptions): string {
   const last = job.shards - 1;
   const header = [
     `# hitless verify: ${job.shards} shard(s) of ${o.ratePerSecond} requests/s in all against ${o.url!.origin}, ${o.durationSeconds} s each.`,
-    '# Apply, wait, collect each shard\'s report, merge:',
+    "# Apply, wait, collect each shard's report, merge:",
     `#   kubectl apply -f job.yaml`,
     `#   kubectl wait --for=condition=complete --timeout=${(o.durationSeconds ?? 0) + o.timeoutSeconds + 300}s -n ${job.namespace} job/${job.name}`,
     `#   for i in $(seq 0 ${last}); do kubectl logs -n ${job.namespace} -l job-name=${job.name},batch.kubernetes.io/job-completion-index=$i > shard-$i.json; done`,
     `#   hitless verify --merge shard-*.json --report rollout.html`,
-    ...(job.headerSecret ? [`# Headers come from Secret ${job.headerSecret} (key "headers", one Name:value a line).`] : []),
+    ...(job.headerSecret
+      ? [`# Headers come from Secret ${job.headerSecret} (key "headers", one Name:value a line).`]
+      : []),
     '',
   ];
   return `${header.join('\n')}${stringify(manifest, { lineWidth: 0 })}`;

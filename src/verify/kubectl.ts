@@ -32,17 +32,35 @@ export const COMMANDS = {
   getDeployment: (t: RestartTarget) => [...scopeArgs(t), 'get', `deployment/${t.deployment}`, '-o', 'json'],
   listPods: (t: RestartTarget, selector: string) => [...scopeArgs(t), 'get', 'pods', '-l', selector, '-o', 'json'],
   restart: (t: RestartTarget) => [...scopeArgs(t), 'rollout', 'restart', `deployment/${t.deployment}`],
-  waitRollout: (t: RestartTarget, timeoutSeconds: number) => [...scopeArgs(t), 'rollout', 'status', `deployment/${t.deployment}`, `--timeout=${timeoutSeconds}s`],
+  waitRollout: (t: RestartTarget, timeoutSeconds: number) => [
+    ...scopeArgs(t),
+    'rollout',
+    'status',
+    `deployment/${t.deployment}`,
+    `--timeout=${timeoutSeconds}s`,
+  ],
 };
 
 /** Run kubectl with `args`, bounded by `timeoutMs` (and `signal`); never throws (code 127 when kubectl is missing). */
 export function kubectl(args: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<KubectlResult> {
   return new Promise((resolve) => {
-    execFile(KUBECTL, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', signal }, (error, stdout, stderr) => {
-      const err = error as (Omit<NodeJS.ErrnoException, 'code'> & { code?: number | string; killed?: boolean }) | null;
-      const code = err === null ? 0 : err.code === 'ENOENT' ? 127 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, stdout, stderr: err?.code === 'ENOENT' ? `${KUBECTL} was not found on PATH` : stderr || (err?.killed ? 'timed out' : '') });
-    });
+    execFile(
+      KUBECTL,
+      args,
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', signal },
+      (error, stdout, stderr) => {
+        const err = error as
+          | (Omit<NodeJS.ErrnoException, 'code'> & { code?: number | string; killed?: boolean })
+          | null;
+        const code = err === null ? 0 : err.code === 'ENOENT' ? 127 : typeof err.code === 'number' ? err.code : 1;
+        resolve({
+          code,
+          stdout,
+          stderr:
+            err?.code === 'ENOENT' ? `${KUBECTL} was not found on PATH` : stderr || (err?.killed ? 'timed out' : ''),
+        });
+      },
+    );
   });
 }
 

@@ -55,14 +55,24 @@ export const MAX_ARRIVALS = 1_000_000;
 export function startLoad(options: LoadOptions): Load {
   const zeroMs = performance.now();
   const intervalMs = 1000 / options.ratePerSecond;
-  const stats: LoadStats = { sent: 0, inFlight: 0, skipped: 0, cancelled: 0, counts: zeroCounts(), ttftMs: [], longestOkMs: 0 };
+  const stats: LoadStats = {
+    sent: 0,
+    inFlight: 0,
+    skipped: 0,
+    cancelled: 0,
+    counts: zeroCounts(),
+    ttftMs: [],
+    longestOkMs: 0,
+  };
   const results: RequestResult[] = [];
   const running = new Set<InFlight>();
   let arrivals = 0;
   let sending = true;
   let timer: NodeJS.Timeout | undefined;
   let resolveFinished: (r: RequestResult[]) => void = () => {};
-  const finished = new Promise<RequestResult[]>((resolve) => { resolveFinished = resolve; });
+  const finished = new Promise<RequestResult[]>((resolve) => {
+    resolveFinished = resolve;
+  });
   const maybeFinish = () => {
     if (!sending && running.size === 0) resolveFinished(results.sort((a, b) => a.id - b.id));
   };
@@ -94,7 +104,8 @@ export function startLoad(options: LoadOptions): Load {
     if (!sending) return;
     const due = Math.min(MAX_ARRIVALS, Math.floor((performance.now() - zeroMs) / intervalMs) + 1);
     for (let n = 0; arrivals < due && n < MAX_CATCH_UP; n++) launch();
-    if (arrivals < due) { // later than the catch-up allows: those arrivals are skipped, not queued
+    if (arrivals < due) {
+      // later than the catch-up allows: those arrivals are skipped, not queued
       stats.skipped += due - arrivals;
       arrivals = due;
     }

@@ -13,7 +13,9 @@ export function readReportFile(file: string): VerifyReport {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`--merge: ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(
+      `--merge: ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   // `kubectl logs` may put a line of its own before the JSON; the report is the last top-level object.
   const start = text.search(/^\{/m);
@@ -29,14 +31,22 @@ export function readReportFile(file: string): VerifyReport {
 /** Check that data is a verify report (version 1); throws naming the file and the field. */
 function checkReport(data: unknown, file: string): VerifyReport {
   const r = data as Partial<VerifyReport>;
-  const problem = !r || typeof r !== 'object' ? 'it is not an object'
-    : r.tool !== 'hitless verify' ? '"tool" is not "hitless verify"'
-    : r.version !== 1 ? `version ${JSON.stringify(r.version)} is not 1`
-    : typeof r.startedAt !== 'string' || Number.isNaN(Date.parse(r.startedAt)) ? '"startedAt" is not a time'
-    : !Array.isArray(r.perRequest) ? '"perRequest" is missing'
-    : !Array.isArray(r.events) ? '"events" is missing'
-    : !r.settings || typeof r.settings !== 'object' ? '"settings" is missing'
-    : null;
+  const problem =
+    !r || typeof r !== 'object'
+      ? 'it is not an object'
+      : r.tool !== 'hitless verify'
+        ? '"tool" is not "hitless verify"'
+        : r.version !== 1
+          ? `version ${JSON.stringify(r.version)} is not 1`
+          : typeof r.startedAt !== 'string' || Number.isNaN(Date.parse(r.startedAt))
+            ? '"startedAt" is not a time'
+            : !Array.isArray(r.perRequest)
+              ? '"perRequest" is missing'
+              : !Array.isArray(r.events)
+                ? '"events" is missing'
+                : !r.settings || typeof r.settings !== 'object'
+                  ? '"settings" is missing'
+                  : null;
   if (problem) throw new Error(`--merge: ${file} is not a hitless verify report: ${problem}`);
   return r as VerifyReport;
 }
@@ -64,7 +74,11 @@ export function mergeReports(reports: readonly VerifyReport[]): VerifyReport {
       if (row.ttftMs !== null) ttfts.push(row.ttftMs);
       perRequest.push({ ...row, shard, start: round3(row.start + offset), end: round3(row.end + offset) });
     }
-    for (const e of report.events) events.push({ atSeconds: round3(e.atSeconds + offset), what: reports.length > 1 ? `shard ${shard}: ${e.what}` : e.what });
+    for (const e of report.events)
+      events.push({
+        atSeconds: round3(e.atSeconds + offset),
+        what: reports.length > 1 ? `shard ${shard}: ${e.what}` : e.what,
+      });
     skipped += report.skipped ?? 0;
     longestOkSeconds = Math.max(longestOkSeconds, report.longestOkSeconds ?? 0);
     clientMaxLagMs = Math.max(clientMaxLagMs, report.clientMaxLagMs ?? 0);
@@ -72,10 +86,24 @@ export function mergeReports(reports: readonly VerifyReport[]): VerifyReport {
   const first = reports[starts.indexOf(zero)];
   const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
   return {
-    tool: 'hitless verify', version: 1, startedAt: new Date(zero).toISOString(),
-    settings: { ...first.settings, ratePerSecond: sum((r) => r.settings.ratePerSecond), concurrency: sum((r) => r.settings.concurrency) },
-    requests: perRequest.length, outcomes, lost: lostOf(outcomes), skipped, cancelled,
-    ttftMs: ttftSummary(ttfts), longestOkSeconds, clientMaxLagMs, shards: sum((r) => r.shards ?? 1),
-    events: events.sort((a, b) => a.atSeconds - b.atSeconds), perRequest,
+    tool: 'hitless verify',
+    version: 1,
+    startedAt: new Date(zero).toISOString(),
+    settings: {
+      ...first.settings,
+      ratePerSecond: sum((r) => r.settings.ratePerSecond),
+      concurrency: sum((r) => r.settings.concurrency),
+    },
+    requests: perRequest.length,
+    outcomes,
+    lost: lostOf(outcomes),
+    skipped,
+    cancelled,
+    ttftMs: ttftSummary(ttfts),
+    longestOkSeconds,
+    clientMaxLagMs,
+    shards: sum((r) => r.shards ?? 1),
+    events: events.sort((a, b) => a.atSeconds - b.atSeconds),
+    perRequest,
   };
 }

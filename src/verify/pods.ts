@@ -32,12 +32,14 @@ export function readPods(listing: unknown): Map<string, PodState> {
     const terminated: Record<string, string> = {};
     for (const c of item.status?.containerStatuses ?? []) {
       const t = c?.state?.terminated;
-      if (t && typeof c.name === 'string') terminated[c.name] = `${t.reason ?? 'terminated'}, exit code ${t.exitCode ?? '?'}`;
+      if (t && typeof c.name === 'string')
+        terminated[c.name] = `${t.reason ?? 'terminated'}, exit code ${t.exitCode ?? '?'}`;
     }
     pods.set(name, {
       ready: (item.status?.conditions ?? []).some((c) => c?.type === 'Ready' && c.status === 'True'),
       deleting: typeof item.metadata?.deletionTimestamp === 'string',
-      graceSeconds: typeof item.metadata?.deletionGracePeriodSeconds === 'number' ? item.metadata.deletionGracePeriodSeconds : null,
+      graceSeconds:
+        typeof item.metadata?.deletionGracePeriodSeconds === 'number' ? item.metadata.deletionGracePeriodSeconds : null,
       terminated,
     });
   }
@@ -53,9 +55,11 @@ export function podChanges(before: ReadonlyMap<string, PodState>, after: Readonl
     if (!was) changes.push(`pod ${name} created${now.ready ? ' (ready)' : ''}`);
     else if (!was.ready && now.ready) changes.push(`pod ${name} ready`);
     else if (was.ready && !now.ready) changes.push(`pod ${name} not ready`);
-    if (now.deleting && !was?.deleting) changes.push(`pod ${name} deletion started${now.graceSeconds === null ? '' : ` (grace ${now.graceSeconds} s)`}`);
+    if (now.deleting && !was?.deleting)
+      changes.push(`pod ${name} deletion started${now.graceSeconds === null ? '' : ` (grace ${now.graceSeconds} s)`}`);
     for (const [container, how] of Object.entries(now.terminated).sort()) {
-      if (was?.terminated[container] === undefined) changes.push(`pod ${name} container ${container} terminated: ${how}`);
+      if (was?.terminated[container] === undefined)
+        changes.push(`pod ${name} container ${container} terminated: ${how}`);
     }
   }
   for (const name of [...before.keys()].sort()) if (!after.has(name)) changes.push(`pod ${name} gone`);
@@ -64,7 +68,16 @@ export function podChanges(before: ReadonlyMap<string, PodState>, after: Readonl
 
 /** The label selector of a Deployment (`kubectl get deployment -o json`), as kubectl's -l wants it. */
 export function deploymentSelector(deployment: unknown): string {
-  const selector = (deployment as { spec?: { selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } } })?.spec?.selector;
+  const selector = (
+    deployment as {
+      spec?: {
+        selector?: {
+          matchLabels?: Record<string, string>;
+          matchExpressions?: { key: string; operator: string; values?: string[] }[];
+        };
+      };
+    }
+  )?.spec?.selector;
   const parts: string[] = [];
   for (const [k, v] of Object.entries(selector?.matchLabels ?? {}).sort()) parts.push(`${k}=${v}`);
   for (const e of selector?.matchExpressions ?? []) {

@@ -84,7 +84,12 @@ export function ttftSummary(values: readonly number[]): { p50: number; p99: numb
 
 /** Build the report of one run. */
 export function buildReport(o: {
-  startedAt: Date; settings: RunSettings; results: readonly RequestResult[]; events: readonly VerifyEvent[]; skipped: number; clientMaxLagMs: number;
+  startedAt: Date;
+  settings: RunSettings;
+  results: readonly RequestResult[];
+  events: readonly VerifyEvent[];
+  skipped: number;
+  clientMaxLagMs: number;
 }): VerifyReport {
   const outcomes = zeroCounts();
   let cancelled = 0;
@@ -97,15 +102,31 @@ export function buildReport(o: {
     if (!r.cancelled && r.outcome === 'ok') longestOkMs = Math.max(longestOkMs, r.endMs - r.startMs);
     if (r.ttftMs !== null) ttfts.push(r.ttftMs);
     perRequest.push({
-      id: r.id, start: round3(r.startMs / 1000), end: round3(r.endMs / 1000), outcome: r.cancelled ? 'cancelled' : r.outcome,
-      status: r.status, ttftMs: r.ttftMs === null ? null : round1(r.ttftMs), detail: r.detail,
+      id: r.id,
+      start: round3(r.startMs / 1000),
+      end: round3(r.endMs / 1000),
+      outcome: r.cancelled ? 'cancelled' : r.outcome,
+      status: r.status,
+      ttftMs: r.ttftMs === null ? null : round1(r.ttftMs),
+      detail: r.detail,
     });
   }
   return {
-    tool: 'hitless verify', version: 1, startedAt: o.startedAt.toISOString(), settings: o.settings,
-    requests: o.results.length, outcomes, lost: lostOf(outcomes), skipped: o.skipped, cancelled,
-    ttftMs: ttftSummary(ttfts), longestOkSeconds: round3(longestOkMs / 1000), clientMaxLagMs: Math.round(o.clientMaxLagMs),
-    shards: 1, events: [...o.events].sort((a, b) => a.atSeconds - b.atSeconds), perRequest,
+    tool: 'hitless verify',
+    version: 1,
+    startedAt: o.startedAt.toISOString(),
+    settings: o.settings,
+    requests: o.results.length,
+    outcomes,
+    lost: lostOf(outcomes),
+    skipped: o.skipped,
+    cancelled,
+    ttftMs: ttftSummary(ttfts),
+    longestOkSeconds: round3(longestOkMs / 1000),
+    clientMaxLagMs: Math.round(o.clientMaxLagMs),
+    shards: 1,
+    events: [...o.events].sort((a, b) => a.atSeconds - b.atSeconds),
+    perRequest,
   };
 }
 
@@ -119,14 +140,29 @@ export function summaryText(report: VerifyReport): string {
   const lines: string[] = [];
   const s = report.settings;
   const shards = report.shards > 1 ? ` (${report.shards} shards merged)` : '';
-  lines.push(`hitless verify: ${report.requests} requests to ${s.url} (${s.model}) over ${reportEndSeconds(report).toFixed(1)} s${shards}`);
-  lines.push(`  ${VERIFY_OUTCOMES.map((o) => `${o} ${report.outcomes[o]}`).join(', ')}${report.cancelled ? `, cancelled ${report.cancelled}` : ''}`);
-  if (report.ttftMs) lines.push(`  time to first token: p50 ${report.ttftMs.p50} ms, p99 ${report.ttftMs.p99} ms; longest ok request ${report.longestOkSeconds} s`);
-  if (report.skipped > 0) lines.push(`  ${report.skipped} arrivals were not sent: ${s.concurrency} requests were already in flight (raise --concurrency or lower --rate)`);
-  if (report.clientMaxLagMs > CLIENT_STALL_MS) lines.push(`  the client stalled for up to ${report.clientMaxLagMs} ms (a busy machine): its timings may be late`);
+  lines.push(
+    `hitless verify: ${report.requests} requests to ${s.url} (${s.model}) over ${reportEndSeconds(report).toFixed(1)} s${shards}`,
+  );
+  lines.push(
+    `  ${VERIFY_OUTCOMES.map((o) => `${o} ${report.outcomes[o]}`).join(', ')}${report.cancelled ? `, cancelled ${report.cancelled}` : ''}`,
+  );
+  if (report.ttftMs)
+    lines.push(
+      `  time to first token: p50 ${report.ttftMs.p50} ms, p99 ${report.ttftMs.p99} ms; longest ok request ${report.longestOkSeconds} s`,
+    );
+  if (report.skipped > 0)
+    lines.push(
+      `  ${report.skipped} arrivals were not sent: ${s.concurrency} requests were already in flight (raise --concurrency or lower --rate)`,
+    );
+  if (report.clientMaxLagMs > CLIENT_STALL_MS)
+    lines.push(`  the client stalled for up to ${report.clientMaxLagMs} ms (a busy machine): its timings may be late`);
   for (const e of report.events) lines.push(`  ${e.atSeconds.toFixed(1).padStart(7)} s  ${e.what}`);
-  lines.push(report.lost === 0
-    ? `  lost 0: nothing was refused, cut, aborted or timed out`
-    : `  lost ${report.lost}: ${VERIFY_OUTCOMES.filter((o) => o !== 'ok' && report.outcomes[o] > 0).map((o) => `${report.outcomes[o]} ${o}`).join(', ')}`);
+  lines.push(
+    report.lost === 0
+      ? `  lost 0: nothing was refused, cut, aborted or timed out`
+      : `  lost ${report.lost}: ${VERIFY_OUTCOMES.filter((o) => o !== 'ok' && report.outcomes[o] > 0)
+          .map((o) => `${report.outcomes[o]} ${o}`)
+          .join(', ')}`,
+  );
   return lines.join('\n');
 }

@@ -55,7 +55,12 @@ export interface InFlight {
 const RAW_LIMIT = 200_000;
 
 /** Send request `id` now; `zeroMs` is the run's start (performance.now). */
-export function sendRequest(target: RequestTarget, id: number, zeroMs: number, onRaw?: (id: number, raw: RawResponse) => void): InFlight {
+export function sendRequest(
+  target: RequestTarget,
+  id: number,
+  zeroMs: number,
+  onRaw?: (id: number, raw: RawResponse) => void,
+): InFlight {
   const started = performance.now();
   let status: number | undefined;
   let firstTokenAt: number | null = null;
@@ -64,7 +69,9 @@ export function sendRequest(target: RequestTarget, id: number, zeroMs: number, o
   let complete = false;
   let detail: string | null = null;
   let raw = '';
-  const reader = createStreamReader(() => { firstTokenAt = performance.now(); });
+  const reader = createStreamReader(() => {
+    firstTokenAt = performance.now();
+  });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
@@ -74,7 +81,9 @@ export function sendRequest(target: RequestTarget, id: number, zeroMs: number, o
   if (target.idHeader) headers[target.idHeader] = String(id);
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   let settle: (r: RequestResult) => void = () => {};
-  const done = new Promise<RequestResult>((resolve) => { settle = resolve; });
+  const done = new Promise<RequestResult>((resolve) => {
+    settle = resolve;
+  });
   let settled = false;
   const finish = () => {
     if (settled) return;
@@ -107,8 +116,12 @@ export function sendRequest(target: RequestTarget, id: number, zeroMs: number, o
       reader.feed(part);
       if (onRaw && raw.length < RAW_LIMIT) raw += part.toString('utf8');
     });
-    res.on('end', () => { complete = res.complete; });
-    res.on('error', (error: NodeJS.ErrnoException) => { detail ??= error.code ?? error.message; });
+    res.on('end', () => {
+      complete = res.complete;
+    });
+    res.on('error', (error: NodeJS.ErrnoException) => {
+      detail ??= error.code ?? error.message;
+    });
     res.on('close', () => {
       complete = complete || res.complete;
       if (!complete) detail ??= 'the stream broke off';

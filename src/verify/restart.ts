@@ -22,7 +22,10 @@ const READ_TIMEOUT_MS = 30_000;
 export async function readDeploymentSelector(target: RestartTarget): Promise<string> {
   const args = COMMANDS.getDeployment(target);
   const result = await kubectl(args, READ_TIMEOUT_MS);
-  if (result.code !== 0) throw new RestartError(`${shown(args)} failed: ${result.stderr.trim().split('\n')[0] || `exit code ${result.code}`}`);
+  if (result.code !== 0)
+    throw new RestartError(
+      `${shown(args)} failed: ${result.stderr.trim().split('\n')[0] || `exit code ${result.code}`}`,
+    );
   try {
     return deploymentSelector(JSON.parse(result.stdout));
   } catch (error) {
@@ -31,7 +34,12 @@ export async function readDeploymentSelector(target: RestartTarget): Promise<str
 }
 
 /** What verify will do, said before it does it. */
-export function restartPlan(target: RestartTarget, selector: string, warmupSeconds: number, rolloutTimeoutSeconds: number): string {
+export function restartPlan(
+  target: RestartTarget,
+  selector: string,
+  warmupSeconds: number,
+  rolloutTimeoutSeconds: number,
+): string {
   return [
     `hitless verify will restart one Deployment and change nothing else:`,
     `  1. send load for ${warmupSeconds} s (Ctrl-C now and nothing is restarted)`,
@@ -65,7 +73,8 @@ export function watchPods(target: RestartTarget, selector: string, onEvent: (wha
       if (failures++ === 0) onEvent(`listing pods failed: ${(error as Error).message}`);
       return;
     }
-    if (previous === null) onEvent(`${pods.size} pod(s) before the restart: ${[...pods.keys()].sort().join(', ') || 'none'}`);
+    if (previous === null)
+      onEvent(`${pods.size} pod(s) before the restart: ${[...pods.keys()].sort().join(', ') || 'none'}`);
     else for (const change of podChanges(previous, pods)) onEvent(change);
     previous = pods;
   };
@@ -89,7 +98,12 @@ export function watchPods(target: RestartTarget, selector: string, onEvent: (wha
 export type RolloutEnd = 'complete' | 'failed' | 'not-started' | 'interrupted';
 
 /** Restart the Deployment and wait for the rollout (`signal` stops the wait); `onEvent` gets each step. */
-export async function restartDeployment(target: RestartTarget, rolloutTimeoutSeconds: number, onEvent: (what: string) => void, signal?: AbortSignal): Promise<RolloutEnd> {
+export async function restartDeployment(
+  target: RestartTarget,
+  rolloutTimeoutSeconds: number,
+  onEvent: (what: string) => void,
+  signal?: AbortSignal,
+): Promise<RolloutEnd> {
   const restart = COMMANDS.restart(target);
   onEvent(`${shown(restart)}`);
   const started = await kubectl(restart, READ_TIMEOUT_MS);
@@ -97,7 +111,11 @@ export async function restartDeployment(target: RestartTarget, rolloutTimeoutSec
     onEvent(`rollout restart failed: ${started.stderr.trim().split('\n')[0] || `exit code ${started.code}`}`);
     return 'not-started';
   }
-  const status = await kubectl(COMMANDS.waitRollout(target, rolloutTimeoutSeconds), (rolloutTimeoutSeconds + 30) * 1000, signal);
+  const status = await kubectl(
+    COMMANDS.waitRollout(target, rolloutTimeoutSeconds),
+    (rolloutTimeoutSeconds + 30) * 1000,
+    signal,
+  );
   if (signal?.aborted) {
     onEvent('stopped waiting for the rollout (Ctrl-C); it goes on in the cluster');
     return 'interrupted';

@@ -48,7 +48,7 @@ function hasOutput(choice: Record<string, unknown>): boolean {
 function errorText(error: unknown): string {
   if (typeof error === 'string') return error.slice(0, MAX_ERROR_CHARS);
   if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
-    return ((error as { message: string }).message).slice(0, MAX_ERROR_CHARS);
+    return (error as { message: string }).message.slice(0, MAX_ERROR_CHARS);
   }
   return JSON.stringify(error ?? null).slice(0, MAX_ERROR_CHARS);
 }
@@ -77,7 +77,8 @@ export function createStreamReader(onFirstToken: () => void = () => {}): StreamR
       try {
         parsed = JSON.parse(data);
       } catch {
-        if (event.event === 'error' && facts.error === null) facts.error = data.slice(0, MAX_ERROR_CHARS) || 'error event';
+        if (event.event === 'error' && facts.error === null)
+          facts.error = data.slice(0, MAX_ERROR_CHARS) || 'error event';
         else facts.malformed++;
         return;
       }

@@ -12,9 +12,11 @@ const PLAIN_EVERY_SECONDS = 5;
 export function statusLine(elapsedSeconds: number, stats: LoadStats): string {
   const c = stats.counts;
   const ttft = ttftSummary(stats.ttftMs.slice(-5000));
-  return `${elapsedSeconds.toFixed(0).padStart(4)} s  sent ${stats.sent}  in flight ${stats.inFlight}  ok ${c.ok}  refused ${c.refused}  cut ${c.cut}`
+  return (
+    `${elapsedSeconds.toFixed(0).padStart(4)} s  sent ${stats.sent}  in flight ${stats.inFlight}  ok ${c.ok}  refused ${c.refused}  cut ${c.cut}`
     + `  aborted ${c.aborted}  timeout ${c.timeout}  ttft p50 ${ttft ? `${Math.round(ttft.p50)} ms` : '–'} p99 ${ttft ? `${Math.round(ttft.p99)} ms` : '–'}`
-    + (stats.skipped ? `  skipped ${stats.skipped}` : '');
+    + (stats.skipped ? `  skipped ${stats.skipped}` : '')
+  );
 }
 
 /** Start printing status to `out`; returns a function that stops it (and ends the TTY line). */

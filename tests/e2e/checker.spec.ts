@@ -66,8 +66,12 @@ test('a pasted manifest shows its findings by severity, with paths and fixes', a
   await expect(finding(page, 'pool-selector-mismatch')).toContainText('spec.selector.matchLabels');
   await expect(finding(page, 'readiness-missing')).toHaveAttribute('data-severity', 'error');
   // Errors are listed before warnings and notes.
-  const severities = await page.locator('[data-testid="findings"] [data-severity]').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
-  expect(severities.indexOf('warning') === -1 || severities.lastIndexOf('error') < severities.indexOf('warning')).toBe(true);
+  const severities = await page
+    .locator('[data-testid="findings"] [data-severity]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
+  expect(severities.indexOf('warning') === -1 || severities.lastIndexOf('error') < severities.indexOf('warning')).toBe(
+    true,
+  );
   // The count is announced.
   await expect(page.getByTestId('findings-count')).toHaveAttribute('aria-live', 'polite');
   await expect(page.getByTestId('findings-count')).toContainText('errors');
@@ -98,7 +102,10 @@ test('the fixed manifest keeps comments and checks clean when pasted back', asyn
   await expect(page.locator('[data-testid="findings"] [data-severity="error"]')).toHaveCount(0);
   // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.
   await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(1);
-  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute('data-code', 'grace-exceeds-autoscaler');
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute(
+    'data-code',
+    'grace-exceeds-autoscaler',
+  );
 });
 
 test('"Check the fixed manifest" puts it in the text area and rechecks', async ({ page }) => {
@@ -164,10 +171,13 @@ test('binary data and oversized input are refused with a reason', async ({ page 
   await open(page);
   await paste(page, 'kind: Deployment\n\u0000\u0001');
   await expect(page.getByTestId('input-problem')).toContainText('binary data');
-  await page.getByTestId('checker-input').evaluate((el, text) => {
-    (el as HTMLTextAreaElement).value = text;
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  }, `# ${'x'.repeat(300 * 1024)}\n`);
+  await page.getByTestId('checker-input').evaluate(
+    (el, text) => {
+      (el as HTMLTextAreaElement).value = text;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    `# ${'x'.repeat(300 * 1024)}\n`,
+  );
   await expect(page.getByTestId('input-problem')).toContainText('at most 256 KiB');
 });
 
@@ -187,7 +197,9 @@ test('a finding\u2019s line button selects that line in the manifest, from the k
 
 test('a file chosen with the file input is checked', async ({ page }) => {
   await open(page);
-  await page.getByLabel('Or open a file').setInputFiles({ name: 'deploy.yaml', mimeType: 'text/yaml', buffer: Buffer.from(MANIFEST) });
+  await page
+    .getByLabel('Or open a file')
+    .setInputFiles({ name: 'deploy.yaml', mimeType: 'text/yaml', buffer: Buffer.from(MANIFEST) });
   await expect(page.getByTestId('checker-input')).toHaveValue(/name: chat/);
   await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
 });
@@ -198,14 +210,31 @@ for (const scheme of ['light', 'dark'] as const) {
     await open(page);
     await paste(page, MANIFEST);
     await expect(page.getByTestId('fixed-manifest')).toBeVisible();
-    await page.locator('[data-testid=fixed-manifest].is-highlighted').waitFor({ timeout: 10_000 }).catch(() => { /* optional */ });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-      .exclude('button[data-open-modal]').analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page
+      .locator('[data-testid=fixed-manifest].is-highlighted')
+      .waitFor({ timeout: 10_000 })
+      .catch(() => {
+        /* optional */
+      });
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .exclude('button[data-open-modal]')
+      .analyze();
+    expect(
+      results.violations.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 5)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      ),
+    ).toEqual([]);
   });
 }
 
-test('the generator\u2019s Istio manifest is checked for Istio, named by its header; without the header, for GKE', async ({ page }) => {
+test('the generator\u2019s Istio manifest is checked for Istio, named by its header; without the header, for GKE', async ({
+  page,
+}) => {
   await open(page);
   // The gateway choice sits above the manifest, and starts at "detect".
   const gatewayBox = await page.locator('#in-gateway').boundingBox();
@@ -216,7 +245,9 @@ test('the generator\u2019s Istio manifest is checked for Istio, named by its hea
   await paste(page, istio);
   const checkedFor = page.getByTestId('checked-for');
   await expect(checkedFor).toHaveAttribute('data-gateway', 'istio');
-  await expect(checkedFor).toContainText('Checked for: Istio (detected from the generator\u2019s header comment (line 1))');
+  await expect(checkedFor).toContainText(
+    'Checked for: Istio (detected from the generator\u2019s header comment (line 1))',
+  );
   await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
   await expect(finding(page, 'prestop-too-short')).toHaveCount(0);
   // Without its header nothing names the gateway: the default, GKE (30 s removal), finds the 15 s sleep too short.
@@ -232,7 +263,9 @@ test('the generator\u2019s Istio manifest is checked for Istio, named by its hea
   await expect(finding(page, 'prestop-too-short')).toHaveCount(0);
 });
 
-test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed manifest adds the generator\u2019s policy', async ({ page }) => {
+test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed manifest adds the generator\u2019s policy', async ({
+  page,
+}) => {
   await open(page);
   await page.locator('#in-gateway').selectOption('gke');
   await paste(page, MANIFEST);
@@ -242,13 +275,18 @@ test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed m
   await expect(missing).toContainText('cuts any response after 30s');
   await expect(missing).toContainText('kind: GCPBackendPolicy');
   const fixed = (await page.getByTestId('fixed-manifest').textContent()) ?? '';
-  expect(fixed).toMatch(/---\n# GKE Gateway: [^\n]*\n\napiVersion: networking\.gke\.io\/v1\nkind: GCPBackendPolicy\nmetadata:\n {2}name: chat\n/);
-  expect(fixed).toContain('timeoutSec: 738 #');   // 492 s longest request × 1.5, above the 300 s floor
+  expect(fixed).toMatch(
+    /---\n# GKE Gateway: [^\n]*\n\napiVersion: networking\.gke\.io\/v1\nkind: GCPBackendPolicy\nmetadata:\n {2}name: chat\n/,
+  );
+  expect(fixed).toContain('timeoutSec: 738 #'); // 492 s longest request × 1.5, above the 300 s floor
   await page.getByTestId('check-fixed').click();
   await expect(finding(page, 'gateway-policy-missing')).toHaveCount(0);
   // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.
   await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(1);
-  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute('data-code', 'grace-exceeds-autoscaler');
+  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute(
+    'data-code',
+    'grace-exceeds-autoscaler',
+  );
 });
 
 test('"Load an example" sits beside the manifest label and in the empty findings panel', async ({ page }) => {
@@ -318,7 +356,9 @@ spec:
 `;
 }
 
-test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms, findings a page at a time', async ({ page }) => {
+test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms, findings a page at a time', async ({
+  page,
+}) => {
   test.setTimeout(480_000); // the check takes seconds in the worker, minutes on a machine at load 40; the page stays free meanwhile
   // Long tasks are recorded from the start with the Long Tasks API. On a shared machine a task's wall time also counts
   // the time the main thread waited for a CPU, so the budget is checked on each task's CPU time on that thread, from
@@ -326,8 +366,9 @@ test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms,
   await page.addInitScript(() => {
     const w = window as unknown as { hitlessLongTasks: { start: number; ms: number }[] };
     w.hitlessLongTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.hitlessLongTasks.push({ start: e.startTime, ms: e.duration }); })
-      .observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.hitlessLongTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
   });
   await open(page);
   const pairs: string[] = [];
@@ -342,27 +383,56 @@ test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms,
     return new Promise<void>((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn())));
   }, text);
   const cdp = await page.context().newCDPSession(page);
-  const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
+  const events: {
+    ph: string;
+    name: string;
+    pid: number;
+    tid: number;
+    dur?: number;
+    tdur?: number;
+    args?: { name?: string };
+  }[] = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as typeof events)));
   const traced = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
-  await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline,devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    categories: 'disabled-by-default-devtools.timeline,devtools.timeline',
+    transferMode: 'ReportEvents',
+  });
   const from = await page.evaluate(() => performance.now());
   // Every Deployment is a model-server workload: the count is the number of pairs.
-  await expect(page.getByTestId('findings-count')).toContainText(`in ${pairs.length} model-server workloads`, { timeout: 420_000 });
+  await expect(page.getByTestId('findings-count')).toContainText(`in ${pairs.length} model-server workloads`, {
+    timeout: 420_000,
+  });
   await expect(page.getByTestId('fixed-manifest')).toBeVisible({ timeout: 30_000 });
   // The tasks that follow the render (layout, paint) finish and are reported before the figures are read.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 1000))));
   await cdp.send('Tracing.end');
   await traced;
-  const longTasks = (await page.evaluate(() => (window as unknown as { hitlessLongTasks: { start: number; ms: number }[] }).hitlessLongTasks))
-    .filter((t) => t.start >= from).map((t) => Math.round(t.ms));
-  const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const cpuMs = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && mainThreads.has(`${e.pid}:${e.tid}`))
-    .map((e) => Math.round((e.tdur ?? e.dur ?? 0) / 1000)).filter((ms) => ms > 50);
+  const longTasks = (
+    await page.evaluate(
+      () => (window as unknown as { hitlessLongTasks: { start: number; ms: number }[] }).hitlessLongTasks,
+    )
+  )
+    .filter((t) => t.start >= from)
+    .map((t) => Math.round(t.ms));
+  const mainThreads = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const cpuMs = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && mainThreads.has(`${e.pid}:${e.tid}`))
+    .map((e) => Math.round((e.tdur ?? e.dur ?? 0) / 1000))
+    .filter((ms) => ms > 50);
   expect(mainThreads.size, 'the trace has the page\u2019s main thread').toBeGreaterThan(0);
-  expect(Math.max(0, ...cpuMs), `main-thread tasks over 50 ms of CPU: ${cpuMs.join(', ')} ms (long tasks by wall time: ${longTasks.join(', ')} ms)`).toBeLessThanOrEqual(200);
+  expect(
+    Math.max(0, ...cpuMs),
+    `main-thread tasks over 50 ms of CPU: ${cpuMs.join(', ')} ms (long tasks by wall time: ${longTasks.join(', ')} ms)`,
+  ).toBeLessThanOrEqual(200);
   // The fixed manifest holds all of it, though blocks out of view are not laid out yet.
-  expect(await page.getByTestId('fixed-manifest').evaluate((el) => el.textContent?.split('kind: Deployment').length)).toBe(pairs.length + 1);
+  expect(
+    await page.getByTestId('fixed-manifest').evaluate((el) => el.textContent?.split('kind: Deployment').length),
+  ).toBe(pairs.length + 1);
 
   // Two warnings per pair (the preStop sleeps 30 s, short of 30 s removal + 5 s margin; progressDeadlineSeconds is
   // unset, so 600 s, short of the 788 s grace plus the load), and one for the settings (the 788 s grace outlasts the

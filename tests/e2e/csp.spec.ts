@@ -20,11 +20,13 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (e) => {
-      seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`);
+      seen.push(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
+      );
     });
   });
   return async () => [
-    ...await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []),
+    ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])),
     ...fromConsole,
   ];
 }
@@ -33,8 +35,12 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
 const policyOf = (page: Page) => page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
 
 test('the sitemap lists the pages', () => {
-  expect(SITEMAP_PATHS.length, 'no pages found in the built sitemap (was the site built into $HITLESS_OUT_DIR?)').toBeGreaterThan(1);
-  for (const path of ['/', '/generator/', '/checker/', '/gateways/', '/model-servers/']) expect(SITEMAP_PATHS).toContain(path);
+  expect(
+    SITEMAP_PATHS.length,
+    'no pages found in the built sitemap (was the site built into $HITLESS_OUT_DIR?)',
+  ).toBeGreaterThan(1);
+  for (const path of ['/', '/generator/', '/checker/', '/gateways/', '/model-servers/'])
+    expect(SITEMAP_PATHS).toContain(path);
 });
 
 for (const path of SITEMAP_PATHS) {
@@ -73,7 +79,10 @@ test('under the policy, the generator hydrates and highlights its manifest', asy
   // A change is highlighted by the Web Worker (worker-src 'self'), as the policy allows.
   await page.locator('#in-max-output-tokens').fill('8192');
   // (is-highlighted marks a manifest whose highlighted HTML is for its current text.)
-  await expect(page.locator('[data-testid=manifest].is-highlighted')).toContainText('# Inputs changed from defaults: --max-output-tokens 8192', { timeout: 20_000 });
+  await expect(page.locator('[data-testid=manifest].is-highlighted')).toContainText(
+    '# Inputs changed from defaults: --max-output-tokens 8192',
+    { timeout: 20_000 },
+  );
   expect(await page.locator('[data-testid=manifest] span[style]').count()).toBeGreaterThan(100);
   expect(await violations()).toEqual([]);
 });

@@ -10,12 +10,18 @@ type Obj = Record<string, any>;
 /** preStop per gateway: removal p99 from content/gateways/*.yaml + 5 s margin. */
 const PRESTOP: Record<string, number> = {
   gke: 35, // 30 (observed) + 5
-  istio: 15, agentgateway: 15, 'nginx-gateway-fabric': 15, 'envoy-ai-gateway': 15, kgateway: 15, // 10 (estimate) + 5
+  istio: 15,
+  agentgateway: 15,
+  'nginx-gateway-fabric': 15,
+  'envoy-ai-gateway': 15,
+  kgateway: 15, // 10 (estimate) + 5
   custom: 25, // example health checks: 5 s × 2 + 5 s timeout + 5 s propagation = 20, + 5
 };
 
 /** The generator query each gateway page links to: only values that differ from the defaults (gke is the default). */
-const QUERY: Record<string, string> = Object.fromEntries(Object.keys(PRESTOP).map((id) => [id, id === 'gke' ? '?v=2' : `?v=2&gateway=${id}`]));
+const QUERY: Record<string, string> = Object.fromEntries(
+  Object.keys(PRESTOP).map((id) => [id, id === 'gke' ? '?v=2' : `?v=2&gateway=${id}`]),
+);
 
 async function manifestDocs(page: Page): Promise<Obj[]> {
   await expect(page.locator('[data-hydrated="true"]')).toBeVisible();
@@ -46,12 +52,21 @@ for (const [gateway, preStop] of Object.entries(PRESTOP)) {
     // Grace: preStop + 738 s drain (492 s longest request × 1.5) + 15 s teardown.
     expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(preStop + 738 + 15);
     if (gateway === 'gke') {
-      expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy', 'PodDisruptionBudget']);
+      expect(docs.map((d) => d.kind)).toEqual([
+        'Deployment',
+        'InferencePool',
+        'HealthCheckPolicy',
+        'GCPBackendPolicy',
+        'PodDisruptionBudget',
+      ]);
       const [, , health, backend] = docs;
       const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
       expect(health.spec.targetRef).toEqual(target);
       // portSpecification USE_FIXED_PORT beside port: the HealthCheckPolicy CRD's CEL rules reject a bare port.
-      expect(health.spec.default.config).toEqual({ type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' } });
+      expect(health.spec.default.config).toEqual({
+        type: 'HTTP',
+        httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' },
+      });
       expect(backend.spec.targetRef).toEqual(target);
       // timeoutSec: 492 s × 1.5 = 738 needed, above the 300 s floor (GIE's GKE example, gke.yaml floorSeconds);
       // draining: 35 s preStop + 738 s drain = 773.
@@ -114,7 +129,11 @@ test('each model-server page links to a generator preset with its drain setting'
   // Drain 738 s with the default request inputs (492 s × 1.5); servers without a flag get none.
   const flags: Record<string, string | null> = {
     // TGI has --graceful-termination-timeout from 3.2.2, and the preset pins 3.3.5.
-    vllm: '--shutdown-timeout=738', triton: '--exit-timeout-secs=738', tgi: '--graceful-termination-timeout=738', sglang: null, llamacpp: null,
+    vllm: '--shutdown-timeout=738',
+    triton: '--exit-timeout-secs=738',
+    tgi: '--graceful-termination-timeout=738',
+    sglang: null,
+    llamacpp: null,
   };
   for (const [server, flag] of Object.entries(flags)) {
     const docs = await followGeneratorLink(page, `/model-servers/${server}/`);
@@ -127,8 +146,13 @@ test('each model-server page links to a generator preset with its drain setting'
   await expect(page.locator('[data-testid=model-server-comparison] tbody tr')).toHaveCount(Object.keys(flags).length);
 });
 
-for (const [path, table] of [['/gateways/', 'gateway-comparison'], ['/model-servers/', 'model-server-comparison']] as const) {
-  test(`${path}: at 1400 px the comparison table is not clipped, with no contents column beside it`, async ({ page }) => {
+for (const [path, table] of [
+  ['/gateways/', 'gateway-comparison'],
+  ['/model-servers/', 'model-server-comparison'],
+] as const) {
+  test(`${path}: at 1400 px the comparison table is not clipped, with no contents column beside it`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(path);
     // No "On this page" column takes the width (the page has no headings to list).
@@ -137,7 +161,11 @@ for (const [path, table] of [['/gateways/', 'gateway-comparison'], ['/model-serv
     const region = page.getByRole('region', { name: /compared$/ });
     await expect(region).toHaveAttribute('tabindex', '0');
     await expect(region.getByTestId(table)).toBeVisible();
-    const { scrollWidth, clientWidth, right } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, right: el.getBoundingClientRect().right }));
+    const { scrollWidth, clientWidth, right } = await region.evaluate((el) => ({
+      scrollWidth: el.scrollWidth,
+      clientWidth: el.clientWidth,
+      right: el.getBoundingClientRect().right,
+    }));
     expect(scrollWidth, 'the table fits its region').toBeLessThanOrEqual(clientWidth);
     expect(right).toBeLessThanOrEqual(1400);
   });
@@ -149,9 +177,14 @@ test('the profile pages pass axe\u2019s WCAG 2.2 AA checks', async ({ page }) =>
   for (const path of ['/gateways/', '/gateways/gke/', '/gateways/custom/', '/model-servers/', '/model-servers/vllm/']) {
     await page.goto(path);
     // Expressive Code makes a code block that scrolls focusable from a script once its size is known.
-    await page.waitForFunction(() => [...document.querySelectorAll('.expressive-code pre')]
-      .every((pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex')));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.expressive-code pre')].every(
+        (pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex'),
+      ),
+    );
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(results.violations.map((v) => `${path}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(
+      results.violations.map((v) => `${path}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
   }
 });

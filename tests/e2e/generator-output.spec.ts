@@ -17,7 +17,9 @@ test('choosing the patch form shows the kustomization and both patches, as the C
   await page.locator('#in-container').fill('server');
   await expect(page.getByTestId('manifest')).toContainText('# File: drain-flag.yaml');
   await expect(page).toHaveURL(/output=patch/);
-  const cli = spawnSync(process.execPath, [BIN, 'generate', '--output', 'patch', '--container', 'server'], { encoding: 'utf8' });
+  const cli = spawnSync(process.execPath, [BIN, 'generate', '--output', 'patch', '--container', 'server'], {
+    encoding: 'utf8',
+  });
   expect(await page.getByTestId('manifest').textContent()).toBe(cli.stdout);
 });
 
@@ -32,6 +34,8 @@ test('the lws form over one node names the Nodes per replica field', async ({ pa
 
 test('the helm-values form shows the chart values and the install command', async ({ page }) => {
   await open(page, '?v=2&output=helm-values');
-  await expect(page.getByTestId('manifest')).toContainText('helm install vllm-qwen3-32b oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0');
+  await expect(page.getByTestId('manifest')).toContainText(
+    'helm install vllm-qwen3-32b oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0',
+  );
   await expect(page.getByTestId('manifest')).toContainText('# File: model-server.yaml');
 });

@@ -21,7 +21,12 @@ async function manifestText(page: Page): Promise<string> {
 function podOf(text: string) {
   const docs = parseAllDocuments(text).map((d) => d.toJS());
   const deployment = docs.find((d) => d.kind === 'Deployment');
-  return { deployment, pod: deployment.spec.template.spec, container: deployment.spec.template.spec.containers[0], docs };
+  return {
+    deployment,
+    pod: deployment.spec.template.spec,
+    container: deployment.spec.template.spec.containers[0],
+    docs,
+  };
 }
 
 test('the default manifest has the hand-worked drain values', async ({ page }) => {
@@ -36,7 +41,9 @@ test('the default manifest has the hand-worked drain values', async ({ page }) =
   expect(plan.terminationGracePeriodSeconds).toBe(788);
   // Rollout: 3 steps × (600 s load + 788 s grace) = 4164 s; 2 of 3 serve during a step
   expect(plan.rolloutSeconds).toBe(4164);
-  await expect(page.getByTestId('plan-rollout')).toContainText('Rollout, worst case 4164s = 3 steps × (600s model load + 788s grace); 2 of 3 replicas serve during a step (66%).');
+  await expect(page.getByTestId('plan-rollout')).toContainText(
+    'Rollout, worst case 4164s = 3 steps × (600s model load + 788s grace); 2 of 3 replicas serve during a step (66%).',
+  );
   await expect(page.locator('[data-testid=warnings] li[data-code="grace-exceeds-autoscaler"]')).toBeVisible();
   await expect(page.locator('[data-testid=warnings]')).not.toContainText(/placeholder|no source/);
   // A plain visit keeps its address.
@@ -51,7 +58,9 @@ test('changing inputs updates the manifest and the link', async ({ page }) => {
   await page.locator('#in-max-output-tokens').fill('8192');
   await page.locator('#in-tpot-ms').fill('10');
   // istio 10 + 5 = 15; 8192 × 10 ms × 1.2 = 98.304 → 99 s × 1.5 = 148.5 → 149; 15 + 149 + 15 = 179
-  await expect(page.getByTestId('manifest')).toContainText('terminationGracePeriodSeconds: 179 # 15s preStop + 149s drain + 15s teardown');
+  await expect(page.getByTestId('manifest')).toContainText(
+    'terminationGracePeriodSeconds: 179 # 15s preStop + 149s drain + 15s teardown',
+  );
   const { container } = podOf(await manifestText(page));
   expect(container.lifecycle.preStop.sleep.seconds).toBe(15);
   expect(container.args).toContain('--shutdown-timeout=149');
@@ -63,11 +72,15 @@ test('an invalid value shows an error at the field and keeps a valid manifest', 
   await open(page);
   await page.locator('#in-replicas').fill('0');
   await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
-  await expect(page.locator('#in-replicas-error')).toHaveText('replicas must be a whole number from 1 to 1,000 (got "0")');
+  await expect(page.locator('#in-replicas-error')).toHaveText(
+    'replicas must be a whole number from 1 to 1,000 (got "0")',
+  );
   await expect(page.locator('#in-replicas')).toHaveAttribute('aria-invalid', 'true');
   expect(podOf(await manifestText(page)).deployment.spec.replicas).toBe(3);
   // The plan says the value is not used, by the field's label, and what it uses instead.
-  await expect(page.getByTestId('plan-input-errors')).toHaveText('Replicas is not valid: replicas must be a whole number from 1 to 1,000 (got "0"); the plan uses 3 until it is fixed.');
+  await expect(page.getByTestId('plan-input-errors')).toHaveText(
+    'Replicas is not valid: replicas must be a whole number from 1 to 1,000 (got "0"); the plan uses 3 until it is fixed.',
+  );
   await page.locator('#in-replicas').fill('2');
   await expect(page.getByTestId('plan-input-errors')).toHaveCount(0);
 });
@@ -75,8 +88,9 @@ test('an invalid value shows an error at the field and keeps a valid manifest', 
 test('the result reads plan, manifest, timeline, derivation, and scrolls with the page', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await open(page);
-  const order = await page.locator('.gen-result > *').evaluateAll((els) => els.map((el) =>
-    el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
+  const order = await page
+    .locator('.gen-result > *')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
   expect(order).toEqual(['plan', 'gen-output', 'gen-timeline', 'derivation']);
   // No scroll box of its own, not sticky: the page scrolls to the manifest and past it.
   const style = await page.locator('.gen-result').evaluate((el) => {
@@ -96,7 +110,9 @@ test('warnings come before notes, flags stay on one line, and the derivation nam
   // Istio: its removal p99 is an estimate (a note, listed first by the plan); 1 replica and no spare GPU (a warning);
   // the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's --max-graceful-termination-sec default (a warning).
   await open(page, '?v=2&gateway=istio&replicas=1');
-  const severities = await page.locator('[data-testid=warnings] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
+  const severities = await page
+    .locator('[data-testid=warnings] li')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
   expect(severities).toContain('warning');
   expect(severities).toContain('info');
   expect(severities.lastIndexOf('warning')).toBeLessThan(severities.indexOf('info'));
@@ -107,14 +123,22 @@ test('warnings come before notes, flags stay on one line, and the derivation nam
     // One line: its height is one line box.
     expect(await flag.evaluate((el) => el.getClientRects().length)).toBe(1);
   }
-  await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: '--max-graceful-termination-sec' }).first()).toBeVisible();
-  await expect(page.locator('[data-testid=warnings] code.gen-flag', { hasText: 'removal-seconds' }).first()).toBeVisible();
+  await expect(
+    page.locator('[data-testid=warnings] code.gen-flag', { hasText: '--max-graceful-termination-sec' }).first(),
+  ).toBeVisible();
+  await expect(
+    page.locator('[data-testid=warnings] code.gen-flag', { hasText: 'removal-seconds' }).first(),
+  ).toBeVisible();
   // The derivation, for the default GKE + vLLM plan: 30 s removal + 5 s margin = 35 s preStop.
   await open(page);
   const derivation = page.getByTestId('derivation');
   await derivation.locator('summary').click();
-  await expect(derivation.locator('[data-field="preStopSeconds"] dt')).toHaveText('preStop sleep = 35 s (lifecycle.preStop)');
-  await expect(derivation.locator('[data-field="gatewayDrainingSeconds"] dt')).toHaveText(/^Gateway connection draining = \d+ s$/);
+  await expect(derivation.locator('[data-field="preStopSeconds"] dt')).toHaveText(
+    'preStop sleep = 35 s (lifecycle.preStop)',
+  );
+  await expect(derivation.locator('[data-field="gatewayDrainingSeconds"] dt')).toHaveText(
+    /^Gateway connection draining = \d+ s$/,
+  );
   await expect(derivation.locator('[data-field="readinessProbe.window"] dt')).toHaveText(/^Readiness window = \d+ s$/);
   const terms = (await derivation.locator('dt').allTextContents()).join('\n');
   for (const key of ['drainFlag', 'gatewayDrainingSeconds', 'readinessProbe.window']) expect(terms).not.toContain(key);
@@ -128,10 +152,44 @@ test('a shared link reproduces its manifest, matching the CLI', async ({ page })
   expect(container.lifecycle.preStop.exec.command).toEqual(['/bin/sleep', '25']);
   expect(container.args).toContain('--exit-timeout-secs=738');
   expect(deployment.spec.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
-  const cli = spawnSync(process.execPath, [BIN, 'generate', '--gateway', 'custom', '--model-server', 'triton', '--spare-gpus', '1', '--kubernetes-version', '1.29'], { encoding: 'utf8' });
+  const cli = spawnSync(
+    process.execPath,
+    [
+      BIN,
+      'generate',
+      '--gateway',
+      'custom',
+      '--model-server',
+      'triton',
+      '--spare-gpus',
+      '1',
+      '--kubernetes-version',
+      '1.29',
+    ],
+    { encoding: 'utf8' },
+  );
   expect(cli.status).toBe(0);
   expect(text).toBe(cli.stdout);
-  const json = JSON.parse(spawnSync(process.execPath, [BIN, 'generate', '--gateway', 'custom', '--model-server', 'triton', '--spare-gpus', '1', '--kubernetes-version', '1.29', '--format', 'json'], { encoding: 'utf8' }).stdout);
+  const json = JSON.parse(
+    spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'generate',
+        '--gateway',
+        'custom',
+        '--model-server',
+        'triton',
+        '--spare-gpus',
+        '1',
+        '--kubernetes-version',
+        '1.29',
+        '--format',
+        'json',
+      ],
+      { encoding: 'utf8' },
+    ).stdout,
+  );
   expect(JSON.parse((await page.getByTestId('plan').getAttribute('data-plan'))!)).toEqual(json.plan);
 });
 
@@ -160,12 +218,17 @@ test('choosing a gateway asks before replacing the reader\u2019s values', async 
   const confirm = page.getByTestId('preset-confirm');
   // The preset and the field by the names the page uses, with the flag, the reader's value and the preset's (Istio: 10 s).
   await expect(confirm).toContainText('The Istio preset has its own value for a field you changed.');
-  await expect(confirm.locator('li[data-flag="removal-seconds"]')).toHaveText('Removal p99 (--removal-seconds): yours 12 s, the preset\u2019s 10 s');
+  await expect(confirm.locator('li[data-flag="removal-seconds"]')).toHaveText(
+    'Removal p99 (--removal-seconds): yours 12 s, the preset\u2019s 10 s',
+  );
   await confirm.getByRole('button', { name: 'Keep my values' }).click();
   // kept: 12 + 5 = 17
   await expect(page.getByTestId('manifest')).toContainText('seconds: 17 # 12s removal p99 + 5s margin');
   await page.getByLabel('Gateway', { exact: true }).selectOption('gke');
-  await page.getByTestId('preset-confirm').getByRole('button', { name: /Use the preset/ }).click();
+  await page
+    .getByTestId('preset-confirm')
+    .getByRole('button', { name: /Use the preset/ })
+    .click();
   // preset: gke 30 + 5 = 35
   await expect(page.getByTestId('manifest')).toContainText('seconds: 35 # 30s removal p99 + 5s margin');
 });
@@ -192,15 +255,26 @@ test('the default plan\u2019s long drain gets an enlarged view of the first 70 s
   await expect(zoom.locator('svg')).toContainText('SIGKILL 788s →');
 });
 
-test('the release comes from the image tag, or from model-server-version where the tag names none', async ({ page }) => {
+test('the release comes from the image tag, or from model-server-version where the tag names none', async ({
+  page,
+}) => {
   await open(page);
   await expect(page.locator('#in-model-server-version')).toHaveAttribute('placeholder', 'from the image: 0.18.1');
   await page.locator('#in-image').fill('vllm/vllm-openai:latest');
-  await expect(page.locator('#in-model-server-version')).toHaveAttribute('placeholder', 'unknown: the image tag names no release');
-  await expect(page.locator('[data-testid=warnings] li[data-code="drain-flag-release-unknown"]')).toHaveAttribute('data-severity', 'warning');
+  await expect(page.locator('#in-model-server-version')).toHaveAttribute(
+    'placeholder',
+    'unknown: the image tag names no release',
+  );
+  await expect(page.locator('[data-testid=warnings] li[data-code="drain-flag-release-unknown"]')).toHaveAttribute(
+    'data-severity',
+    'warning',
+  );
   await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=738');
   await page.locator('#in-model-server-version').fill('0.10.1');
-  await expect(page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]')).toHaveAttribute('data-severity', 'error');
+  await expect(page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]')).toHaveAttribute(
+    'data-severity',
+    'error',
+  );
   await expect(page.getByTestId('manifest')).not.toContainText('--shutdown-timeout=');
   await expect(page).toHaveURL(/\/generator\/\?v=2&image=vllm%2Fvllm-openai%3Alatest&model-server-version=0\.10\.1$/);
 });
@@ -231,7 +305,9 @@ test('a v1 link opens v2 with the changed values, five at once and the rest fold
   await expect(page).toHaveURL(/\/generator\/\?v=2$/);
 });
 
-test('a v1 link with its own time per token and an old image: only the gated flag and the budget change', async ({ page }) => {
+test('a v1 link with its own time per token and an old image: only the gated flag and the budget change', async ({
+  page,
+}) => {
   await open(page, '?v=1&tpot-ms=40&image=vllm%2Fvllm-openai%3Av0.10.1');
   // 4096 × 40 ms × 1.2 = 196.608 → 197 s; drain ⌈295.5⌉ = 296 under both models.
   await expect(page.getByTestId('migration-notice').locator(':scope > ul > li')).toHaveText([
@@ -241,7 +317,9 @@ test('a v1 link with its own time per token and an old image: only the gated fla
   const error = page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]');
   await expect(error).toHaveAttribute('data-severity', 'error');
   await expect(error).toContainText('Error: vLLM 0.10.1 (from the image tag) predates --shutdown-timeout');
-  expect(podOf(await manifestText(page)).container.args.some((a: string) => a.startsWith('--shutdown-timeout'))).toBe(false);
+  expect(podOf(await manifestText(page)).container.args.some((a: string) => a.startsWith('--shutdown-timeout'))).toBe(
+    false,
+  );
 });
 
 test('typing abc into a number field disables Copy and Download and names the field', async ({ page }) => {
@@ -268,7 +346,9 @@ test('16,384 and 16 384 are read as 16384; 16k says how to write it', async ({ p
   // 8192 × 100 ms × 1.2 = 983.04 → 984 s; × 1.5 = 1476 s
   await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=1476');
   await page.locator('#in-max-output-tokens').fill('16k');
-  await expect(page.locator('#in-max-output-tokens-error')).toContainText('write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024');
+  await expect(page.locator('#in-max-output-tokens-error')).toContainText(
+    'write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024',
+  );
   await expect(page.getByTestId('download')).toBeDisabled();
 });
 

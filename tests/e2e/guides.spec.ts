@@ -27,7 +27,8 @@ async function demo(page: Page) {
 }
 
 /** The example requests of the full chart with a fate (the zoomed view of the first seconds draws them again). */
-const fates = (scope: ReturnType<Page['locator']>, fate: string) => scope.locator(`.tl-chart:not(.tl-zoom) [data-testid="timeline-request"][data-fate="${fate}"]`);
+const fates = (scope: ReturnType<Page['locator']>, fate: string) =>
+  scope.locator(`.tl-chart:not(.tl-zoom) [data-testid="timeline-request"][data-fate="${fate}"]`);
 
 /** axe violations, leaving out Starlight's search button and its known label-content-name mismatch. */
 async function violations(page: Page) {
@@ -39,7 +40,10 @@ for (const [slug, title] of GUIDES) {
   test(`${slug}: renders with its title and is the current page in the sidebar`, async ({ page }) => {
     await page.goto(`/guides/${slug}/`);
     await expect(page.locator('h1')).toHaveText(title);
-    await expect(page.locator('nav[aria-label="Main"] a[aria-current="page"]')).toHaveAttribute('href', `/guides/${slug}/`);
+    await expect(page.locator('nav[aria-label="Main"] a[aria-current="page"]')).toHaveAttribute(
+      'href',
+      `/guides/${slug}/`,
+    );
     await expect(page.getByRole('heading', { name: 'Sources', exact: true })).toBeVisible();
     // Every number comes from an MDX expression; one left unevaluated (inside backticks) would show as {d.x}.
     expect(await page.locator('main').innerText()).not.toMatch(/\{[a-z]\w*(\.\w+|\()[^}]*\}/);
@@ -52,14 +56,16 @@ for (const [slug, title] of GUIDES) {
 
   test(`${slug}: no axe violations of our own`, async ({ page }) => {
     await page.goto(`/guides/${slug}/`);
-    if (await page.getByTestId('timeline-demo').count() > 0) await demo(page);
+    if ((await page.getByTestId('timeline-demo').count()) > 0) await demo(page);
     expect(await violations(page)).toEqual([]);
   });
 }
 
 test('every guide is listed in the sidebar, in order', async ({ page }) => {
   await page.goto('/guides/why-requests-drop/');
-  const hrefs = await page.locator('nav[aria-label="Main"] a[href^="/guides/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const hrefs = await page
+    .locator('nav[aria-label="Main"] a[href^="/guides/"]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   expect(hrefs).toEqual(GUIDES.map(([slug]) => `/guides/${slug}/`));
 });
 
@@ -68,9 +74,12 @@ test('a preStop sleep shorter than removal shows a refused request', async ({ pa
   const island = await demo(page);
   const timeline = island.getByTestId('timeline');
   await expect(fates(timeline, 'ok')).toHaveCount(3);
-  await island.getByLabel('preStop sleep (s)').fill('20');            // removal p99 stays 30
+  await island.getByLabel('preStop sleep (s)').fill('20'); // removal p99 stays 30
   await expect(fates(timeline, 'refused')).toHaveCount(1);
-  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="short-routed-late"]')).toHaveAttribute('data-fate', 'refused');
+  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="short-routed-late"]')).toHaveAttribute(
+    'data-fate',
+    'refused',
+  );
   await expect(timeline.locator('[data-code="front-window"]')).toContainText('between 20s (SIGTERM) and 30s');
   await expect(timeline.getByRole('cell', { name: /^Refused: reaches the pod at 25s/ })).toBeVisible();
 });
@@ -83,7 +92,10 @@ test('a grace period shorter than preStop + drain shows a cut request', async ({
   // from 29 s) and the 99 s one routed at 29 s.
   await island.getByLabel('Grace period (s)').fill('60');
   await expect(fates(timeline, 'cut')).toHaveCount(3);
-  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="longest-last-accepted"]')).toHaveAttribute('data-fate', 'cut');
+  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="longest-last-accepted"]')).toHaveAttribute(
+    'data-fate',
+    'cut',
+  );
   await expect(timeline.locator('[data-code="drain-past-sigkill"]')).toContainText('SIGKILL comes at 60s');
   await island.getByRole('button', { name: 'Reset' }).click();
   await expect(fates(timeline, 'cut')).toHaveCount(0);
@@ -94,13 +106,16 @@ test('the model inputs move the plan: a longer removal lengthens the sleep and t
   const island = await demo(page);
   const timeline = island.getByTestId('timeline');
   await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 788s');
-  await island.getByLabel('Removal p99 (s)').fill('50');               // 50 + 5 = 55 sleep; 55 + 738 + 15 = 808
+  await island.getByLabel('Removal p99 (s)').fill('50'); // 50 + 5 = 55 sleep; 55 + 738 + 15 = 808
   await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 808s: SIGTERM at 55s');
   await expect(fates(timeline, 'ok')).toHaveCount(3);
   // vLLM's default, 0, aborts at SIGTERM (55 s): all three are still running then (0 → 492 s, 49 → 541 s, 49 → 148 s).
   await island.getByLabel(/^Drain/).fill('0');
   await expect(fates(timeline, 'cut')).toHaveCount(3);
-  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="longest-at-deletion"]')).toHaveAttribute('data-fate', 'cut');
+  await expect(timeline.locator('.tl-chart:not(.tl-zoom) [data-request="longest-at-deletion"]')).toHaveAttribute(
+    'data-fate',
+    'cut',
+  );
   await expect(timeline.locator('[data-code="server-aborts"]')).toBeVisible();
 });
 
@@ -122,7 +137,11 @@ test('the timeline fits a 375 px phone, refused and cut states included', async 
   await island.getByLabel('Grace period (s)').fill('60');
   const timeline = island.getByTestId('timeline');
   await expect(fates(timeline, 'refused')).toHaveCount(1);
-  const { figure, svg, page: pageWidth } = await timeline.evaluate((el) => ({
+  const {
+    figure,
+    svg,
+    page: pageWidth,
+  } = await timeline.evaluate((el) => ({
     figure: el.getBoundingClientRect().right,
     svg: el.querySelector('svg')!.getBoundingClientRect().right,
     page: document.documentElement.clientWidth,
@@ -138,6 +157,6 @@ test('the generator shows the timeline for its plan', async ({ page }) => {
   await page.locator('.gen-timeline').scrollIntoViewIfNeeded();
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toBeVisible();
-  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 788s');   // 35 + 738 + 15
+  await expect(timeline.locator('.tl-summary')).toContainText('SIGKILL at 788s'); // 35 + 738 + 15
   await expect(fates(timeline, 'ok')).toHaveCount(3);
 });

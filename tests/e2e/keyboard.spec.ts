@@ -11,30 +11,55 @@ import { generate, profiles } from '../support/generate.ts';
 import { hasPage, settle } from '../support/site.ts';
 
 /** The health-check inputs: they apply only to a gateway whose profile has health-check data. */
-const HEALTH_CHECK_FLAGS = ['health-check-interval-seconds', 'health-check-unhealthy-threshold', 'health-check-timeout-seconds', 'propagation-seconds'];
+const HEALTH_CHECK_FLAGS = [
+  'health-check-interval-seconds',
+  'health-check-unhealthy-threshold',
+  'health-check-timeout-seconds',
+  'propagation-seconds',
+];
 /** Disabled, so out of the Tab order, while the default gateway has no health-check data (GKE has none). */
 const DISABLED = gatewayById(profiles, DEFAULT_GATEWAY).healthCheck ? [] : HEALTH_CHECK_FLAGS;
 
 /** The inputs in the order the form shows them: by group, then by the field table's order; disabled ones skipped. */
-const FORM_ORDER = GROUPS.flatMap((g) => FIELDS.filter((f) => f.group === g.id)).filter((f) => !DISABLED.includes(f.flag));
+const FORM_ORDER = GROUPS.flatMap((g) => FIELDS.filter((f) => f.group === g.id)).filter(
+  (f) => !DISABLED.includes(f.flag),
+);
 
-interface Focused { id: string; tag: string; closedSummaryOf: string | null; label: string; describedBy: string[]; ring: boolean }
+interface Focused {
+  id: string;
+  tag: string;
+  closedSummaryOf: string | null;
+  label: string;
+  describedBy: string[];
+  ring: boolean;
+}
 
 /** What has the keyboard focus: its id, tag, label, descriptions and whether a focus ring shows. */
 async function focused(page: Page): Promise<Focused> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { id: '', tag: 'body', closedSummaryOf: null, label: '', describedBy: [], ring: false };
+    if (!el || el === document.body)
+      return { id: '', tag: 'body', closedSummaryOf: null, label: '', describedBy: [], ring: false };
     const details = el.tagName === 'SUMMARY' ? (el.parentElement as HTMLDetailsElement) : null;
     const style = getComputedStyle(el);
-    const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow !== 'none' && style.boxShadow !== '');
-    const labels = (el as HTMLInputElement).labels ? [...(el as HTMLInputElement).labels!].map((l) => l.textContent ?? '') : [];
-    const describedBy = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+    const ring =
+      (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+      || (style.boxShadow !== 'none' && style.boxShadow !== '');
+    const labels = (el as HTMLInputElement).labels
+      ? [...(el as HTMLInputElement).labels!].map((l) => l.textContent ?? '')
+      : [];
+    const describedBy = (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
       .map((id) => document.getElementById(id)?.textContent ?? `(missing #${id})`);
     return {
-      id: el.id, tag: el.tagName.toLowerCase(),
-      closedSummaryOf: details && !details.open ? (details.querySelector('input, select, textarea')?.id ?? 'details') : null,
-      label: labels.join(' ') || el.getAttribute('aria-label') || '', describedBy, ring,
+      id: el.id,
+      tag: el.tagName.toLowerCase(),
+      closedSummaryOf:
+        details && !details.open ? (details.querySelector('input, select, textarea')?.id ?? 'details') : null,
+      label: labels.join(' ') || el.getAttribute('aria-label') || '',
+      describedBy,
+      ring,
     };
   });
 }
@@ -55,7 +80,9 @@ const planLine = (page: Page) => page.locator('[data-testid=plan] [aria-live]').
 /** The plan line's text for some inputs, as the core computes it (the numbers the page must show). */
 function expectedLine(raw: Record<string, string>): RegExp {
   const { plan } = generate(raw);
-  return new RegExp(`Grace period ${plan.terminationGracePeriodSeconds}s = ${plan.preStopSeconds}s preStop\\s+\\+ ${plan.drainSeconds}s drain`);
+  return new RegExp(
+    `Grace period ${plan.terminationGracePeriodSeconds}s = ${plan.preStopSeconds}s preStop\\s+\\+ ${plan.drainSeconds}s drain`,
+  );
 }
 
 test.describe('generator, keyboard only', () => {
@@ -66,26 +93,37 @@ test.describe('generator, keyboard only', () => {
     await expect(page.locator('.gen[data-hydrated=true]')).toBeVisible();
   });
 
-  test('Tab reaches every input in form order, each labelled, described and with a visible focus ring', async ({ page }) => {
+  test('Tab reaches every input in form order, each labelled, described and with a visible focus ring', async ({
+    page,
+  }) => {
     const reached: string[] = [];
     const problems: string[] = [];
     for (const spec of FORM_ORDER) {
-      const f = await tabUntil(page, (x) => x.id.startsWith('in-') && !reached.includes(x.id), `an input after ${reached.at(-1) ?? 'the top'}`);
+      const f = await tabUntil(
+        page,
+        (x) => x.id.startsWith('in-') && !reached.includes(x.id),
+        `an input after ${reached.at(-1) ?? 'the top'}`,
+      );
       reached.push(f.id);
       if (f.id !== `in-${spec.flag}`) continue; // the order check below reports it
       if (!f.label.includes(spec.label)) problems.push(`${f.id}: label "${f.label.trim()}" lacks "${spec.label}"`);
-      if (!f.describedBy.some((d) => d.includes(spec.help.slice(0, 30)))) problems.push(`${f.id}: help text is not its description (${JSON.stringify(f.describedBy)})`);
+      if (!f.describedBy.some((d) => d.includes(spec.help.slice(0, 30))))
+        problems.push(`${f.id}: help text is not its description (${JSON.stringify(f.describedBy)})`);
       if (!f.ring) problems.push(`${f.id}: no visible focus indicator`);
     }
     expect(reached).toEqual(FORM_ORDER.map((s) => `in-${s.flag}`));
     expect(problems).toEqual([]);
   });
 
-  test('the health-check inputs are disabled for a gateway without health-check data, and enabled for your own', async ({ page }) => {
+  test('the health-check inputs are disabled for a gateway without health-check data, and enabled for your own', async ({
+    page,
+  }) => {
     expect(DISABLED, 'the default gateway (GKE) has no health-check data').toEqual(HEALTH_CHECK_FLAGS);
     for (const flag of HEALTH_CHECK_FLAGS) {
       await expect(page.locator(`#in-${flag}`)).toBeDisabled();
-      await expect(page.locator(`#in-${flag}-help`)).toContainText('Only for \u201cYour own gateway\u201d: other gateways use their removal p99.');
+      await expect(page.locator(`#in-${flag}-help`)).toContainText(
+        'Only for \u201cYour own gateway\u201d: other gateways use their removal p99.',
+      );
     }
     // The labels stay, so the fields can still be found and read.
     await expect(page.getByLabel('Health-check interval')).toBeDisabled();
@@ -95,7 +133,9 @@ test.describe('generator, keyboard only', () => {
     await tabUntil(page, (f) => f.id === 'in-health-check-interval-seconds', '#in-health-check-interval-seconds');
   });
 
-  test('the preset question takes the focus, names the fields, and Escape keeps the reader\u2019s values', async ({ page }) => {
+  test('the preset question takes the focus, names the fields, and Escape keeps the reader\u2019s values', async ({
+    page,
+  }) => {
     const removal = page.locator('#in-removal-seconds');
     await tabUntil(page, (f) => f.id === 'in-removal-seconds', '#in-removal-seconds');
     await page.keyboard.press('ControlOrMeta+a');
@@ -104,7 +144,10 @@ test.describe('generator, keyboard only', () => {
     await page.keyboard.press('ArrowDown');
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByRole('button', { name: /Use the preset/ }), 'an alertdialog moves the focus to its first button').toBeFocused();
+    await expect(
+      dialog.getByRole('button', { name: /Use the preset/ }),
+      'an alertdialog moves the focus to its first button',
+    ).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(removal, 'Escape keeps my values').toHaveValue('12');
@@ -133,13 +176,17 @@ test.describe('generator, keyboard only', () => {
     await page.keyboard.type('8192');
     await expect(planLine(page)).toHaveText(expectedLine({ gateway, 'max-output-tokens': '8192' }));
     const { plan } = generate({ gateway, 'max-output-tokens': '8192' });
-    await expect(page.locator('[data-testid=manifest]')).toContainText(`terminationGracePeriodSeconds: ${plan.terminationGracePeriodSeconds}`);
+    await expect(page.locator('[data-testid=manifest]')).toContainText(
+      `terminationGracePeriodSeconds: ${plan.terminationGracePeriodSeconds}`,
+    );
 
     // A checkbox: Space toggles it.
     await tabUntil(page, (f) => f.id === 'in-unbounded-drain', '#in-unbounded-drain');
     await page.keyboard.press('Space');
     await expect(page.locator('#in-unbounded-drain')).toBeChecked();
-    await expect(planLine(page)).toHaveText(expectedLine({ gateway, 'max-output-tokens': '8192', 'unbounded-drain': 'true' }));
+    await expect(planLine(page)).toHaveText(
+      expectedLine({ gateway, 'max-output-tokens': '8192', 'unbounded-drain': 'true' }),
+    );
   });
 
   test('a bad value is announced on its field, named and with its range', async ({ page }) => {
@@ -152,7 +199,11 @@ test.describe('generator, keyboard only', () => {
     expect((await field.getAttribute('aria-describedby'))?.split(' ')).toContain('in-tpot-ms-error');
   });
 
-  test('the manifest and the Copy button are reachable, and Copy works from the keyboard', async ({ page, context, baseURL }) => {
+  test('the manifest and the Copy button are reachable, and Copy works from the keyboard', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL!).origin });
     const copy = page.locator('[data-testid=copy]');
     for (let i = 0; i < 250 && !(await copy.evaluate((el) => el === document.activeElement)); i++) {
@@ -182,30 +233,44 @@ test.describe('checker, keyboard only', () => {
     for (let i = 0; i < count; i++) {
       const c = controls.nth(i);
       if (!(await c.isVisible())) continue;
-      await expect(c, `control ${i + 1} (${await c.evaluate((el) => el.outerHTML.slice(0, 120))}) has an accessible name`).toHaveAccessibleName(/\S/);
+      await expect(
+        c,
+        `control ${i + 1} (${await c.evaluate((el) => el.outerHTML.slice(0, 120))}) has an accessible name`,
+      ).toHaveAccessibleName(/\S/);
     }
     // Tab from the top reaches every visible, enabled control of the checker.
-    const wanted = await controls.evaluateAll((els) => els
-      .filter((el) => (el as HTMLElement).offsetParent !== null && !(el as HTMLButtonElement).disabled)
-      .map((el, i) => { el.setAttribute('data-kb-probe', String(i)); return String(i); }));
+    const wanted = await controls.evaluateAll((els) =>
+      els
+        .filter((el) => (el as HTMLElement).offsetParent !== null && !(el as HTMLButtonElement).disabled)
+        .map((el, i) => {
+          el.setAttribute('data-kb-probe', String(i));
+          return String(i);
+        }),
+    );
     const reached = new Set<string>();
     for (let i = 0; i < 400 && reached.size < wanted.length; i++) {
       await page.keyboard.press('Tab');
       const probe = await page.evaluate(() => document.activeElement?.getAttribute('data-kb-probe'));
       if (probe) reached.add(probe);
     }
-    expect(wanted.filter((w) => !reached.has(w)).map(Number), 'controls Tab never reached (index among the checker\'s controls)').toEqual([]);
+    expect(
+      wanted.filter((w) => !reached.has(w)).map(Number),
+      "controls Tab never reached (index among the checker's controls)",
+    ).toEqual([]);
 
     await page.reload();
     await settle(page);
     const input = page.locator('main astro-island textarea').first();
     await expect(input, 'the checker has a textarea to paste into').toHaveCount(1);
-    for (let i = 0; i < 250 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 250 && !(await input.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     await expect(input, 'Tab reaches the manifest input').toBeFocused();
     const live = page.locator('main [aria-live], main [role=status], main [role=alert]').first();
     await expect(live, 'the checker has a live region for its findings').toHaveCount(1);
     const before = await live.textContent();
     await page.keyboard.insertText(generate({}).manifest);
-    await expect.poll(async () => live.textContent(), { message: 'the live region changes after a manifest is entered' }).not.toBe(before);
+    await expect
+      .poll(async () => live.textContent(), { message: 'the live region changes after a manifest is entered' })
+      .not.toBe(before);
   });
 });

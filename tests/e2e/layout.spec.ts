@@ -21,7 +21,9 @@ test('the first highlighted token of the default manifest is apiVersion, whole',
   expect(tokens).toEqual(['apiVersion', ': ', 'apps/v1']);
 });
 
-test('the generator prints the plan, the manifest and the opened derivation, not the form and buttons', async ({ page }) => {
+test('the generator prints the plan, the manifest and the opened derivation, not the form and buttons', async ({
+  page,
+}) => {
   await page.goto('/generator/');
   await settle(page);
   await page.emulateMedia({ media: 'print' });
@@ -50,7 +52,9 @@ test.describe('at 375 px', () => {
     await expect(frame).toHaveAttribute('data-overflowing', '');
     await expect(frame.locator('.scroll-table-hint')).toBeVisible();
     await expect(frame).toHaveAttribute('data-more', 'end');
-    await frame.locator('.scroll-table').evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    await frame.locator('.scroll-table').evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
     await expect(frame).toHaveAttribute('data-more', 'start');
   });
 

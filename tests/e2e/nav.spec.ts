@@ -8,7 +8,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { settle } from '../support/site.ts';
 
 const PHONE = { width: 375, height: 812 };
-const REPOSITORY_URL: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).repository.url;
+const REPOSITORY_URL: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+  .repository.url;
 
 /** Open the phone menu (Starlight's sidebar in a popover) and return it. */
 async function openMenu(page: Page) {
@@ -54,8 +55,12 @@ test.describe('404 at 375 px', () => {
     const response = await page.goto('/not/a/page/');
     expect(response?.status()).toBe(404);
     const main = page.locator('main');
-    for (const [name, href] of [['Manifest generator', '/generator/'], ['Manifest checker', '/checker/'],
-      ['Compare gateways', '/gateways/'], ['Compare model servers', '/model-servers/']]) {
+    for (const [name, href] of [
+      ['Manifest generator', '/generator/'],
+      ['Manifest checker', '/checker/'],
+      ['Compare gateways', '/gateways/'],
+      ['Compare model servers', '/model-servers/'],
+    ]) {
       await expect(main.getByRole('link', { name })).toHaveAttribute('href', href);
     }
     await openMenu(page);
@@ -66,9 +71,15 @@ test('the header links the repository named in package.json, on every kind of pa
   await page.setViewportSize({ width: 1400, height: 900 });
   for (const path of ['/', '/generator/', '/gateways/']) {
     await page.goto(path);
-    await expect(page.locator('header').getByRole('link', { name: 'Hitless on GitHub' })).toHaveAttribute('href', REPOSITORY_URL);
+    await expect(page.locator('header').getByRole('link', { name: 'Hitless on GitHub' })).toHaveAttribute(
+      'href',
+      REPOSITORY_URL,
+    );
   }
   // Where the CLI is mentioned on the overview, the repository is a link.
   await page.goto('/');
-  await expect(page.locator('main').getByRole('link', { name: 'the Hitless repository' })).toHaveAttribute('href', REPOSITORY_URL);
+  await expect(page.locator('main').getByRole('link', { name: 'the Hitless repository' })).toHaveAttribute(
+    'href',
+    REPOSITORY_URL,
+  );
 });

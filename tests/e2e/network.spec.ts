@@ -25,7 +25,9 @@ for (const path of SITEMAP_PATHS) {
     const origin = new URL(baseURL!).origin;
     const outside = recordOutside(page, origin);
     let sameOrigin = 0;
-    page.on('request', (r) => { if (new URL(r.url()).origin === origin) sameOrigin++; });
+    page.on('request', (r) => {
+      if (new URL(r.url()).origin === origin) sameOrigin++;
+    });
     await page.goto(path);
     await settle(page);
     await scrollThrough(page);
@@ -38,7 +40,9 @@ test('site search loads its index from the site itself', async ({ page, baseURL 
   const origin = new URL(baseURL!).origin;
   const outside = recordOutside(page, origin);
   const pagefind: string[] = [];
-  page.on('request', (r) => { if (r.url().includes('/pagefind/')) pagefind.push(r.url()); });
+  page.on('request', (r) => {
+    if (r.url().includes('/pagefind/')) pagefind.push(r.url());
+  });
   await page.goto('/');
   await page.waitForLoadState('load');
   await page.locator('button[data-open-modal]').first().click();

@@ -38,7 +38,9 @@ interface LabRun {
   noisy: boolean;
 }
 
-const debug = (text: string) => { if (process.env.VERIFY_LAB_DEBUG) process.stderr.write(`verify-lab: ${text}\n`); };
+const debug = (text: string) => {
+  if (process.env.VERIFY_LAB_DEBUG) process.stderr.write(`verify-lab: ${text}\n`);
+};
 
 /** One run, stopped as failed if it passes the lab's own deadline for the scenario (plus 30 wall seconds to start up). */
 async function runScenario(name: string): Promise<LabRun> {
@@ -46,7 +48,10 @@ async function runScenario(name: string): Promise<LabRun> {
   const resources = new LabResources();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name}: the run passed its deadline`)), 30_000 + toWallMs(prepared.shape.warmup + prepared.shape.deadline));
+    timer = setTimeout(
+      () => reject(new Error(`${name}: the run passed its deadline`)),
+      30_000 + toWallMs(prepared.shape.warmup + prepared.shape.deadline),
+    );
   });
   try {
     return await Promise.race([runWithin(name, prepared, resources), deadline]);
@@ -63,10 +68,21 @@ async function runWithin(name: string, prepared: Prepared, resources: LabResourc
   const agent = new Agent({ keepAlive: false });
   const lag = startLagMonitor();
   try {
-    const options = (pod: string) => ({ name: pod, shutdown: setup.shutdown, drainFile: join(dir, `${pod}.draining`), startupSeconds: 0, lagNoiseMs: LAG_NOISE_MS });
+    const options = (pod: string) => ({
+      name: pod,
+      shutdown: setup.shutdown,
+      drainFile: join(dir, `${pod}.draining`),
+      startupSeconds: 0,
+      lagNoiseMs: LAG_NOISE_MS,
+    });
     const pods = await Promise.all(['pod1', 'pod2', 'pod3'].map((pod) => startPod(resources, options(pod))));
-    for (const pod of pods) if (!(await waitHealthy(pod.port, setup.checks?.path ?? '/health', 5000))) throw new Error(`${pod.name} never became healthy`);
-    const proxy = await startHaproxy(resources, dir, { servers: pods.map((p) => ({ name: p.name, port: p.port })), checks: setup.checks });
+    for (const pod of pods)
+      if (!(await waitHealthy(pod.port, setup.checks?.path ?? '/health', 5000)))
+        throw new Error(`${pod.name} never became healthy`);
+    const proxy = await startHaproxy(resources, dir, {
+      servers: pods.map((p) => ({ name: p.name, port: p.port })),
+      checks: setup.checks,
+    });
     debug(`${name}: stand-ins and HAProxy up`);
     const raws = new Map<number, RawResponse>();
     const startedAt = new Date();
@@ -74,7 +90,10 @@ async function runWithin(name: string, prepared: Prepared, resources: LabResourc
       target: {
         url: new URL(`http://127.0.0.1:${proxy.port}/v1/completions`),
         body: JSON.stringify({ model: 'lab', prompt: 'drain', max_tokens: MAX_TOKENS, stream: true }),
-        headers: {}, idHeader: 'x-lab-id', timeoutMs: 20_000, agent,
+        headers: {},
+        idHeader: 'x-lab-id',
+        timeoutMs: 20_000,
+        agent,
       },
       ratePerSecond: RATE_PER_SECOND,
       concurrency: 1000,
@@ -89,13 +108,31 @@ async function runWithin(name: string, prepared: Prepared, resources: LabResourc
     await deletion;
     const maxLagMs = Math.max(lag.max(), ...pods.map((p) => p.maxLagMs(load.zeroMs)));
     // The lab's events are in model seconds after the deletion; the report's in wall seconds after the start.
-    const events = log.events.map((e) => ({ atSeconds: (deletionAt - load.zeroMs + toWallMs(e.at)) / 1000, what: e.what }));
+    const events = log.events.map((e) => ({
+      atSeconds: (deletionAt - load.zeroMs + toWallMs(e.at)) / 1000,
+      what: e.what,
+    }));
     const report = buildReport({
-      startedAt, results, events, skipped: load.stats.skipped, clientMaxLagMs: lag.max(),
-      settings: { url: 'lab', api: 'completions', model: 'lab', ratePerSecond: RATE_PER_SECOND, concurrency: 1000, durationSeconds: null, maxTokens: MAX_TOKENS, timeoutSeconds: 20 },
+      startedAt,
+      results,
+      events,
+      skipped: load.stats.skipped,
+      clientMaxLagMs: lag.max(),
+      settings: {
+        url: 'lab',
+        api: 'completions',
+        model: 'lab',
+        ratePerSecond: RATE_PER_SECOND,
+        concurrency: 1000,
+        durationSeconds: null,
+        maxTokens: MAX_TOKENS,
+        timeoutSeconds: 20,
+      },
     });
     const labOutcomes = new Map([...raws].map(([id, raw]) => [id, classify(raw)]));
-    debug(`${name}: ${Math.round(performance.now() - load.zeroMs)} ms of load, max lag ${Math.round(maxLagMs)} ms, lost ${report.lost}`);
+    debug(
+      `${name}: ${Math.round(performance.now() - load.zeroMs)} ms of load, max lag ${Math.round(maxLagMs)} ms, lost ${report.lost}`,
+    );
     return { report, labOutcomes, noisy: maxLagMs > LAG_NOISE_MS };
   } finally {
     lag.stop();
@@ -117,7 +154,9 @@ async function runAsPredicted(name: string, predicted: (run: LabRun) => boolean)
       last = error as Error;
     }
     if (!(last instanceof Error) && !(last.noisy && !predicted(last))) return last;
-    process.stderr.write(`verify-lab: ${name} run ${i}: ${last instanceof Error ? last.message : 'noisy (a host stall) and not as predicted'}\n`);
+    process.stderr.write(
+      `verify-lab: ${name} run ${i}: ${last instanceof Error ? last.message : 'noisy (a host stall) and not as predicted'}\n`,
+    );
     // A host too busy to start a stand-in in 5 s is often busy for a few seconds more.
     if (last instanceof Error && i < ATTEMPTS) await new Promise((r) => setTimeout(r, 3000));
   }
@@ -144,7 +183,10 @@ test('verify on the lab stack: the plan loses nothing, and verify and the lab cl
   assertSameClassification(run);
   assert.ok(run.report.requests > 100, `enough requests (${run.report.requests})`);
   assert.equal(run.report.lost, 0, `lost ${run.report.lost}: ${JSON.stringify(run.report.outcomes)}`);
-  assert.ok(run.report.events.some((e) => e.what === 'SIGTERM'), 'the deletion is on the timeline');
+  assert.ok(
+    run.report.events.some((e) => e.what === 'SIGTERM'),
+    'the deletion is on the timeline',
+  );
 });
 
 test('verify on the lab stack: no preStop loses requests, counted alike by verify and the lab', async () => {

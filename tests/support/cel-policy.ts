@@ -47,7 +47,8 @@ export function admit(spec: VapSpec, object: unknown): Admission {
   const failures: string[] = [];
   for (const validation of spec.validations) {
     const ok = evaluate(validation.expression, { object: celObject, variables });
-    if (ok !== true) failures.push(isCelError(ok) ? `${validation.message} [error: ${String(ok.message ?? ok)}]` : validation.message);
+    if (ok !== true)
+      failures.push(isCelError(ok) ? `${validation.message} [error: ${String(ok.message ?? ok)}]` : validation.message);
   }
   return { matched: true, failures };
 }

@@ -8,7 +8,13 @@
  * Each part can be replaced (or dropped with '') to make one rule fire.
  */
 import assert from 'node:assert/strict';
-import { checkManifest, fixManifest, type CheckReport, type Finding, type InputProblem } from '../../src/drain/check/index.ts';
+import {
+  checkManifest,
+  fixManifest,
+  type CheckReport,
+  type Finding,
+  type InputProblem,
+} from '../../src/drain/check/index.ts';
 import { readProfiles } from '../../src/profiles/read-files.ts';
 
 export const profiles = readProfiles();
@@ -86,9 +92,12 @@ const CLEAN: Parts = {
   ports: 'ports:\n            - name: http\n              containerPort: 8000',
   resources: 'resources:\n            limits:\n              nvidia.com/gpu: 1',
   lifecycle: 'lifecycle:\n            preStop:\n              sleep:\n                seconds: 35',
-  startup: 'startupProbe:\n            httpGet: {path: /v1/models, port: http}\n            periodSeconds: 10\n            failureThreshold: 60',
-  readiness: 'readinessProbe:\n            httpGet: {path: /v1/models, port: http}\n            periodSeconds: 5\n            failureThreshold: 3',
-  liveness: 'livenessProbe:\n            httpGet: {path: /health, port: http}\n            periodSeconds: 10\n            failureThreshold: 3',
+  startup:
+    'startupProbe:\n            httpGet: {path: /v1/models, port: http}\n            periodSeconds: 10\n            failureThreshold: 60',
+  readiness:
+    'readinessProbe:\n            httpGet: {path: /v1/models, port: http}\n            periodSeconds: 5\n            failureThreshold: 3',
+  liveness:
+    'livenessProbe:\n            httpGet: {path: /health, port: http}\n            periodSeconds: 10\n            failureThreshold: 3',
   labels: 'labels:\n        app: m',
 };
 
@@ -97,20 +106,34 @@ const line = (text: string, indent: string) => (text ? `${indent}${text}\n` : ''
 /** The vLLM Deployment named `m`, with some parts replaced. */
 export function vllm(parts: Partial<Parts> = {}): string {
   const p = { ...CLEAN, ...parts };
-  return 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: m\nspec:\n'
-    + line(p.replicas, '  ') + line(p.strategy, '  ') + line(p.progressDeadline, '  ')
+  return (
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: m\nspec:\n'
+    + line(p.replicas, '  ')
+    + line(p.strategy, '  ')
+    + line(p.progressDeadline, '  ')
     + '  selector:\n    matchLabels:\n      app: m\n  template:\n    metadata:\n'
     + line(p.labels, '      ')
-    + '    spec:\n' + line(p.grace, '      ')
+    + '    spec:\n'
+    + line(p.grace, '      ')
     + '      containers:\n        - name: vllm\n'
-    + line(p.image, '          ') + line(p.command, '          ') + line(p.args, '          ') + line(p.ports, '          ') + line(p.resources, '          ')
-    + line(p.lifecycle, '          ') + line(p.startup, '          ') + line(p.readiness, '          ') + line(p.liveness, '          ');
+    + line(p.image, '          ')
+    + line(p.command, '          ')
+    + line(p.args, '          ')
+    + line(p.ports, '          ')
+    + line(p.resources, '          ')
+    + line(p.lifecycle, '          ')
+    + line(p.startup, '          ')
+    + line(p.readiness, '          ')
+    + line(p.liveness, '          ')
+  );
 }
 
 /** An InferencePool named `m` selecting `app: m` on port 8000, with the selector or port replaced. */
 export function pool(selector = 'app: m', port = '8000', apiVersion = 'inference.networking.k8s.io/v1'): string {
-  return `apiVersion: ${apiVersion}\nkind: InferencePool\nmetadata:\n  name: m\nspec:\n  selector:\n    matchLabels:\n      ${selector}\n`
-    + `  targetPorts:\n    - number: ${port}\n  endpointPickerRef:\n    name: m-epp\n    port:\n      number: 9002\n`;
+  return (
+    `apiVersion: ${apiVersion}\nkind: InferencePool\nmetadata:\n  name: m\nspec:\n  selector:\n    matchLabels:\n      ${selector}\n`
+    + `  targetPorts:\n    - number: ${port}\n  endpointPickerRef:\n    name: m-epp\n    port:\n      number: 9002\n`
+  );
 }
 
 /** Documents joined as one manifest. */
@@ -118,7 +141,9 @@ export const docs = (...texts: string[]) => texts.join('---\n');
 
 /** Findings (code, object, path) whose fix was applied: the fixed manifest must have none of them left. */
 function appliedFixes(report: CheckReport): string[] {
-  return report.findings.filter((f) => f.remedy === 'applied' && f.severity !== 'info').map((f) => `${f.code} ${f.object} ${f.path}`);
+  return report.findings
+    .filter((f) => f.remedy === 'applied' && f.severity !== 'info')
+    .map((f) => `${f.code} ${f.object} ${f.path}`);
 }
 
 /** Assert that fixing converges and that what the fix claims to have fixed is gone when checked again. */
@@ -128,6 +153,10 @@ export function assertFixSound(text: string, settings: Record<string, string> = 
   assert.equal(fixed(once, settings), once, 'fix(fix(x)) == fix(x)');
   const after = check(once, settings);
   const left = new Set(after.findings.map((f) => `${f.code} ${f.object} ${f.path}`));
-  assert.deepEqual(appliedFixes(before).filter((k) => left.has(k)), [], 'a fixed finding is still reported');
+  assert.deepEqual(
+    appliedFixes(before).filter((k) => left.has(k)),
+    [],
+    'a fixed finding is still reported',
+  );
   return once;
 }

@@ -48,7 +48,8 @@ function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][numbe
   const tail = ref.slice(ref.lastIndexOf('/') + 1);
   const tag = tail.includes(':') ? tail.slice(tail.indexOf(':') + 1) : undefined;
   const fromTag = tag === undefined ? undefined : server.release.tagPattern.exec(tag)?.[1];
-  const release = releaseNumbers(inputs.modelServerVersion)
+  const release =
+    releaseNumbers(inputs.modelServerVersion)
     ?? releaseNumbers(fromTag)
     ?? (inputs.image === server.image ? releaseNumbers(server.release.pinned) : undefined);
   if (!release) return true;
@@ -64,16 +65,24 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
   const gateway = profiles.gateways.find((g) => g.id === inputs.gateway)!;
   const server = profiles.modelServers.find((m) => m.id === inputs.modelServer)!;
   // removal: given; or interval × threshold + timeout + propagation; or the profile's number.
-  const removalSeconds = inputs.removalSeconds !== undefined
-    ? toMs(inputs.removalSeconds)
-    : inputs.healthCheckIntervalSeconds !== undefined
-      ? toMs(inputs.healthCheckIntervalSeconds * inputs.healthCheckUnhealthyThreshold! + inputs.healthCheckTimeoutSeconds! + (inputs.propagationSeconds ?? 0))
-      : gateway.removal.seconds!;
+  const removalSeconds =
+    inputs.removalSeconds !== undefined
+      ? toMs(inputs.removalSeconds)
+      : inputs.healthCheckIntervalSeconds !== undefined
+        ? toMs(
+            inputs.healthCheckIntervalSeconds * inputs.healthCheckUnhealthyThreshold!
+              + inputs.healthCheckTimeoutSeconds!
+              + (inputs.propagationSeconds ?? 0),
+          )
+        : gateway.removal.seconds!;
   const preStopSeconds = wholeUp(removalSeconds + inputs.removalMarginSeconds);
-  const maxRequestSeconds = inputs.maxRequestSeconds !== undefined
-    ? wholeUp(inputs.maxRequestSeconds)
-    : wholeUp(inputs.maxOutputTokens * inputs.tpotMs / 1000 * (1 + inputs.prefillOverheadPercent / 100));
-  const drainSeconds = inputs.unboundedDrain ? inputs.drainCapSeconds : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+  const maxRequestSeconds =
+    inputs.maxRequestSeconds !== undefined
+      ? wholeUp(inputs.maxRequestSeconds)
+      : wholeUp(((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100));
+  const drainSeconds = inputs.unboundedDrain
+    ? inputs.drainCapSeconds
+    : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
   // "Outputs (all whole seconds)": a teardown given in milliseconds is rounded up like every other output.
   const teardownSeconds = wholeUp(inputs.teardownSeconds);
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;
@@ -86,15 +95,22 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
     drainSeconds,
     terminationGracePeriodSeconds: preStopSeconds + drainSeconds + teardownSeconds,
     strategy: surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 },
-    progressDeadlineSecondsAtLeast: Math.max(600, preStopSeconds + drainSeconds + teardownSeconds + inputs.startupSeconds),
+    progressDeadlineSecondsAtLeast: Math.max(
+      600,
+      preStopSeconds + drainSeconds + teardownSeconds + inputs.startupSeconds,
+    ),
     startupFailureThreshold: Math.ceil(inputs.startupSeconds / inputs.startupPeriodSeconds),
-    drainFlag: server.drain.kind === 'flag' && flagAllowed(inputs, server) ? { flag: server.drain.flag!, seconds: drainSeconds } : null,
+    drainFlag:
+      server.drain.kind === 'flag' && flagAllowed(inputs, server)
+        ? { flag: server.drain.flag!, seconds: drainSeconds }
+        : null,
     // "Rollout": steps = ⌈replicas / max(maxSurge, maxUnavailable)⌉ (always 1 per step here); each step load + grace.
     rolloutSteps: inputs.replicas,
     rolloutSeconds: inputs.replicas * (inputs.startupSeconds + grace),
     rolloutServingReplicas: surge ? inputs.replicas : inputs.replicas - 1,
     preStopAction: preStopSeconds === 0 ? 'none' : minor < 30 ? 'exec' : 'sleep',
-    livenessBeforeReadiness: inputs.livenessPeriodSeconds * inputs.livenessFailureThreshold
+    livenessBeforeReadiness:
+      inputs.livenessPeriodSeconds * inputs.livenessFailureThreshold
       < inputs.readinessPeriodSeconds * inputs.readinessFailureThreshold,
   };
 }
@@ -104,7 +120,10 @@ export function planViolations(plan: Plan, inputs: DrainInputs, profiles: Profil
   const errors: string[] = [];
   const want = expectedPlan(inputs, profiles);
   const same = (what: string, actual: unknown, expected: unknown) => {
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) errors.push(`${what}: plan has ${JSON.stringify(actual)}, the drain model page gives ${JSON.stringify(expected)}`);
+    if (JSON.stringify(actual) !== JSON.stringify(expected))
+      errors.push(
+        `${what}: plan has ${JSON.stringify(actual)}, the drain model page gives ${JSON.stringify(expected)}`,
+      );
   };
   same('removalSeconds', plan.removalSeconds, want.removalSeconds);
   same('preStopSeconds', plan.preStopSeconds, want.preStopSeconds);
@@ -117,42 +136,89 @@ export function planViolations(plan: Plan, inputs: DrainInputs, profiles: Profil
   same('rolloutSteps', plan.rolloutSteps, want.rolloutSteps);
   same('rolloutSeconds', plan.rolloutSeconds, want.rolloutSeconds);
   same('rolloutServingReplicas', plan.rolloutServingReplicas, want.rolloutServingReplicas);
-  same('grace-exceeds-autoscaler warning', plan.warnings.some((w) => w.code === 'grace-exceeds-autoscaler'), want.terminationGracePeriodSeconds > 600);
+  same(
+    'grace-exceeds-autoscaler warning',
+    plan.warnings.some((w) => w.code === 'grace-exceeds-autoscaler'),
+    want.terminationGracePeriodSeconds > 600,
+  );
   same('preStopAction', plan.preStopAction, want.preStopAction);
-  same('liveness-faster-than-readiness warning', plan.warnings.some((w) => w.code === 'liveness-faster-than-readiness'), want.livenessBeforeReadiness);
-  same('probe periods and thresholds',
-    [plan.probes.readiness.periodSeconds, plan.probes.readiness.failureThreshold, plan.probes.liveness.periodSeconds, plan.probes.liveness.failureThreshold, plan.probes.startup.periodSeconds],
-    [inputs.readinessPeriodSeconds, inputs.readinessFailureThreshold, inputs.livenessPeriodSeconds, inputs.livenessFailureThreshold, inputs.startupPeriodSeconds]);
+  same(
+    'liveness-faster-than-readiness warning',
+    plan.warnings.some((w) => w.code === 'liveness-faster-than-readiness'),
+    want.livenessBeforeReadiness,
+  );
+  same(
+    'probe periods and thresholds',
+    [
+      plan.probes.readiness.periodSeconds,
+      plan.probes.readiness.failureThreshold,
+      plan.probes.liveness.periodSeconds,
+      plan.probes.liveness.failureThreshold,
+      plan.probes.startup.periodSeconds,
+    ],
+    [
+      inputs.readinessPeriodSeconds,
+      inputs.readinessFailureThreshold,
+      inputs.livenessPeriodSeconds,
+      inputs.livenessFailureThreshold,
+      inputs.startupPeriodSeconds,
+    ],
+  );
 
   // The invariants, stated as the drain model page states them.
-  if (!(plan.preStopSeconds <= plan.terminationGracePeriodSeconds)) errors.push('invariant: preStopSeconds <= terminationGracePeriodSeconds');
-  if (!(plan.terminationGracePeriodSeconds >= plan.preStopSeconds + plan.drainSeconds)) errors.push('invariant: terminationGracePeriodSeconds >= preStopSeconds + drainSeconds');
-  if (!(plan.progressDeadlineSeconds >= plan.terminationGracePeriodSeconds + inputs.startupSeconds && plan.progressDeadlineSeconds >= 600)) {
-    errors.push(`progressDeadlineSeconds ${plan.progressDeadlineSeconds} < max(600, grace + startup = ${want.progressDeadlineSecondsAtLeast})`);
+  if (!(plan.preStopSeconds <= plan.terminationGracePeriodSeconds))
+    errors.push('invariant: preStopSeconds <= terminationGracePeriodSeconds');
+  if (!(plan.terminationGracePeriodSeconds >= plan.preStopSeconds + plan.drainSeconds))
+    errors.push('invariant: terminationGracePeriodSeconds >= preStopSeconds + drainSeconds');
+  if (
+    !(
+      plan.progressDeadlineSeconds >= plan.terminationGracePeriodSeconds + inputs.startupSeconds
+      && plan.progressDeadlineSeconds >= 600
+    )
+  ) {
+    errors.push(
+      `progressDeadlineSeconds ${plan.progressDeadlineSeconds} < max(600, grace + startup = ${want.progressDeadlineSecondsAtLeast})`,
+    );
   }
-  if (plan.probes.startup.periodSeconds * plan.probes.startup.failureThreshold < inputs.startupSeconds) errors.push('startup probe does not cover the model load');
-  const int64 = { preStopSeconds: plan.preStopSeconds, drainSeconds: plan.drainSeconds, terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, maxRequestSeconds: plan.maxRequestSeconds, rolloutSeconds: plan.rolloutSeconds };
+  if (plan.probes.startup.periodSeconds * plan.probes.startup.failureThreshold < inputs.startupSeconds)
+    errors.push('startup probe does not cover the model load');
+  const int64 = {
+    preStopSeconds: plan.preStopSeconds,
+    drainSeconds: plan.drainSeconds,
+    terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds,
+    maxRequestSeconds: plan.maxRequestSeconds,
+    rolloutSeconds: plan.rolloutSeconds,
+  };
   const int32 = {
     progressDeadlineSeconds: plan.progressDeadlineSeconds,
-    ...Object.fromEntries((['startup', 'readiness', 'liveness'] as const).flatMap((p) => [
-      [`${p}.periodSeconds`, plan.probes[p].periodSeconds], [`${p}.failureThreshold`, plan.probes[p].failureThreshold], [`${p}.timeoutSeconds`, plan.probes[p].timeoutSeconds],
-    ])),
-    maxSurge: plan.strategy.maxSurge, maxUnavailable: plan.strategy.maxUnavailable,
+    ...Object.fromEntries(
+      (['startup', 'readiness', 'liveness'] as const).flatMap((p) => [
+        [`${p}.periodSeconds`, plan.probes[p].periodSeconds],
+        [`${p}.failureThreshold`, plan.probes[p].failureThreshold],
+        [`${p}.timeoutSeconds`, plan.probes[p].timeoutSeconds],
+      ]),
+    ),
+    maxSurge: plan.strategy.maxSurge,
+    maxUnavailable: plan.strategy.maxUnavailable,
   };
   for (const [name, value] of Object.entries(int64)) {
-    if (!(Number.isSafeInteger(value) && value >= 0)) errors.push(`invariant: ${name} must be a non-negative whole number (got ${value})`);
+    if (!(Number.isSafeInteger(value) && value >= 0))
+      errors.push(`invariant: ${name} must be a non-negative whole number (got ${value})`);
   }
   for (const [name, value] of Object.entries(int32)) {
-    if (!(Number.isInteger(value) && value >= 0 && value <= INT32_MAX)) errors.push(`invariant: ${name} must be a non-negative int32 (got ${value})`);
+    if (!(Number.isInteger(value) && value >= 0 && value <= INT32_MAX))
+      errors.push(`invariant: ${name} must be a non-negative int32 (got ${value})`);
   }
   // Messages may quote the reader's own text (a model called "null"): that is taken out before looking for broken values.
   const userTexts = [inputs.image, inputs.model, inputs.name, inputs.namespace].sort((a, b) => b.length - a.length);
   for (const w of plan.warnings) {
     const own = userTexts.reduce((text, user) => text.split(user).join('<user>'), w.message);
-    if (!/^[a-z]+(-[a-z]+)*$/.test(w.code) || !w.message || /undefined|NaN|null/.test(own)) errors.push(`warning ${w.code}: malformed (${w.message})`);
+    if (!/^[a-z]+(-[a-z]+)*$/.test(w.code) || !w.message || /undefined|NaN|null/.test(own))
+      errors.push(`warning ${w.code}: malformed (${w.message})`);
   }
   for (const step of plan.derivation) {
-    if (/undefined|NaN|Infinity/.test(`${step.value} ${step.formula} ${step.why}`)) errors.push(`derivation ${step.field}: ${step.value} = ${step.formula}`);
+    if (/undefined|NaN|Infinity/.test(`${step.value} ${step.formula} ${step.why}`))
+      errors.push(`derivation ${step.field}: ${step.value} = ${step.formula}`);
   }
   return errors;
 }

@@ -1,6 +1,13 @@
 /** Test helpers: the repository's profiles, and raw inputs → plan / manifest through the public core. */
 import { readProfiles } from '../../src/profiles/read-files.ts';
-import { emitManifest, plan, resolveInputs, type ModelServerProfile, type Plan, type Profiles } from '../../src/drain/index.ts';
+import {
+  emitManifest,
+  plan,
+  resolveInputs,
+  type ModelServerProfile,
+  type Plan,
+  type Profiles,
+} from '../../src/drain/index.ts';
 
 export const profiles = readProfiles();
 
@@ -27,10 +34,22 @@ export function codesOf(p: Plan): string[] {
  * The repository's profiles with one model server changed, for tests that must not depend on today's data files:
  * `drain` replaces the server's drain facts (whole), `rest` any other top-level facts.
  */
-export function withServer(id: string, drain: Partial<ModelServerProfile['drain']>, rest: Partial<ModelServerProfile> = {}): Profiles {
+export function withServer(
+  id: string,
+  drain: Partial<ModelServerProfile['drain']>,
+  rest: Partial<ModelServerProfile> = {},
+): Profiles {
   return {
     ...profiles,
-    modelServers: profiles.modelServers.map((m) => (m.id === id ? { ...m, ...rest, drain: { summary: '', whileDraining: '', sources: [], ...drain } as ModelServerProfile['drain'] } : m)),
+    modelServers: profiles.modelServers.map((m) =>
+      m.id === id
+        ? {
+            ...m,
+            ...rest,
+            drain: { summary: '', whileDraining: '', sources: [], ...drain } as ModelServerProfile['drain'],
+          }
+        : m,
+    ),
   };
 }
 

@@ -22,7 +22,9 @@ export function generate(raw: Record<string, unknown>): Generated {
 /** The user-given text values (names, image, model) of some inputs, longest first. */
 function userTexts(inputs: object): string[] {
   const i = inputs as Record<string, unknown>;
-  return [i.name, i.namespace, i.image, i.model, i.container].filter((v): v is string => typeof v === 'string').sort((a, b) => b.length - a.length);
+  return [i.name, i.namespace, i.image, i.model, i.container]
+    .filter((v): v is string => typeof v === 'string')
+    .sort((a, b) => b.length - a.length);
 }
 
 /**

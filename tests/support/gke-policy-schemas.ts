@@ -22,7 +22,11 @@ const targetRef: Schema = {
   type: 'object',
   required: ['group', 'kind', 'name'],
   properties: {
-    group: { type: 'string', maxLength: 253, pattern: /^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/ },
+    group: {
+      type: 'string',
+      maxLength: 253,
+      pattern: /^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    },
     kind: { type: 'string', minLength: 1, maxLength: 63, pattern: /^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$/ },
     name: { type: 'string', minLength: 1, maxLength: 253 },
     namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS1123_LABEL },
@@ -45,40 +49,58 @@ type PortFields = { portSpecification?: string; port?: number; portName?: string
  */
 const portRules = [
   {
-    check: (c: PortFields) => c.portSpecification !== undefined
+    check: (c: PortFields) =>
+      c.portSpecification !== undefined
       && (c.portSpecification !== 'USE_FIXED_PORT' || (c.port !== undefined && c.portName === undefined)),
-    message: 'for portSpecification being USE_FIXED_PORT, port must be set and portName must be unset'
+    message:
+      'for portSpecification being USE_FIXED_PORT, port must be set and portName must be unset'
       + ' (with portSpecification absent: no such key: portSpecification, evaluating rule)',
   },
   {
-    check: (c: PortFields) => c.portSpecification !== undefined
+    check: (c: PortFields) =>
+      c.portSpecification !== undefined
       && (c.portSpecification !== 'USE_NAMED_PORT' || (c.port === undefined && c.portName !== undefined)),
-    message: 'for portSpecification being USE_NAMED_PORT, port must be unset and portName must be set'
+    message:
+      'for portSpecification being USE_NAMED_PORT, port must be unset and portName must be set'
       + ' (with portSpecification absent: no such key: portSpecification, evaluating rule)',
   },
   {
-    check: (c: PortFields) => (c.portSpecification === 'USE_SERVING_PORT' || c.portSpecification === undefined)
-      ? c.port === undefined && c.portName === undefined : true,
+    check: (c: PortFields) =>
+      c.portSpecification === 'USE_SERVING_PORT' || c.portSpecification === undefined
+        ? c.port === undefined && c.portName === undefined
+        : true,
     message: 'port and portName must be unset for portSpecification being USE_SERVING_PORT (which is the default)',
   },
 ] as const;
 
 /** A <type>HealthCheck object with CommonHealthCheck's rules. */
-const withPortRules = (properties: Record<string, Schema>): Schema => ({ type: 'object', properties, rules: portRules });
+const withPortRules = (properties: Record<string, Schema>): Schema => ({
+  type: 'object',
+  properties,
+  rules: portRules,
+});
 
 const httpHealthCheck: Schema = {
   type: 'object',
   rules: portRules,
   properties: {
     ...commonHealthCheck,
-    host: { type: 'string', maxLength: 2048, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/ },
+    host: {
+      type: 'string',
+      maxLength: 2048,
+      pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    },
     requestPath: { type: 'string', maxLength: 2048, pattern: /\/[A-Za-z0-9/\-._~%!?$&'()*+,;=:]*$/ },
     proxyHeader: { type: 'string', enum: ['NONE', 'PROXY_V1'] },
     response: { type: 'string', maxLength: 1024, pattern: /^[\x00-\xFF]+$/ },
   },
 };
 const CONFIG_FIELD: Record<string, string> = {
-  TCP: 'tcpHealthCheck', HTTP: 'httpHealthCheck', HTTPS: 'httpsHealthCheck', HTTP2: 'http2HealthCheck', GRPC: 'grpcHealthCheck',
+  TCP: 'tcpHealthCheck',
+  HTTP: 'httpHealthCheck',
+  HTTPS: 'httpsHealthCheck',
+  HTTP2: 'http2HealthCheck',
+  GRPC: 'grpcHealthCheck',
 };
 
 export const healthCheckPolicySchema: Schema = {
@@ -101,7 +123,9 @@ export const healthCheckPolicySchema: Schema = {
             unhealthyThreshold: int64(1, 10),
             healthyThreshold: int64(1, 10),
             config: {
-              type: 'object', minProperties: 2, maxProperties: 2,
+              type: 'object',
+              minProperties: 2,
+              maxProperties: 2,
               properties: {
                 type: { type: 'string', enum: Object.keys(CONFIG_FIELD) },
                 tcpHealthCheck: withPortRules({
@@ -110,20 +134,31 @@ export const healthCheckPolicySchema: Schema = {
                   response: { type: 'string', maxLength: 1024, pattern: /^[\x00-\xFF]+$/ },
                   proxyHeader: { type: 'string', enum: ['NONE', 'PROXY_V1'] },
                 }),
-                httpHealthCheck, httpsHealthCheck: httpHealthCheck, http2HealthCheck: httpHealthCheck,
-                grpcHealthCheck: withPortRules({ ...commonHealthCheck, grpcServiceName: { type: 'string', maxLength: 1024 } }),
+                httpHealthCheck,
+                httpsHealthCheck: httpHealthCheck,
+                http2HealthCheck: httpHealthCheck,
+                grpcHealthCheck: withPortRules({
+                  ...commonHealthCheck,
+                  grpcServiceName: { type: 'string', maxLength: 1024 },
+                }),
               },
-              rules: [{
-                check: (c: Record<string, unknown>) => c.type !== undefined && c[CONFIG_FIELD[c.type as string]] !== undefined,
-                message: 'must hold type and exactly the matching <type>HealthCheck field',
-              }],
+              rules: [
+                {
+                  check: (c: Record<string, unknown>) =>
+                    c.type !== undefined && c[CONFIG_FIELD[c.type as string]] !== undefined,
+                  message: 'must hold type and exactly the matching <type>HealthCheck field',
+                },
+              ],
             },
             logConfig: { type: 'object', properties: { enabled: { type: 'boolean' } } },
           },
-          rules: [{
-            check: (d: { timeoutSec?: number; checkIntervalSec?: number }) => (d.timeoutSec ?? 5) <= (d.checkIntervalSec ?? 5),
-            message: 'timeoutSec must not be greater than checkIntervalSec (both default to 5)',
-          }],
+          rules: [
+            {
+              check: (d: { timeoutSec?: number; checkIntervalSec?: number }) =>
+                (d.timeoutSec ?? 5) <= (d.checkIntervalSec ?? 5),
+              message: 'timeoutSec must not be greater than checkIntervalSec (both default to 5)',
+            },
+          ],
         },
       },
     },
@@ -147,11 +182,28 @@ export const gcpBackendPolicySchema: Schema = {
           properties: {
             timeoutSec: int64(1, 2147483647),
             connectionDraining: { type: 'object', properties: { drainingTimeoutSec: int64(0, 3600) } },
-            logging: { type: 'object', properties: { enabled: { type: 'boolean' }, sampleRate: { type: 'integer', format: 'int32', minimum: 0, maximum: 1000000 } } },
+            logging: {
+              type: 'object',
+              properties: {
+                enabled: { type: 'boolean' },
+                sampleRate: { type: 'integer', format: 'int32', minimum: 0, maximum: 1000000 },
+              },
+            },
             sessionAffinity: {
               type: 'object',
               properties: {
-                type: { type: 'string', enum: ['CLIENT_IP', 'CLIENT_IP_PORT_PROTO', 'CLIENT_IP_PROTO', 'GENERATED_COOKIE', 'HEADER_FIELD', 'HTTP_COOKIE', 'NONE'] },
+                type: {
+                  type: 'string',
+                  enum: [
+                    'CLIENT_IP',
+                    'CLIENT_IP_PORT_PROTO',
+                    'CLIENT_IP_PROTO',
+                    'GENERATED_COOKIE',
+                    'HEADER_FIELD',
+                    'HTTP_COOKIE',
+                    'NONE',
+                  ],
+                },
                 cookieTtlSec: int64(0, 1209600),
               },
             },

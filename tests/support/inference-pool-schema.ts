@@ -11,7 +11,15 @@
  *   (default FailClose). Optional since v1.6.0, but still required by most implementations, so the
  *   generator always writes it and `requireEndpointPicker` (on by default) checks for it.
  */
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, labelKeySchema, labelValueSchema, objectMetaSchema, validateSchema, type Schema } from './structural-schema.ts';
+import {
+  DNS1123_LABEL,
+  DNS1123_SUBDOMAIN,
+  labelKeySchema,
+  labelValueSchema,
+  objectMetaSchema,
+  validateSchema,
+  type Schema,
+} from './structural-schema.ts';
 
 export const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 
@@ -21,16 +29,23 @@ const endpointPickerRef: Schema = {
   type: 'object',
   required: ['name'],
   properties: {
-    group: { type: 'string', maxLength: 253, pattern: /^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/ },
+    group: {
+      type: 'string',
+      maxLength: 253,
+      pattern: /^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    },
     kind: { type: 'string', minLength: 1, maxLength: 63, pattern: /^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$/ },
     name: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS1123_SUBDOMAIN },
     port: { type: 'object', required: ['number'], properties: { number: portNumber } },
     failureMode: { type: 'string', enum: ['FailOpen', 'FailClose'] },
   },
-  rules: [{
-    check: (ref: { kind?: string; port?: unknown }) => (ref.kind ?? 'Service') !== 'Service' || ref.port !== undefined,
-    message: 'port is required when kind is Service (the default kind)',
-  }],
+  rules: [
+    {
+      check: (ref: { kind?: string; port?: unknown }) =>
+        (ref.kind ?? 'Service') !== 'Service' || ref.port !== undefined,
+      message: 'port is required when kind is Service (the default kind)',
+    },
+  ],
 };
 
 const inferencePoolSpecSchema: Schema = {
@@ -41,11 +56,20 @@ const inferencePoolSpecSchema: Schema = {
       type: 'object',
       required: ['matchLabels'],
       properties: {
-        matchLabels: { type: 'object', minProperties: 1, maxProperties: 64, additionalProperties: labelValueSchema, keys: labelKeySchema },
+        matchLabels: {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: 64,
+          additionalProperties: labelValueSchema,
+          keys: labelKeySchema,
+        },
       },
     },
     targetPorts: {
-      type: 'array', minItems: 1, maxItems: 8, listMapKeys: ['number'],
+      type: 'array',
+      minItems: 1,
+      maxItems: 8,
+      listMapKeys: ['number'],
       items: { type: 'object', required: ['number'], properties: { number: portNumber } },
     },
     appProtocol: { type: 'string', enum: ['http', 'kubernetes.io/h2c'] },
@@ -61,7 +85,10 @@ const inferencePoolSchema: Schema = {
     kind: { type: 'string', enum: ['InferencePool'] },
     metadata: {
       ...objectMetaSchema,
-      properties: { ...objectMetaSchema.properties, namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS1123_LABEL } },
+      properties: {
+        ...objectMetaSchema.properties,
+        namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS1123_LABEL },
+      },
     },
     spec: inferencePoolSpecSchema,
   },
@@ -71,7 +98,12 @@ const inferencePoolSchema: Schema = {
 export function validateInferencePool(object: unknown, options: { requireEndpointPicker?: boolean } = {}): string[] {
   const errors = validateSchema(object, inferencePoolSchema);
   const spec = (object as { spec?: { endpointPickerRef?: unknown } } | null)?.spec;
-  if ((options.requireEndpointPicker ?? true) && spec && typeof spec === 'object' && spec.endpointPickerRef === undefined) {
+  if (
+    (options.requireEndpointPicker ?? true)
+    && spec
+    && typeof spec === 'object'
+    && spec.endpointPickerRef === undefined
+  ) {
     errors.push('spec.endpointPickerRef: is required by most implementations (optional in the API only since v1.6.0)');
   }
   return errors;

@@ -75,7 +75,8 @@ function check(value: unknown, type: FieldType, path: string, errors: string[]):
   if (type.kind === 'array') {
     if (Array.isArray(value)) value.forEach((item, i) => check(item, type.of, `${path}[${i}]`, errors));
   } else if (type.kind === 'map') {
-    if (typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, type.of, `${path}[${JSON.stringify(k)}]`, errors);
+    if (typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) check(v, type.of, `${path}[${JSON.stringify(k)}]`, errors);
   } else if (type.kind === 'object') {
     const objectType = loadType(type.file);
     if (!objectType || typeof value !== 'object' || Array.isArray(value)) return;

@@ -20,9 +20,11 @@ export function parseManifest(text: string, version: '1.1' | '1.2' = '1.2'): Obj
   if (!Array.isArray(docs)) throw new Error('the manifest is empty');
   return docs.map((doc, i) => {
     const problems = [...doc.errors, ...doc.warnings];
-    if (problems.length > 0) throw new Error(`document ${i + 1} (YAML ${version}): ${problems.map((p) => p.message).join('; ')}`);
+    if (problems.length > 0)
+      throw new Error(`document ${i + 1} (YAML ${version}): ${problems.map((p) => p.message).join('; ')}`);
     const value = doc.toJS({ maxAliasCount: 0 });
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`document ${i + 1} is not a mapping`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new Error(`document ${i + 1} is not a mapping`);
     return value as Obj;
   });
 }
@@ -37,9 +39,12 @@ export function yaml11Differences(text: string, modern: Obj[] = parseManifest(te
   const diffs: string[] = [];
   const walk = (a: unknown, b: unknown, path: string) => {
     if (a && b && typeof a === 'object' && typeof b === 'object') {
-      for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) walk((a as Obj)[key], (b as Obj)[key], `${path}.${key}`);
+      for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+        walk((a as Obj)[key], (b as Obj)[key], `${path}.${key}`);
     } else if (!isDeepStrictEqual(a, b)) {
-      diffs.push(`${path.slice(1)}: YAML 1.2 reads ${JSON.stringify(a)}, YAML 1.1 (kubectl) reads ${JSON.stringify(b)}`);
+      diffs.push(
+        `${path.slice(1)}: YAML 1.2 reads ${JSON.stringify(a)}, YAML 1.1 (kubectl) reads ${JSON.stringify(b)}`,
+      );
     }
   };
   modern.forEach((doc, i) => walk(doc, legacy[i], `.doc${i + 1}`));
@@ -47,10 +52,21 @@ export function yaml11Differences(text: string, modern: Obj[] = parseManifest(te
 }
 
 /** The Kubernetes built-in API groups kubernetes-models covers; objects in them are validated with it. */
-const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'policy', 'autoscaling', 'networking.k8s.io', 'rbac.authorization.k8s.io', 'discovery.k8s.io']);
+const BUILT_IN_GROUPS = new Set([
+  '',
+  'apps',
+  'batch',
+  'policy',
+  'autoscaling',
+  'networking.k8s.io',
+  'rbac.authorization.k8s.io',
+  'discovery.k8s.io',
+]);
 
 async function validateBuiltIn(doc: Obj): Promise<string[] | undefined> {
-  const [group, version] = String(doc.apiVersion).includes('/') ? String(doc.apiVersion).split('/') : ['', String(doc.apiVersion)];
+  const [group, version] = String(doc.apiVersion).includes('/')
+    ? String(doc.apiVersion).split('/')
+    : ['', String(doc.apiVersion)];
   if (!BUILT_IN_GROUPS.has(group) || !/^[A-Za-z]+$/.test(String(doc.kind))) return undefined;
   const modelPath = `kubernetes-models/${group ? `${group}/` : ''}${version}/${doc.kind}`;
   let Model: new (data: unknown) => { validate(): void };
@@ -64,7 +80,9 @@ async function validateBuiltIn(doc: Obj): Promise<string[] | undefined> {
     new Model(doc).validate();
   } catch (error) {
     const list = (error as { errors?: { instancePath: string; message: string }[] }).errors;
-    errors.push(...(list ? list.map((e) => `${e.instancePath || '(root)'}: ${e.message} (kubernetes-models)`) : [String(error)]));
+    errors.push(
+      ...(list ? list.map((e) => `${e.instancePath || '(root)'}: ${e.message} (kubernetes-models)`) : [String(error)]),
+    );
   }
   errors.push(...unknownFields(doc, modelPath));
   return errors;
@@ -86,7 +104,8 @@ export async function validateDocument(doc: Obj): Promise<string[]> {
   const own = VALIDATORS[key];
   if (own) return [...own(doc), ...wholeNumberFields(doc)];
   const builtIn = await validateBuiltIn(doc);
-  if (builtIn) return doc.kind === 'Deployment' ? [...builtIn, ...deploymentBounds(doc)] : [...builtIn, ...wholeNumberFields(doc)];
+  if (builtIn)
+    return doc.kind === 'Deployment' ? [...builtIn, ...deploymentBounds(doc)] : [...builtIn, ...wholeNumberFields(doc)];
   return [`no schema for ${key}: add one to tests/support/manifest-check.ts so that every emitted kind is validated`];
 }
 
@@ -110,10 +129,16 @@ function crossDocumentErrors(docs: Obj[]): string[] {
   if (deployment && pool) {
     const podLabels = deployment.spec?.template?.metadata?.labels ?? {};
     for (const [k, v] of Object.entries(pool.spec?.selector?.matchLabels ?? {})) {
-      if (podLabels[k] !== v) errors.push(`InferencePool selector ${k}=${String(v)} does not select the Deployment's pods`);
+      if (podLabels[k] !== v)
+        errors.push(`InferencePool selector ${k}=${String(v)} does not select the Deployment's pods`);
     }
-    const containerPorts = new Set((deployment.spec?.template?.spec?.containers ?? []).flatMap((c: Obj) => (c.ports ?? []).map((p: Obj) => p.containerPort)));
-    for (const p of pool.spec?.targetPorts ?? []) if (!containerPorts.has(p.number)) errors.push(`InferencePool targetPort ${p.number} is not a container port`);
+    const containerPorts = new Set(
+      (deployment.spec?.template?.spec?.containers ?? []).flatMap((c: Obj) =>
+        (c.ports ?? []).map((p: Obj) => p.containerPort),
+      ),
+    );
+    for (const p of pool.spec?.targetPorts ?? [])
+      if (!containerPorts.has(p.number)) errors.push(`InferencePool targetPort ${p.number} is not a container port`);
   }
   const groupOf = (apiVersion: unknown) => (String(apiVersion).includes('/') ? String(apiVersion).split('/')[0] : '');
   for (const d of docs) {
@@ -123,7 +148,9 @@ function crossDocumentErrors(docs: Obj[]): string[] {
     // chart deploys, is not in the manifest and is not checked).
     const sameKind = docs.filter((t) => t.kind === ref.kind && groupOf(t.apiVersion) === (ref.group ?? ''));
     if (sameKind.length > 0 && !sameKind.some((t) => t.metadata?.name === ref.name)) {
-      errors.push(`${d.kind} ${d.metadata?.name} targets ${ref.kind} ${ref.name}, but the manifest's ${ref.kind} is ${sameKind.map((t) => t.metadata?.name).join(', ')}`);
+      errors.push(
+        `${d.kind} ${d.metadata?.name} targets ${ref.kind} ${ref.name}, but the manifest's ${ref.kind} is ${sameKind.map((t) => t.metadata?.name).join(', ')}`,
+      );
     }
   }
   return errors;
@@ -138,7 +165,8 @@ export async function manifestErrors(text: string): Promise<{ docs: Obj[]; error
     return { docs: [], errors: [`parse: ${(error as Error).message}`] };
   }
   const errors: string[] = [];
-  for (const doc of docs) for (const e of await validateDocument(doc)) errors.push(`${doc.kind ?? '?'} ${doc.metadata?.name ?? '?'}: ${e}`);
+  for (const doc of docs)
+    for (const e of await validateDocument(doc)) errors.push(`${doc.kind ?? '?'} ${doc.metadata?.name ?? '?'}: ${e}`);
   errors.push(...crossDocumentErrors(docs));
   errors.push(...yaml11Differences(text, docs));
   return { docs, errors };
@@ -148,7 +176,8 @@ export async function manifestErrors(text: string): Promise<{ docs: Obj[]; error
 export function planMismatches(docs: Obj[], plan: Plan): string[] {
   const errors: string[] = [];
   const expect = (what: string, actual: unknown, wanted: unknown) => {
-    if (!isDeepStrictEqual(actual, wanted)) errors.push(`${what}: manifest has ${JSON.stringify(actual)}, plan has ${JSON.stringify(wanted)}`);
+    if (!isDeepStrictEqual(actual, wanted))
+      errors.push(`${what}: manifest has ${JSON.stringify(actual)}, plan has ${JSON.stringify(wanted)}`);
   };
   const deployment = docs.find((d) => d.kind === 'Deployment');
   if (!deployment) return ['no Deployment'];
@@ -159,9 +188,12 @@ export function planMismatches(docs: Obj[], plan: Plan): string[] {
   expect('strategy.rollingUpdate', deployment.spec.strategy?.rollingUpdate, plan.strategy);
   const preStop = container.lifecycle?.preStop;
   if (plan.preStopAction === 'sleep') expect('preStop.sleep.seconds', preStop?.sleep?.seconds, plan.preStopSeconds);
-  else if (plan.preStopAction === 'exec') expect('preStop.exec.command', preStop?.exec?.command, ['/bin/sleep', String(plan.preStopSeconds)]);
+  else if (plan.preStopAction === 'exec')
+    expect('preStop.exec.command', preStop?.exec?.command, ['/bin/sleep', String(plan.preStopSeconds)]);
   else expect('preStop', preStop, undefined);
-  const drainArgs = (container.args ?? []).filter((a: string) => plan.drainFlag && a.startsWith(`${plan.drainFlag.flag}=`));
+  const drainArgs = (container.args ?? []).filter(
+    (a: string) => plan.drainFlag && a.startsWith(`${plan.drainFlag.flag}=`),
+  );
   if (plan.drainFlag) expect('drain flag', drainArgs, [`${plan.drainFlag.flag}=${plan.drainFlag.seconds}`]);
   for (const name of ['startup', 'readiness', 'liveness'] as const) {
     const probe = container[`${name}Probe`];
@@ -182,9 +214,12 @@ export function extraPlanMismatches(docs: Obj[], plan: Plan, inputs: Obj, gatewa
   const templates: { manifest: unknown }[] = gateway.extraManifests ?? [];
   const extras = docs.slice(2).filter((d) => d.kind !== 'PodDisruptionBudget');
   const errors: string[] = [];
-  if (extras.length !== templates.length) errors.push(`expected ${templates.length} extra documents for ${gateway.id}, found ${extras.length}`);
+  if (extras.length !== templates.length)
+    errors.push(`expected ${templates.length} extra documents for ${gateway.id}, found ${extras.length}`);
   const planValues: Record<string, unknown> = {
-    name: inputs.name, namespace: inputs.namespace, port: inputs.port,
+    name: inputs.name,
+    namespace: inputs.namespace,
+    port: inputs.port,
     readinessPath: plan.probes.readiness.path ?? '/',
     gatewayRequestTimeoutSeconds: (plan as Obj).gatewayRequestTimeoutSeconds,
     gatewayDrainingSeconds: (plan as Obj).gatewayDrainingSeconds,
@@ -192,8 +227,12 @@ export function extraPlanMismatches(docs: Obj[], plan: Plan, inputs: Obj, gatewa
   const walk = (template: unknown, actual: unknown, path: string) => {
     if (typeof template === 'string') {
       const m = /^\$\{([A-Za-z]+)\}$/.exec(template);
-      if (m && !isDeepStrictEqual(actual, planValues[m[1]])) errors.push(`${path}: manifest has ${JSON.stringify(actual)}, \${${m[1]}} is ${JSON.stringify(planValues[m[1]])}`);
-      if (!m && actual !== template) errors.push(`${path}: manifest has ${JSON.stringify(actual)}, the template ${JSON.stringify(template)}`);
+      if (m && !isDeepStrictEqual(actual, planValues[m[1]]))
+        errors.push(
+          `${path}: manifest has ${JSON.stringify(actual)}, \${${m[1]}} is ${JSON.stringify(planValues[m[1]])}`,
+        );
+      if (!m && actual !== template)
+        errors.push(`${path}: manifest has ${JSON.stringify(actual)}, the template ${JSON.stringify(template)}`);
     } else if (template && typeof template === 'object') {
       for (const [k, v] of Object.entries(template)) walk(v, (actual as Obj | undefined)?.[k], `${path}.${k}`);
     } else if (!isDeepStrictEqual(actual, template)) {

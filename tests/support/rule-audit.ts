@@ -32,7 +32,8 @@ function firstDifference(actual: string, expected: string): string {
   const a = actual.split('\n');
   const e = expected.split('\n');
   for (let i = 0; i < Math.max(a.length, e.length); i++) {
-    if (a[i] !== e[i]) return `line ${i + 1}: the fix writes ${JSON.stringify(a[i] ?? '(end)')}, the golden has ${JSON.stringify(e[i] ?? '(end)')}`;
+    if (a[i] !== e[i])
+      return `line ${i + 1}: the fix writes ${JSON.stringify(a[i] ?? '(end)')}, the golden has ${JSON.stringify(e[i] ?? '(end)')}`;
   }
   return 'they differ';
 }
@@ -44,8 +45,10 @@ function metadataProblems(rule: Rule): string[] {
     if (typeof value !== 'string' || value.trim() === '') problems.push(`${key} is missing`);
     else if (value.includes('\n') || !/\.$/.test(value)) problems.push(`${key} is not one line ending in a period`);
   };
-  if (!/^[a-z][a-z0-9-]*$/.test(rule.code ?? '')) problems.push(`code ${JSON.stringify(rule.code)} is not a lowercase code`);
-  if (typeof rule.severity !== 'string' || !/^(error|warning|info)\b/.test(rule.severity)) problems.push('severity is missing (it starts with error, warning or info)');
+  if (!/^[a-z][a-z0-9-]*$/.test(rule.code ?? ''))
+    problems.push(`code ${JSON.stringify(rule.code)} is not a lowercase code`);
+  if (typeof rule.severity !== 'string' || !/^(error|warning|info)\b/.test(rule.severity))
+    problems.push('severity is missing (it starts with error, warning or info)');
   line('summary');
   line('remediation');
   if (rule.fix !== 'applied' && rule.fix !== 'manual') problems.push('fix is neither applied nor manual');
@@ -53,7 +56,8 @@ function metadataProblems(rule: Rule): string[] {
   for (const module of rule.checkedIn ?? []) {
     const url = new URL(module, CHECK_DIR);
     if (!existsSync(url)) problems.push(`checkedIn names ${module}, which does not exist`);
-    else if (!readFileSync(url, 'utf8').includes(`'${rule.code}'`)) problems.push(`checkedIn names ${module}, which never reports ${rule.code}`);
+    else if (!readFileSync(url, 'utf8').includes(`'${rule.code}'`))
+      problems.push(`checkedIn names ${module}, which never reports ${rule.code}`);
   }
   return problems;
 }
@@ -63,18 +67,22 @@ export function auditRule(rule: Rule, files: RuleFiles): string[] {
   const problems = metadataProblems(rule);
   if (files.fires === undefined) problems.push('fires.yaml is missing');
   if (files.doesNotFire === undefined) problems.push('does-not-fire.yaml is missing');
-  if (rule.fix === 'applied' && files.fixed === undefined) problems.push('fixed.yaml is missing (the rule says the checker applies its fix)');
-  if (rule.fix === 'manual' && files.fixed !== undefined) problems.push('fixed.yaml is there, but the rule says its fix is manual');
+  if (rule.fix === 'applied' && files.fixed === undefined)
+    problems.push('fixed.yaml is missing (the rule says the checker applies its fix)');
+  if (rule.fix === 'manual' && files.fixed !== undefined)
+    problems.push('fixed.yaml is there, but the rule says its fix is manual');
   const settings = { ...CHECK_TEST_SETTINGS, ...rule.fixtureSettings };
   const run = (name: string, text: string) => {
     const result = checkManifest(text, settings, profiles);
     if (!result.ok) problems.push(`${name} cannot be checked: ${result.problem.message}`);
     return result.ok ? result : undefined;
   };
-  const ours = (result: ReturnType<typeof run>) => (result ? result.report.findings.filter((f) => f.code === rule.code) : []);
+  const ours = (result: ReturnType<typeof run>) =>
+    result ? result.report.findings.filter((f) => f.code === rule.code) : [];
   if (files.doesNotFire !== undefined) {
     const quiet = run('does-not-fire.yaml', files.doesNotFire);
-    if (quiet && ours(quiet).length > 0) problems.push(`does-not-fire.yaml reports ${rule.code}: ${ours(quiet)[0].message}`);
+    if (quiet && ours(quiet).length > 0)
+      problems.push(`does-not-fire.yaml reports ${rule.code}: ${ours(quiet)[0].message}`);
   }
   if (files.fires === undefined) return problems;
   const fires = run('fires.yaml', files.fires);
@@ -82,13 +90,16 @@ export function auditRule(rule: Rule, files: RuleFiles): string[] {
   const found = ours(fires);
   if (found.length === 0) return [...problems, `fires.yaml does not report ${rule.code}`];
   const remedies = [...new Set(found.map((f) => f.remedy))];
-  if (remedies.length !== 1 || remedies[0] !== rule.fix) problems.push(`fires.yaml gets ${rule.code} with remedy ${remedies.join(' and ')}, but the rule says ${rule.fix}`);
+  if (remedies.length !== 1 || remedies[0] !== rule.fix)
+    problems.push(`fires.yaml gets ${rule.code} with remedy ${remedies.join(' and ')}, but the rule says ${rule.fix}`);
   if (rule.fix !== 'applied' || files.fixed === undefined) return problems;
   const out = fixManifest(fires.manifest, fires.report.findings).text;
-  if (out !== files.fixed) problems.push(`fixing fires.yaml does not give fixed.yaml: ${firstDifference(out, files.fixed)}`);
+  if (out !== files.fixed)
+    problems.push(`fixing fires.yaml does not give fixed.yaml: ${firstDifference(out, files.fixed)}`);
   const again = run('fixed.yaml', files.fixed);
   if (!again) return problems;
   if (ours(again).length > 0) problems.push(`fixed.yaml still reports ${rule.code}: ${ours(again)[0].message}`);
-  if (fixManifest(again.manifest, again.report.findings).text !== files.fixed) problems.push('fixing fixed.yaml changes it again: the fix does not converge');
+  if (fixManifest(again.manifest, again.report.findings).text !== files.fixed)
+    problems.push('fixing fixed.yaml changes it again: the fix does not converge');
   return problems;
 }

@@ -17,7 +17,11 @@ function sitemapLocs(): string[] {
   if (!existsSync(OUT_DIR)) return [];
   return readdirSync(OUT_DIR)
     .filter((name) => /^sitemap-\d+\.xml$/.test(name))
-    .flatMap((name) => [...readFileSync(join(OUT_DIR, name), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&')));
+    .flatMap((name) =>
+      [...readFileSync(join(OUT_DIR, name), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) =>
+        m[1].replace(/&amp;/g, '&'),
+      ),
+    );
 }
 
 /**
@@ -35,9 +39,19 @@ export const hasPage = (path: string): boolean => SITEMAP_PATHS.includes(path);
  */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load');
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]'), undefined, { timeout: 10_000 });
-  if (await page.locator('[data-testid=manifest]').count() > 0) {
-    await page.locator('[data-testid=manifest].is-highlighted').first().waitFor({ timeout: 10_000 }).catch(() => { /* highlighting is optional */ });
+  await page.waitForFunction(
+    () => !document.querySelector('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]'),
+    undefined,
+    { timeout: 10_000 },
+  );
+  if ((await page.locator('[data-testid=manifest]').count()) > 0) {
+    await page
+      .locator('[data-testid=manifest].is-highlighted')
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(() => {
+        /* highlighting is optional */
+      });
   }
 }
 

@@ -39,7 +39,11 @@ export default async function* slowestReporter(source: AsyncIterable<TestEvent>)
     else if (nesting === 0) tests.push([`${path}: ${name}`, ms]);
   }
   const top = (rows: [string, number][]): string =>
-    rows.sort((a, b) => b[1] - a[1]).slice(0, count).map(([label, ms]) => `${secondsText(ms)}  ${label}`).join('\n');
+    rows
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([label, ms]) => `${secondsText(ms)}  ${label}`)
+      .join('\n');
   const fileTotalMs = files.reduce((sum, [, ms]) => sum + ms, 0);
   yield `\nSlowest test files (wall time of each file's process; ${files.length} files, `
     + `${(fileTotalMs / 1000).toFixed(0)} s summed, ${((Date.now() - started) / 1000).toFixed(0)} s elapsed):\n${top(files)}\n`;

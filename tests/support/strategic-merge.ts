@@ -36,7 +36,8 @@ function mergeList(field: string, base: Json, patch: Json[], path: string): Json
   if (!key || !Array.isArray(base)) return clone(patch);
   const out = clone(base) as Json[];
   for (const item of patch) {
-    if (!isObj(item) || item[key] === undefined) throw new Error(`${path}: a ${field} item without its merge key ${key}`);
+    if (!isObj(item) || item[key] === undefined)
+      throw new Error(`${path}: a ${field} item without its merge key ${key}`);
     const at = out.findIndex((b) => isObj(b) && b[key] === item[key]);
     if (at === -1) out.push(mergeMap({}, item, `${path}[${String(item[key])}]`));
     else out[at] = mergeMap(out[at] as Obj, item, `${path}[${String(item[key])}]`);
@@ -75,7 +76,10 @@ export interface JsonPatchOp {
 }
 
 function pointer(path: string): string[] {
-  return path.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return path
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 /** Apply JSON 6902 operations (RFC 6902 `test` and `add`); throws as kustomize stops when one fails. */
@@ -91,7 +95,8 @@ export function applyJsonPatch(base: Obj, ops: readonly JsonPatchOp[]): Obj {
     }
     if (op.op === 'test') {
       const found = Array.isArray(parent) ? parent[Number(last)] : (parent as Obj)[last];
-      if (JSON.stringify(found) !== JSON.stringify(op.value)) throw new Error(`test ${op.path}: found ${JSON.stringify(found)}, not ${JSON.stringify(op.value)}`);
+      if (JSON.stringify(found) !== JSON.stringify(op.value))
+        throw new Error(`test ${op.path}: found ${JSON.stringify(found)}, not ${JSON.stringify(op.value)}`);
     } else if (op.op === 'add') {
       if (Array.isArray(parent)) {
         if (last === '-') parent.push(clone(op.value));

@@ -67,20 +67,28 @@ export function validateSchema(value: unknown, schema: Schema, path = ''): strin
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) errors.push(`${at}: must be finite (got ${value})`);
-    if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${at}: must be >= ${schema.minimum} (got ${value})`);
-    if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${at}: must be <= ${schema.maximum} (got ${value})`);
+    if (schema.minimum !== undefined && value < schema.minimum)
+      errors.push(`${at}: must be >= ${schema.minimum} (got ${value})`);
+    if (schema.maximum !== undefined && value > schema.maximum)
+      errors.push(`${at}: must be <= ${schema.maximum} (got ${value})`);
     const width = schema.format === 'int32' ? INT32 : schema.format === 'int64' ? INT64 : undefined;
-    if (width && (value < width.min || value > width.max)) errors.push(`${at}: out of ${schema.format} range (got ${value})`);
+    if (width && (value < width.min || value > width.max))
+      errors.push(`${at}: out of ${schema.format} range (got ${value})`);
   }
   if (typeof value === 'string') {
     const length = [...value].length;
-    if (schema.minLength !== undefined && length < schema.minLength) errors.push(`${at}: must be at least ${schema.minLength} characters (got ${show(value)})`);
-    if (schema.maxLength !== undefined && length > schema.maxLength) errors.push(`${at}: must be at most ${schema.maxLength} characters (got ${length})`);
-    if (schema.pattern && !schema.pattern.test(value)) errors.push(`${at}: must match ${schema.pattern} (got ${show(value)})`);
+    if (schema.minLength !== undefined && length < schema.minLength)
+      errors.push(`${at}: must be at least ${schema.minLength} characters (got ${show(value)})`);
+    if (schema.maxLength !== undefined && length > schema.maxLength)
+      errors.push(`${at}: must be at most ${schema.maxLength} characters (got ${length})`);
+    if (schema.pattern && !schema.pattern.test(value))
+      errors.push(`${at}: must match ${schema.pattern} (got ${show(value)})`);
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) errors.push(`${at}: must have at least ${schema.minItems} items (got ${value.length})`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${at}: must have at most ${schema.maxItems} items (got ${value.length})`);
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      errors.push(`${at}: must have at least ${schema.minItems} items (got ${value.length})`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      errors.push(`${at}: must have at most ${schema.maxItems} items (got ${value.length})`);
     if (schema.items) value.forEach((item, i) => errors.push(...validateSchema(item, schema.items!, `${path}[${i}]`)));
     if (schema.listMapKeys) {
       const seen = new Set<string>();
@@ -94,8 +102,10 @@ export function validateSchema(value: unknown, schema: Schema, path = ''): strin
   if (actual === 'object') {
     const object = value as Record<string, unknown>;
     const keys = Object.keys(object);
-    if (schema.minProperties !== undefined && keys.length < schema.minProperties) errors.push(`${at}: must have at least ${schema.minProperties} entries (got ${keys.length})`);
-    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) errors.push(`${at}: must have at most ${schema.maxProperties} entries (got ${keys.length})`);
+    if (schema.minProperties !== undefined && keys.length < schema.minProperties)
+      errors.push(`${at}: must have at least ${schema.minProperties} entries (got ${keys.length})`);
+    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
+      errors.push(`${at}: must have at most ${schema.maxProperties} entries (got ${keys.length})`);
     for (const name of schema.required ?? []) {
       if (object[name] === undefined) errors.push(`${path ? `${path}.` : ''}${name}: is required`);
     }
@@ -134,13 +144,21 @@ export function isQualifiedName(key: string): boolean {
   const slash = key.lastIndexOf('/');
   const prefix = slash === -1 ? undefined : key.slice(0, slash);
   const name = slash === -1 ? key : key.slice(slash + 1);
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) return false;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)))
+    return false;
   return name.length >= 1 && name.length <= 63 && QUALIFIED_NAME_PART.test(name);
 }
 
 export const labelKeySchema: Schema = {
-  type: 'string', minLength: 1, maxLength: 317,
-  rules: [{ check: (k: string) => isQualifiedName(k), message: 'must be a qualified name ([DNS-subdomain prefix/]name, name at most 63 characters)' }],
+  type: 'string',
+  minLength: 1,
+  maxLength: 317,
+  rules: [
+    {
+      check: (k: string) => isQualifiedName(k),
+      message: 'must be a qualified name ([DNS-subdomain prefix/]name, name at most 63 characters)',
+    },
+  ],
 };
 export const labelValueSchema: Schema = { type: 'string', maxLength: 63, pattern: LABEL_VALUE };
 const labelsSchema: Schema = { type: 'object', additionalProperties: labelValueSchema, keys: labelKeySchema };

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
-const configMap = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}, namespace: apps}\ndata: {key: value-${i}}\n`;
+const configMap = (i: number) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}, namespace: apps}\ndata: {key: value-${i}}\n`;
 const deployment = (i: number) => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: chat-${i}, namespace: apps}
@@ -34,7 +35,9 @@ spec:
   endpointPickerRef: {name: chat-${i}-epp, port: {number: 9002}}
 `;
 
-test('10,000 documents on stdin are all checked (counts), with findings at the input\u2019s own lines', { timeout: 300_000 }, () => {
+test('10,000 documents on stdin are all checked (counts), with findings at the input\u2019s own lines', {
+  timeout: 300_000,
+}, () => {
   const documents: string[] = [];
   let deployments = 0;
   let configMaps = 0;
@@ -49,10 +52,16 @@ test('10,000 documents on stdin are all checked (counts), with findings at the i
   documents.push('- a stray list\n');
   assert.equal(documents.length, 10_000);
   const input = documents.join('---\n');
-  const r = spawnSync(process.execPath, [BIN, 'check', '-', '--format', 'json'], { encoding: 'utf8', input, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [BIN, 'check', '-', '--format', 'json'], {
+    encoding: 'utf8',
+    input,
+    maxBuffer: 256 * 1024 * 1024,
+  });
   assert.equal(r.stderr, '');
   assert.equal(r.status, 1, 'errors found');
-  const out = JSON.parse(r.stdout) as { findings: { code: string; document?: number; line?: number; message: string; object: string }[] };
+  const out = JSON.parse(r.stdout) as {
+    findings: { code: string; document?: number; line?: number; message: string; object: string }[];
+  };
   // Every vLLM Deployment runs without --shutdown-timeout: one drain-aborts-in-flight error each, on its own document.
   const aborts = out.findings.filter((f) => f.code === 'drain-aborts-in-flight');
   assert.equal(aborts.length, 100);
@@ -60,7 +69,10 @@ test('10,000 documents on stdin are all checked (counts), with findings at the i
   // The ConfigMaps make one note: the first three by name and the rest counted.
   const ignored = out.findings.filter((f) => f.code === 'unknown-kind' && f.object);
   assert.equal(ignored.length, 1);
-  assert.match(ignored[0].message, new RegExp(`^Ignored ConfigMap/cm-0, ConfigMap/cm-1, ConfigMap/cm-2 and ${configMaps - 3} more:`));
+  assert.match(
+    ignored[0].message,
+    new RegExp(`^Ignored ConfigMap/cm-0, ConfigMap/cm-1, ConfigMap/cm-2 and ${configMaps - 3} more:`),
+  );
   // The last document was read: the stray list is document 10,000, found at its `---` line (the last but one).
   const stray = out.findings.find((f) => f.code === 'unknown-kind' && !f.object);
   assert.equal(stray?.document, 10_000);
@@ -69,5 +81,11 @@ test('10,000 documents on stdin are all checked (counts), with findings at the i
   const last = aborts.find((f) => f.object === 'Deployment/chat-99')!;
   const lines = input.split('\n');
   assert.match(lines[last.line! - 1], /args: \["--model"/);
-  assert.match(lines.slice(0, last.line! - 1).reverse().find((l) => l.startsWith('metadata:'))!, /name: chat-99,/);
+  assert.match(
+    lines
+      .slice(0, last.line! - 1)
+      .reverse()
+      .find((l) => l.startsWith('metadata:'))!,
+    /name: chat-99,/,
+  );
 });

@@ -23,12 +23,22 @@ test('the GIE v1.5.0 reference settings yield the vLLM finding: no --shutdown-ti
   // readiness check every 1 s with the 1 s default timeout is too tight for a busy server (warning).
   // Notes: no pool in the file, readiness on /health where the vLLM profile uses /v1/models, and the 50 s longest
   // request derived from the placeholder 10 ms per token.
-  assert.deepEqual(codes(report).sort(), ['drain-aborts-in-flight', 'no-pool', 'prestop-too-short', 'progress-deadline-too-short', 'readiness-path-differs', 'readiness-too-tight']);
+  assert.deepEqual(codes(report).sort(), [
+    'drain-aborts-in-flight',
+    'no-pool',
+    'prestop-too-short',
+    'progress-deadline-too-short',
+    'readiness-path-differs',
+    'readiness-too-tight',
+  ]);
   assert.equal(only(report, 'prestop-too-short').severity, 'warning');
 });
 
 test('drain-aborts-in-flight: --shutdown-timeout=0 and --shutdown-timeout 0 abort as well', () => {
-  assert.equal(only(check(vllm(args('"--model", "x/y", "--shutdown-timeout=0"'))), 'drain-aborts-in-flight').path, 'spec.template.spec.containers[0].args[2]');
+  assert.equal(
+    only(check(vllm(args('"--model", "x/y", "--shutdown-timeout=0"'))), 'drain-aborts-in-flight').path,
+    'spec.template.spec.containers[0].args[2]',
+  );
   const text = vllm(args('"--shutdown-timeout", "0", "--model", "x/y"'));
   assert.equal(only(check(text), 'drain-aborts-in-flight').severity, 'error');
   assert.match(fixed(text), /args: \["--shutdown-timeout", "75", "--model", "x\/y"\]/);
@@ -52,7 +62,8 @@ test('drain-flag-too-short: Triton without --exit-timeout-secs drains its defaul
     image: 'image: nvcr.io/nvidia/tritonserver:25.05-trtllm-python-py3',
     command: 'command: ["tritonserver", "--model-repository=/models"]',
     args: '',
-    readiness: 'readinessProbe:\n            httpGet: {path: /v2/health/ready, port: http}\n            periodSeconds: 5\n            failureThreshold: 3',
+    readiness:
+      'readinessProbe:\n            httpGet: {path: /v2/health/ready, port: http}\n            periodSeconds: 5\n            failureThreshold: 3',
   });
   const f = only(check(text), 'drain-flag-too-short');
   assert.equal(f.severity, 'error');
@@ -65,13 +76,30 @@ test('drain-flag-exceeds-grace: --shutdown-timeout=300 runs past SIGKILL at 125 
   assert.equal(f.severity, 'warning');
   assert.match(f.fix!.text, /^--shutdown-timeout=75 /);
   // With a 400 s grace period the same flag fits: 35 + 300 + 15 = 350.
-  assert.ok(!codes(check(vllm({ ...args('"--shutdown-timeout=300"'), grace: 'terminationGracePeriodSeconds: 400', progressDeadline: 'progressDeadlineSeconds: 1000' }))).includes('drain-flag-exceeds-grace'));
+  assert.ok(
+    !codes(
+      check(
+        vllm({
+          ...args('"--shutdown-timeout=300"'),
+          grace: 'terminationGracePeriodSeconds: 400',
+          progressDeadline: 'progressDeadlineSeconds: 1000',
+        }),
+      ),
+    ).includes('drain-flag-exceeds-grace'),
+  );
 });
 
-test('the flag is added inside a sh -c script, after the server\'s own last word', () => {
-  const text = vllm({ image: 'image: vllm/vllm-openai:v0.19.0', command: 'command: ["/bin/sh", "-c", "cd /tmp && exec vllm serve Qwen/Qwen3-8B --port 8000 > /dev/stdout"]', args: '' });
+test("the flag is added inside a sh -c script, after the server's own last word", () => {
+  const text = vllm({
+    image: 'image: vllm/vllm-openai:v0.19.0',
+    command: 'command: ["/bin/sh", "-c", "cd /tmp && exec vllm serve Qwen/Qwen3-8B --port 8000 > /dev/stdout"]',
+    args: '',
+  });
   assert.equal(only(check(text), 'drain-aborts-in-flight').path, 'spec.template.spec.containers[0].command');
-  assert.match(fixed(text), /"cd \/tmp && exec vllm serve Qwen\/Qwen3-8B --port 8000 --shutdown-timeout=75 > \/dev\/stdout"/);
+  assert.match(
+    fixed(text),
+    /"cd \/tmp && exec vllm serve Qwen\/Qwen3-8B --port 8000 --shutdown-timeout=75 > \/dev\/stdout"/,
+  );
   assert.deepEqual(problems(check(fixed(text))), []);
 });
 
@@ -91,7 +119,12 @@ test('drain-flag-too-old: an image older than the flag\u2019s first release is a
   const f = only(check(vllm({ image: 'image: vllm/vllm-openai:v0.17.1' })), 'drain-flag-too-old');
   assert.equal(f.severity, 'error');
   assert.equal(f.path, 'spec.template.spec.containers[0].image');
-  assert.match(f.message, /^vLLM 0\.17\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18\.0/);
+  assert.match(
+    f.message,
+    /^vLLM 0\.17\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18\.0/,
+  );
   assert.match(f.message, /aborts every in-flight request at SIGTERM/);
-  assert.ok(!codes(check(vllm())).some((c) => c.startsWith('drain-flag-too-old') || c === 'drain-flag-release-unknown'));
+  assert.ok(
+    !codes(check(vllm())).some((c) => c.startsWith('drain-flag-too-old') || c === 'drain-flag-release-unknown'),
+  );
 });

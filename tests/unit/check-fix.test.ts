@@ -44,8 +44,15 @@ data: {   a:   'x'  }
 
 test('every comment of the reader is kept, including on values the fix changes', () => {
   const out = fixed(COMMENTED);
-  for (const comment of ['# Production chat model. Owner: the inference team.', '# referenced by the dashboards', '# we raised this once already',
-    '# was 30', '# the small one', '# tuned by hand', '# a config map the checker does not read, formatted oddly on purpose']) {
+  for (const comment of [
+    '# Production chat model. Owner: the inference team.',
+    '# referenced by the dashboards',
+    '# we raised this once already',
+    '# was 30',
+    '# the small one',
+    '# tuned by hand',
+    '# a config map the checker does not read, formatted oddly on purpose',
+  ]) {
     assert.ok(out.includes(comment), `lost ${comment}`);
   }
   assert.match(out, /terminationGracePeriodSeconds: 125 # was 30/);
@@ -60,23 +67,52 @@ test('values the checker writes carry their arithmetic', () => {
 });
 
 test('key order is kept: existing keys stay where they were, new ones come after them', () => {
-  const keysOf = (text: string) => Object.keys((parseAllDocuments(text)[0].toJS() as any).spec.template.spec.containers[0]);
-  assert.deepEqual(keysOf(COMMENTED), ['name', 'image', 'args', 'lifecycle', 'readinessProbe', 'startupProbe', 'resources']);
-  assert.deepEqual(keysOf(fixed(COMMENTED)), ['name', 'image', 'args', 'lifecycle', 'readinessProbe', 'startupProbe', 'resources']);
+  const keysOf = (text: string) =>
+    Object.keys((parseAllDocuments(text)[0].toJS() as any).spec.template.spec.containers[0]);
+  assert.deepEqual(keysOf(COMMENTED), [
+    'name',
+    'image',
+    'args',
+    'lifecycle',
+    'readinessProbe',
+    'startupProbe',
+    'resources',
+  ]);
+  assert.deepEqual(keysOf(fixed(COMMENTED)), [
+    'name',
+    'image',
+    'args',
+    'lifecycle',
+    'readinessProbe',
+    'startupProbe',
+    'resources',
+  ]);
   const topOf = (text: string) => Object.keys((parseAllDocuments(text)[0].toJS() as any).spec);
   assert.deepEqual(topOf(fixed(COMMENTED)), ['replicas', 'template', 'strategy', 'progressDeadlineSeconds']);
 });
 
 test('a document without fixes comes back byte for byte; sequences keep their indentation and flow style', () => {
   const out = fixed(COMMENTED);
-  assert.ok(out.endsWith("---\n# a config map the checker does not read, formatted oddly on purpose\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: odd }\ndata: {   a:   'x'  }\n"));
+  assert.ok(
+    out.endsWith(
+      "---\n# a config map the checker does not read, formatted oddly on purpose\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: odd }\ndata: {   a:   'x'  }\n",
+    ),
+  );
   assert.match(out, /\n {6}containers:\n {6}- name: vllm\n/);
   assert.match(out, /labels: {app: chat}/);
 });
 
 test('the fixed manifest has none of the findings it fixed, and fixing it again changes nothing', () => {
-  for (const text of [COMMENTED, fixture('gie-v1.5.0-gpu-deployment.yaml'), fixture('check/everything-wrong.yaml'), fixture('check/lws-sglang.yaml'),
-    docs(vllm({ lifecycle: '', readiness: '', startup: '', strategy: '', grace: '', args: '', progressDeadline: '' }), pool('app: x', '9000'))]) {
+  for (const text of [
+    COMMENTED,
+    fixture('gie-v1.5.0-gpu-deployment.yaml'),
+    fixture('check/everything-wrong.yaml'),
+    fixture('check/lws-sglang.yaml'),
+    docs(
+      vllm({ lifecycle: '', readiness: '', startup: '', strategy: '', grace: '', args: '', progressDeadline: '' }),
+      pool('app: x', '9000'),
+    ),
+  ]) {
     assertFixSound(text);
   }
 });
@@ -97,9 +133,14 @@ test('a manifest without findings to fix is returned as it was', () => {
 test('a fix whose path goes through a YAML alias is not written, and the anchor is left alone', async () => {
   const { checkManifest, fixManifest } = await import('../../src/drain/check/index.ts');
   const { profiles } = await import('../support/check.ts');
-  const text = vllm({ grace: '' }).replace('      containers:\n', '      containers: *servers\n').replace(/ {8}- name: vllm[\s\S]*$/, '')
-    .replace('apiVersion: apps/v1\n', `apiVersion: apps/v1\nx-servers: &servers\n${vllm().split('      containers:\n')[1].replace(/^ {6}/gm, '')}`);
-  const settings = { 'tpot-ms': '10' };   // the 75 s drain the aliased --shutdown-timeout=75 was written for
+  const text = vllm({ grace: '' })
+    .replace('      containers:\n', '      containers: *servers\n')
+    .replace(/ {8}- name: vllm[\s\S]*$/, '')
+    .replace(
+      'apiVersion: apps/v1\n',
+      `apiVersion: apps/v1\nx-servers: &servers\n${vllm().split('      containers:\n')[1].replace(/^ {6}/gm, '')}`,
+    );
+  const settings = { 'tpot-ms': '10' }; // the 75 s drain the aliased --shutdown-timeout=75 was written for
   const result = checkManifest(text, settings, profiles);
   assert.ok(result.ok);
   const out = fixManifest(result.manifest, result.report.findings);

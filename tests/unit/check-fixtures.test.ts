@@ -8,7 +8,9 @@ import { checkManifest, fixManifest } from '../../src/drain/check/index.ts';
 import { assertFixSound, check, fixed, profiles } from '../support/check.ts';
 
 const DIR = new URL('../fixtures/deployments/', import.meta.url);
-const names = readdirSync(DIR).filter((n) => n.endsWith('.yaml')).sort();
+const names = readdirSync(DIR)
+  .filter((n) => n.endsWith('.yaml'))
+  .sort();
 const read = (name: string) => readFileSync(new URL(name, DIR), 'utf8');
 
 /** Lines of `a` that are not in `b` in order (by a longest common subsequence). */
@@ -16,12 +18,18 @@ function removedLines(a: string, b: string): string[] {
   const x = a.split('\n');
   const y = b.split('\n');
   const table: number[][] = Array.from({ length: x.length + 1 }, () => new Array(y.length + 1).fill(0));
-  for (let i = x.length - 1; i >= 0; i--) for (let j = y.length - 1; j >= 0; j--) table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+  for (let i = x.length - 1; i >= 0; i--)
+    for (let j = y.length - 1; j >= 0; j--)
+      table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
   const removed: string[] = [];
   let i = 0;
   let j = 0;
   while (i < x.length) {
-    if (j < y.length && x[i] === y[j]) { i++; j++; } else if (j < y.length && table[i][j + 1] >= table[i + 1][j]) j++; else removed.push(x[i++]);
+    if (j < y.length && x[i] === y[j]) {
+      i++;
+      j++;
+    } else if (j < y.length && table[i][j + 1] >= table[i + 1][j]) j++;
+    else removed.push(x[i++]);
   }
   return removed;
 }
@@ -38,9 +46,14 @@ for (const name of names) {
     const out = fixManifest(result.manifest, result.report.findings);
     assertFixSound(text);
     // Each edit rewrites at most the one line its node is on; whole nodes replaced (a preStop hook) are the exception.
-    const replaced = result.report.findings.flatMap((f) => f.fix?.edits ?? []).filter((e) => e.op === 'set' && e.value !== null && typeof e.value === 'object').length;
+    const replaced = result.report.findings
+      .flatMap((f) => f.fix?.edits ?? [])
+      .filter((e) => e.op === 'set' && e.value !== null && typeof e.value === 'object').length;
     const removed = removedLines(text, out.text);
-    assert.ok(removed.length <= out.edits + replaced * 3, `${removed.length} lines changed for ${out.edits} edits:\n${removed.join('\n')}`);
+    assert.ok(
+      removed.length <= out.edits + replaced * 3,
+      `${removed.length} lines changed for ${out.edits} edits:\n${removed.join('\n')}`,
+    );
     for (const f of result.report.findings) assert.ok(f.remedy === 'applied' || f.remedy === 'manual');
   });
 }
@@ -49,7 +62,9 @@ for (const name of names) {
 const EXPECT: Record<string, { applied?: string[]; manual?: string[]; absent?: string[] }> = {
   'arith-dp-size.yaml': { applied: ['drain-aborts-in-flight'], absent: ['shell-swallows-sigterm'] },
   'bash-exc-pip-install.yaml': { applied: ['drain-aborts-in-flight'], absent: ['shell-swallows-sigterm'] },
-  'sh-c-ray-lws-leader.yaml': { applied: ['drain-aborts-in-flight', 'shell-swallows-sigterm', 'lws-worker-grace-shorter'] },
+  'sh-c-ray-lws-leader.yaml': {
+    applied: ['drain-aborts-in-flight', 'shell-swallows-sigterm', 'lws-worker-grace-shorter'],
+  },
   'vllm-serve-no-exec.yaml': { applied: ['drain-aborts-in-flight', 'shell-swallows-sigterm'] },
   'vllm-background-wait.yaml': { applied: ['drain-aborts-in-flight'], manual: ['shell-swallows-sigterm'] },
   'vllm-old-release.yaml': { manual: ['drain-aborts-in-flight'] },
@@ -67,14 +82,24 @@ const EXPECT: Record<string, { applied?: string[]; manual?: string[]; absent?: s
   'vllm-mock.yaml': { absent: ['drain-aborts-in-flight', 'server-invocation-unknown'] },
   'prestop-polling.yaml': { manual: ['prestop-unreadable'], absent: ['prestop-too-short'] },
   'rejected-values.yaml': { applied: ['value-rejected'] },
-  'generator-clean.yaml': { absent: ['prestop-missing', 'grace-too-short', 'drain-aborts-in-flight', 'shell-swallows-sigterm'] },
+  'generator-clean.yaml': {
+    absent: ['prestop-missing', 'grace-too-short', 'drain-aborts-in-flight', 'shell-swallows-sigterm'],
+  },
 };
 
 for (const [name, expect] of Object.entries(EXPECT)) {
   test(`${name}: the findings worked out by hand`, () => {
     const report = check(read(name));
-    for (const code of expect.applied ?? []) assert.ok(report.findings.some((f) => f.code === code && f.remedy === 'applied'), `${code} applied`);
-    for (const code of expect.manual ?? []) assert.ok(report.findings.some((f) => f.code === code && f.remedy === 'manual'), `${code} manual`);
+    for (const code of expect.applied ?? [])
+      assert.ok(
+        report.findings.some((f) => f.code === code && f.remedy === 'applied'),
+        `${code} applied`,
+      );
+    for (const code of expect.manual ?? [])
+      assert.ok(
+        report.findings.some((f) => f.code === code && f.remedy === 'manual'),
+        `${code} manual`,
+      );
     for (const code of expect.absent ?? []) assert.ok(!report.findings.some((f) => f.code === code), `${code} absent`);
   });
 }
@@ -99,7 +124,10 @@ test('the drain flag lands after the server\u2019s last word, never in $((…)),
   assert.match(arith, /\$\(\(LWS_GROUP_SIZE \* DP_SIZE_LOCAL\)\)\n/);
   const ray = fixed(read('sh-c-ray-lws-leader.yaml'));
   assert.match(ray, /--ray_cluster_size=\$\(LWS_GROUP_SIZE\);/);
-  assert.match(ray, /exec python3 -m vllm\.entrypoints\.openai\.api_server .*--pipeline_parallel_size 2 --shutdown-timeout=75"/);
+  assert.match(
+    ray,
+    /exec python3 -m vllm\.entrypoints\.openai\.api_server .*--pipeline_parallel_size 2 --shutdown-timeout=75"/,
+  );
   const pip = fixed(read('bash-exc-pip-install.yaml'));
   assert.match(pip, /python -m pip install --upgrade pip\n/);
   assert.match(pip, / {12}--max-model-len 8192 --shutdown-timeout=75\n/);
@@ -107,7 +135,10 @@ test('the drain flag lands after the server\u2019s last word, never in $((…)),
 
 test('CR-only and CRLF line endings are read like LF', () => {
   const lf = read('crlf-deployment.yaml');
-  const codes = (t: string) => check(t).findings.map((f) => f.code).sort();
+  const codes = (t: string) =>
+    check(t)
+      .findings.map((f) => f.code)
+      .sort();
   assert.deepEqual(codes(lf.replaceAll('\n', '\r\n')), codes(lf));
 });
 
@@ -122,6 +153,9 @@ test('--max-model-len 2048 bounds the longest request; readiness failureThreshol
   assert.equal(report.found.find((f) => f.flag === 'max-output-tokens')?.value, '2048');
   assert.equal(report.inputs.maxOutputTokens, 2048);
   const range = report.findings.find((f) => f.code === 'value-out-of-range');
-  assert.match(range!.message, /readiness-failure-threshold "600", outside what the checker can model \(the drain model reads 1–100\)/);
+  assert.match(
+    range!.message,
+    /readiness-failure-threshold "600", outside what the checker can model \(the drain model reads 1–100\)/,
+  );
   assert.ok(report.findings.some((f) => f.code === 'readiness-too-tight' && f.remedy === 'applied'));
 });

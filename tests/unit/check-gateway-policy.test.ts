@@ -48,12 +48,17 @@ test('gke chosen, a pool and no GCPBackendPolicy: a warning on the pool whose fi
   assert.equal(f.object, 'InferencePool/m');
   assert.equal(f.path, 'metadata.name');
   assert.match(f.message, /^No GCPBackendPolicy targets InferencePool\/m, so GKE Gateway\u2019s defaults apply: /);
-  assert.match(f.message, /cuts any response after 30s \(the GCPBackendPolicy spec\.default\.timeoutSec default\), less than the 50s longest request/);
+  assert.match(
+    f.message,
+    /cuts any response after 30s \(the GCPBackendPolicy spec\.default\.timeoutSec default\), less than the 50s longest request/,
+  );
   assert.match(f.message, /requests in flight get 0s to finish .* for up to 110s \(35s preStop \+ 75s drain\)/);
   assert.equal(f.fix!.text, EXPECTED_FIX);
   // The same document the generator writes for a pool named m, less the namespace it would set.
   const { inputs } = resolveInputs({ name: 'm', 'tpot-ms': 10 }, profiles);
-  const generated = emitManifest(plan(inputs, profiles), inputs, profiles).split('---\n').find((d) => d.includes('kind: GCPBackendPolicy'))!;
+  const generated = emitManifest(plan(inputs, profiles), inputs, profiles)
+    .split('---\n')
+    .find((d) => d.includes('kind: GCPBackendPolicy'))!;
   assert.equal(f.fix!.text, generated.replace('  namespace: default\n', '').trimEnd());
 });
 
@@ -91,7 +96,10 @@ test('for the default gateway only a note, and its policy is not written into th
   const text = docs(vllm(), pool());
   const f = only(check(text), 'gateway-policy-missing');
   assert.equal(f.severity, 'info');
-  assert.match(f.message, /^If your gateway is GKE Gateway \(the checker\u2019s default; choose yours in the settings or with --gateway\): No GCPBackendPolicy/);
+  assert.match(
+    f.message,
+    /^If your gateway is GKE Gateway \(the checker\u2019s default; choose yours in the settings or with --gateway\): No GCPBackendPolicy/,
+  );
   assert.equal(f.fix!.text, EXPECTED_FIX);
   assert.deepEqual(f.fix!.edits, []);
   assert.equal(fixed(text), text);
@@ -100,7 +108,6 @@ test('for the default gateway only a note, and its policy is not written into th
 test('a Deployment without a pool gets no policy finding (no-pool says the pool was not checked)', () => {
   assert.ok(!codes(check(vllm(), { gateway: 'gke' })).includes('gateway-policy-missing'));
 });
-
 
 /** A GCPBackendPolicy with short settings (30 s, 0 s) aimed at `kind/name`: wrong for pool `m` if it applied to it. */
 const shortPolicy = (kind: string, name: string) => `apiVersion: networking.gke.io/v1
@@ -116,15 +123,24 @@ spec:
     timeoutSec: 30
 `;
 
-for (const [kind, name] of [['InferencePool', 'embeddings'], ['Service', 'm']] as const) {
+for (const [kind, name] of [
+  ['InferencePool', 'embeddings'],
+  ['Service', 'm'],
+] as const) {
   test(`a GCPBackendPolicy aimed at ${kind}/${name} does not count for pool m, and is neither checked nor fixed with m's plan`, () => {
     const text = docs(vllm(), pool(), shortPolicy(kind, name));
     const report = check(text, { gateway: 'gke' });
     // Pool m still has no policy of its own: the same warning as with no policy at all.
     assert.equal(only(report, 'gateway-policy-missing').object, 'InferencePool/m');
     // The other policy's 30 s is not m's business: no timeout finding, a note that it was not checked.
-    assert.deepEqual(codes(report).filter((c) => c.startsWith('gateway-') && c !== 'gateway-policy-missing'), []);
-    assert.match(only(report, 'policy-target-elsewhere').message, new RegExp(`^GCPBackendPolicy/other targets ${kind}/${name}, which is not an InferencePool in the input`));
+    assert.deepEqual(
+      codes(report).filter((c) => c.startsWith('gateway-') && c !== 'gateway-policy-missing'),
+      [],
+    );
+    assert.match(
+      only(report, 'policy-target-elsewhere').message,
+      new RegExp(`^GCPBackendPolicy/other targets ${kind}/${name}, which is not an InferencePool in the input`),
+    );
     // The fix adds m's own policy after the input and leaves the other policy's text as it was.
     const out = fixed(text, { gateway: 'gke' });
     assert.ok(out.startsWith(text), 'the input, the other policy included, is unchanged');

@@ -27,7 +27,10 @@ test('gateway-timeout-too-short: an unset timeoutSec is the 30 s default, below 
   assert.equal(f.severity, 'error');
   assert.equal(f.object, 'GCPBackendPolicy/m');
   assert.match(f.message, /timeoutSec unset: the 30s default/);
-  assert.equal(f.fix!.text, "timeoutSec: 300 # 50s longest request (steady state, not drain p99) × 1.5 headroom = 75s, kept at the 300s floor (GIE's GKE example)");
+  assert.equal(
+    f.fix!.text,
+    "timeoutSec: 300 # 50s longest request (steady state, not drain p99) × 1.5 headroom = 75s, kept at the 300s floor (GIE's GKE example)",
+  );
   assert.deepEqual(problems(check(fixed(text))), []);
 });
 
@@ -40,7 +43,10 @@ test('gateway-timeout-too-short: 60 s covers the 50 s request but not the 75 s i
 
 test('gateway-timeout-too-short: none at 75 s (50 × 1.5), though the generator would write the 300 s floor; one at 74 s', () => {
   assert.deepEqual(problems(check(docs(vllm(), pool(), policy(`    timeoutSec: 75\n${DRAINING}`)))), []);
-  assert.equal(only(check(docs(vllm(), pool(), policy(`    timeoutSec: 74\n${DRAINING}`))), 'gateway-timeout-too-short').severity, 'warning');
+  assert.equal(
+    only(check(docs(vllm(), pool(), policy(`    timeoutSec: 74\n${DRAINING}`))), 'gateway-timeout-too-short').severity,
+    'warning',
+  );
 });
 
 test('gateway-timeout-too-short and gateway-draining-too-short: none with 300 s and 110 s', () => {
@@ -72,12 +78,26 @@ spec:
 ${timeouts}`;
 
 test('gateway-timeout-too-short: an HTTPRoute request timeout of 30s is an error; 5m, or 0s (no timeout), is not', () => {
-  const f = only(check(docs(vllm(), pool(), route('      timeouts:\n        request: 30s\n'))), 'gateway-timeout-too-short');
+  const f = only(
+    check(docs(vllm(), pool(), route('      timeouts:\n        request: 30s\n'))),
+    'gateway-timeout-too-short',
+  );
   assert.equal(f.severity, 'error');
   assert.equal(f.path, 'spec.rules[0].timeouts.request');
-  assert.ok(!codes(check(docs(vllm(), pool(), route('      timeouts:\n        request: 5m\n')))).includes('gateway-timeout-too-short'));
-  assert.ok(!codes(check(docs(vllm(), pool(), route('      timeouts:\n        backendRequest: 0s\n')))).includes('gateway-timeout-too-short'));
-  assert.equal(only(check(docs(vllm(), pool(), route('      timeouts:\n        request: 1.5s\n'))), 'value-unreadable').severity, 'info');
+  assert.ok(
+    !codes(check(docs(vllm(), pool(), route('      timeouts:\n        request: 5m\n')))).includes(
+      'gateway-timeout-too-short',
+    ),
+  );
+  assert.ok(
+    !codes(check(docs(vllm(), pool(), route('      timeouts:\n        backendRequest: 0s\n')))).includes(
+      'gateway-timeout-too-short',
+    ),
+  );
+  assert.equal(
+    only(check(docs(vllm(), pool(), route('      timeouts:\n        request: 1.5s\n'))), 'value-unreadable').severity,
+    'info',
+  );
 });
 
 test('Gateway API durations: 1h30m is 5400 s, 500ms is 0.5 s, 1.5s and 90 are not durations', () => {

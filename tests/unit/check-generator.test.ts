@@ -28,10 +28,25 @@ function assertClean(raw: Record<string, string>): void {
   const manifest = emitManifest(planned, inputs, profiles);
   const report = check(manifest, raw);
   const label = JSON.stringify(raw);
-  assert.deepEqual(report.findings.filter((f) => f.severity === 'error').map((f) => `${f.code}: ${f.message}`), [], `errors for ${label}`);
+  assert.deepEqual(
+    report.findings.filter((f) => f.severity === 'error').map((f) => `${f.code}: ${f.message}`),
+    [],
+    `errors for ${label}`,
+  );
   const planCodes = new Set<string>(planned.warnings.map((w) => w.code));
-  assert.deepEqual(report.findings.filter((f) => f.severity === 'warning' && !planCodes.has(f.code)).map((f) => `${f.code}: ${f.message}`), [], `warnings for ${label}`);
-  assert.ok(!report.findings.some((f) => f.code === 'no-pool' || f.code === 'model-server-unknown' || f.code === 'pool-selector-mismatch'), label);
+  assert.deepEqual(
+    report.findings
+      .filter((f) => f.severity === 'warning' && !planCodes.has(f.code))
+      .map((f) => `${f.code}: ${f.message}`),
+    [],
+    `warnings for ${label}`,
+  );
+  assert.ok(
+    !report.findings.some(
+      (f) => f.code === 'no-pool' || f.code === 'model-server-unknown' || f.code === 'pool-selector-mismatch',
+    ),
+    label,
+  );
   assert.equal(fixed(manifest, raw), manifest, `nothing to fix for ${label}`);
 }
 

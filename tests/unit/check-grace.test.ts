@@ -29,7 +29,11 @@ test('grace-too-short: 100 s covers 35 + 50 but not 35 + 75 + 15 = 125: warning'
 
 test('grace-too-short: not at 125 s or above', () => {
   assert.ok(!codes(check(vllm(grace(125)))).includes('grace-too-short'));
-  assert.ok(!codes(check(vllm({ ...grace(300), progressDeadline: 'progressDeadlineSeconds: 900' }))).includes('grace-too-short'));
+  assert.ok(
+    !codes(check(vllm({ ...grace(300), progressDeadline: 'progressDeadlineSeconds: 900' }))).includes(
+      'grace-too-short',
+    ),
+  );
 });
 
 test('grace-too-short: a missing preStop counts as the 35 s the fix adds, so 100 s is short', () => {
@@ -39,7 +43,10 @@ test('grace-too-short: a missing preStop counts as the 35 s the fix adds, so 100
 });
 
 test('grace-too-short: a longer sleep the reader chose is kept, and the grace must cover it: 60 + 75 + 15 = 150', () => {
-  const f = only(check(vllm({ lifecycle: 'lifecycle:\n            preStop:\n              sleep:\n                seconds: 60' })), 'grace-too-short');
+  const f = only(
+    check(vllm({ lifecycle: 'lifecycle:\n            preStop:\n              sleep:\n                seconds: 60' })),
+    'grace-too-short',
+  );
   assert.equal(f.fix!.text, 'terminationGracePeriodSeconds: 150 # 60s preStop + 75s drain + 15s teardown');
 });
 

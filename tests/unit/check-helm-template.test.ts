@@ -14,7 +14,10 @@ const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'check', ...ar
 
 test('a chart deployment.yaml (not valid YAML as written) is named a Helm template, at its first action', () => {
   const p = problem(read('chart-deployment.yaml'));
-  assert.match(p.message, /^This is a Helm template, not a Kubernetes manifest: line 6 has the template action "\{\{ include \\"server\.fullname\\" \. \}\}"/);
+  assert.match(
+    p.message,
+    /^This is a Helm template, not a Kubernetes manifest: line 6 has the template action "\{\{ include \\"server\.fullname\\" \. \}\}"/,
+  );
   assert.match(p.message, /helm template RELEASE CHART -f values\.yaml \| hitless check -/);
   assert.equal(p.line, 6);
   assert.equal(p.column, 9);
@@ -28,9 +31,18 @@ test('a template that parses as YAML (actions quoted or in comments) is still no
 });
 
 test('trim markers and keywords alone are Helm: {{- if }}, {{ end }}, {{ $x := … }}', () => {
-  assert.match(problem('apiVersion: v1\nkind: ConfigMap\n# {{- if .Values.on }}\nmetadata: {name: x}\n').message, /line 3/);
-  assert.match(problem('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n# {{ end }}\n').message, /"\{\{ end \}\}"/);
-  assert.match(problem('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n# {{ $name := "a" }}\n').message, /Helm template/);
+  assert.match(
+    problem('apiVersion: v1\nkind: ConfigMap\n# {{- if .Values.on }}\nmetadata: {name: x}\n').message,
+    /line 3/,
+  );
+  assert.match(
+    problem('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n# {{ end }}\n').message,
+    /"\{\{ end \}\}"/,
+  );
+  assert.match(
+    problem('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n# {{ $name := "a" }}\n').message,
+    /Helm template/,
+  );
 });
 
 test('a Jinja chat template in the server args is not a Helm template: the Deployment is checked', () => {

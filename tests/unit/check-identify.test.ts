@@ -4,19 +4,32 @@ import assert from 'node:assert/strict';
 import { settingErrors } from '../../src/drain/check/settings.ts';
 import { check, codes, docs, pool, profiles, vllm } from '../support/check.ts';
 
-const found = (text: string, settings: Record<string, string> = {}) => Object.fromEntries(check(text, settings).found.map((f) => [f.flag, f.value]));
+const found = (text: string, settings: Record<string, string> = {}) =>
+  Object.fromEntries(check(text, settings).found.map((f) => [f.flag, f.value]));
 
 test('vLLM is told by its image from any registry, by `vllm serve`, and by the engine-type label', () => {
-  assert.equal(check(vllm({ image: 'image: registry.local:5000/mirror/vllm-openai:v0.18.1', command: '' })).inputs.modelServer, 'vllm');
-  const serve = vllm({ image: 'image: example.com/llm:1', command: 'command: ["vllm", "serve", "Qwen/Qwen3-8B"]', args: 'args: ["--shutdown-timeout=75"]' });
+  assert.equal(
+    check(vllm({ image: 'image: registry.local:5000/mirror/vllm-openai:v0.18.1', command: '' })).inputs.modelServer,
+    'vllm',
+  );
+  const serve = vllm({
+    image: 'image: example.com/llm:1',
+    command: 'command: ["vllm", "serve", "Qwen/Qwen3-8B"]',
+    args: 'args: ["--shutdown-timeout=75"]',
+  });
   assert.equal(check(serve).inputs.modelServer, 'vllm');
   assert.equal(found(serve).model, 'Qwen/Qwen3-8B');
-  const labelled = vllm({ image: 'image: example.com/llm:1', command: '', labels: 'labels:\n        app: m\n        inference.networking.k8s.io/engine-type: vllm' });
+  const labelled = vllm({
+    image: 'image: example.com/llm:1',
+    command: '',
+    labels: 'labels:\n        app: m\n        inference.networking.k8s.io/engine-type: vllm',
+  });
   assert.equal(check(labelled).inputs.modelServer, 'vllm');
 });
 
 test('SGLang, TGI, Triton and llama.cpp are told by their images and commands', () => {
-  const server = (image: string, command = '') => check(vllm({ image: `image: ${image}`, command, args: '' })).inputs.modelServer;
+  const server = (image: string, command = '') =>
+    check(vllm({ image: `image: ${image}`, command, args: '' })).inputs.modelServer;
   assert.equal(server('lmsysorg/sglang:v0.5.0'), 'sglang');
   assert.equal(server('example.com/x:1', 'command: ["python3", "-m", "sglang.launch_server"]'), 'sglang');
   assert.equal(server('ghcr.io/huggingface/text-generation-inference:3.0'), 'tgi');
@@ -29,13 +42,31 @@ test('the model-server setting wins over what the manifest looks like', () => {
 });
 
 test('the manifest states the name, namespace, image, model, port, replicas, GPUs and probes', () => {
-  const text = docs(vllm({ args: 'args: ["--model", "Qwen/Qwen3-32B", "--shutdown-timeout=75"]' }).replace('name: m\n', 'name: m\n  namespace: llm\n'),
-    pool().replace('name: m\n', 'name: m\n  namespace: llm\n').replace('number: 9002', 'number: 9003\n    failureMode: FailOpen'));
+  const text = docs(
+    vllm({ args: 'args: ["--model", "Qwen/Qwen3-32B", "--shutdown-timeout=75"]' }).replace(
+      'name: m\n',
+      'name: m\n  namespace: llm\n',
+    ),
+    pool()
+      .replace('name: m\n', 'name: m\n  namespace: llm\n')
+      .replace('number: 9002', 'number: 9003\n    failureMode: FailOpen'),
+  );
   assert.deepEqual(found(text), {
-    'model-server': 'vllm', image: 'vllm/vllm-openai:v0.18.1', model: 'Qwen/Qwen3-32B', name: 'm', namespace: 'llm', port: '8000',
-    replicas: '3', 'gpus-per-replica': '1', 'readiness-period-seconds': '5', 'readiness-failure-threshold': '3',
-    'liveness-period-seconds': '10', 'liveness-failure-threshold': '3', 'startup-period-seconds': '10',
-    'failure-mode': 'FailOpen', 'epp-port': '9003',
+    'model-server': 'vllm',
+    image: 'vllm/vllm-openai:v0.18.1',
+    model: 'Qwen/Qwen3-32B',
+    name: 'm',
+    namespace: 'llm',
+    port: '8000',
+    replicas: '3',
+    'gpus-per-replica': '1',
+    'readiness-period-seconds': '5',
+    'readiness-failure-threshold': '3',
+    'liveness-period-seconds': '10',
+    'liveness-failure-threshold': '3',
+    'startup-period-seconds': '10',
+    'failure-mode': 'FailOpen',
+    'epp-port': '9003',
   });
 });
 
@@ -59,14 +90,21 @@ test('a found value the drain model does not accept is left out of the settings'
 });
 
 test('a workload that runs no model server is skipped with a note', () => {
-  const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: nginx, image: nginx:1.27}]\n';
+  const web =
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: nginx, image: nginx:1.27}]\n';
   const report = check(web);
   assert.deepEqual(codes(report), ['workload-skipped']);
   assert.equal(report.workloads, 0);
 });
 
 test('settings the manifest states are refused as settings, and bad values name their range', () => {
-  assert.deepEqual(settingErrors({ image: 'x', 'readiness-period-seconds': '5' }, profiles).map((e) => e.flag), ['image', 'readiness-period-seconds']);
-  assert.match(settingErrors({ 'max-output-tokens': '0' }, profiles)[0].message, /max-output-tokens must be a whole number from 1 to 1,000,000/);
+  assert.deepEqual(
+    settingErrors({ image: 'x', 'readiness-period-seconds': '5' }, profiles).map((e) => e.flag),
+    ['image', 'readiness-period-seconds'],
+  );
+  assert.match(
+    settingErrors({ 'max-output-tokens': '0' }, profiles)[0].message,
+    /max-output-tokens must be a whole number from 1 to 1,000,000/,
+  );
   assert.deepEqual(settingErrors({ gateway: 'gke', 'spare-gpus': '2' }, profiles), []);
 });

@@ -32,7 +32,8 @@ test('KServe LLMInferenceService: its pod spec (spec.template) is checked like a
 });
 
 test('a model-serving kind the checker cannot read is named in a warning, not passed over', () => {
-  const text = 'apiVersion: production-stack.vllm.ai/v1alpha1\nkind: VLLMRuntime\nmetadata:\n  name: llama\nspec:\n  model:\n    modelURL: meta-llama/Llama-3.1-8B\n';
+  const text =
+    'apiVersion: production-stack.vllm.ai/v1alpha1\nkind: VLLMRuntime\nmetadata:\n  name: llama\nspec:\n  model:\n    modelURL: meta-llama/Llama-3.1-8B\n';
   const report = check(text);
   const f = only(report, 'serving-kind-unread');
   assert.equal(f.severity, 'warning');
@@ -41,7 +42,11 @@ test('a model-serving kind the checker cannot read is named in a warning, not pa
 });
 
 test('hitless.dev/ignore: the named findings become notes carrying the reason; without a reason nothing is suppressed', () => {
-  const annotated = (value: string) => vllm({ lifecycle: '' }).replace('metadata:\n  name: m\n', `metadata:\n  name: m\n  annotations:\n    hitless.dev/ignore: "${value}"\n`);
+  const annotated = (value: string) =>
+    vllm({ lifecycle: '' }).replace(
+      'metadata:\n  name: m\n',
+      `metadata:\n  name: m\n  annotations:\n    hitless.dev/ignore: "${value}"\n`,
+    );
   const f = only(check(annotated('prestop-missing — the routing sidecar holds requests')), 'prestop-missing');
   assert.equal(f.severity, 'info');
   assert.equal(f.suppressed, 'the routing sidecar holds requests');
@@ -82,8 +87,17 @@ test('hitless check --strict fails a run that checked no workload; hitless rules
   const rules = spawnSync(process.execPath, [cli, 'rules', '--format', 'json'], { encoding: 'utf8' });
   assert.equal(rules.status, 0);
   const listed = JSON.parse(rules.stdout) as { code: string; summary: string; remediation: string }[];
-  for (const code of ['prestop-missing', 'shell-swallows-sigterm', 'value-rejected', 'serving-kind-unread', 'server-invocation-unknown']) {
-    assert.ok(listed.some((r) => r.code === code), code);
+  for (const code of [
+    'prestop-missing',
+    'shell-swallows-sigterm',
+    'value-rejected',
+    'serving-kind-unread',
+    'server-invocation-unknown',
+  ]) {
+    assert.ok(
+      listed.some((r) => r.code === code),
+      code,
+    );
   }
   for (const rule of listed) {
     assert.match(rule.summary, /\.$/, `${rule.code}: what it checks ends in a period`);

@@ -11,14 +11,26 @@ import { profiles } from '../support/check.ts';
 
 const FIXTURES = ['deployments', 'check', 'policy', 'gateways'].flatMap((dir) => {
   const url = new URL(`../fixtures/${dir}/`, import.meta.url);
-  return readdirSync(url).filter((n) => n.endsWith('.yaml')).sort().map((n) => ({ name: `${dir}/${n}`, text: readFileSync(new URL(n, url), 'utf8') }));
+  return readdirSync(url)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()
+    .map((n) => ({ name: `${dir}/${n}`, text: readFileSync(new URL(n, url), 'utf8') }));
 });
 
 /** The parts of a whole check that the CLI prints. */
 function printed(result: ReturnType<typeof checkManifest> | ReturnType<typeof checkParts>) {
   if (!result.ok) return { problem: result.problem };
   const { findings, counts, workloads, found, inputs, generator, checkedFor, workloadDocuments } = result.report;
-  return { findings: findings.map(({ fix, ...f }) => ({ ...f, fix: fix?.text })), counts, workloads, found, inputs, generator, checkedFor, workloadDocuments };
+  return {
+    findings: findings.map(({ fix, ...f }) => ({ ...f, fix: fix?.text })),
+    counts,
+    workloads,
+    found,
+    inputs,
+    generator,
+    checkedFor,
+    workloadDocuments,
+  };
 }
 
 function assertSame(text: string, label: string, settings: Record<string, string> = {}): void {
@@ -90,13 +102,24 @@ metadata: {name: d}
   const checked = checkParts(splitDocuments(text), {}, profiles, { bytes: 1, parts: 1 });
   assert.ok(checked.ok);
   // Worked out by hand: four ConfigMaps make one note naming three and one more; the pool's typo is an error.
-  assert.ok(checked.report.findings.some((f) => f.code === 'unknown-kind' && /ConfigMap\/a, ConfigMap\/b, ConfigMap\/c and 1 more/.test(f.message)));
-  assert.ok(checked.report.findings.some((f) => f.code === 'pool-selector-mismatch' && f.document === 4 && f.line === 22));
-  assert.ok(checked.report.findings.some((f) => f.code === 'unknown-kind' && f.document === 9 && /^Document 9 is a list/.test(f.message)));
+  assert.ok(
+    checked.report.findings.some(
+      (f) => f.code === 'unknown-kind' && /ConfigMap\/a, ConfigMap\/b, ConfigMap\/c and 1 more/.test(f.message),
+    ),
+  );
+  assert.ok(
+    checked.report.findings.some((f) => f.code === 'pool-selector-mismatch' && f.document === 4 && f.line === 22),
+  );
+  assert.ok(
+    checked.report.findings.some(
+      (f) => f.code === 'unknown-kind' && f.document === 9 && /^Document 9 is a list/.test(f.message),
+    ),
+  );
 });
 
 test('a problem in a part is reported at the whole input\u2019s line and document', () => {
-  const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [1, 2\nx: 1\n';
+  const text =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [1, 2\nx: 1\n';
   assertSame(text, 'YAML error in the second document');
   const checked = checkParts(splitDocuments(text), {}, profiles);
   assert.ok(!checked.ok);

@@ -10,14 +10,23 @@ test('pool-selector-mismatch: a selector no pod template carries is an error, fi
   assert.equal(f.object, 'InferencePool/m');
   assert.equal(f.path, 'spec.selector.matchLabels');
   assert.equal(f.document, 2);
-  assert.match(f.message, /selects app=m-server, which no pod template in the input carries \(Deployment\/m labels its pods app=m\)/);
+  assert.match(
+    f.message,
+    /selects app=m-server, which no pod template in the input carries \(Deployment\/m labels its pods app=m\)/,
+  );
   assert.equal(f.fix!.text, 'matchLabels: { app: m }');
   assert.deepEqual(problems(check(fixed(text))), []);
 });
 
 test('pool-selector-mismatch: a pool in another namespace selects nothing', () => {
-  const text = docs(vllm().replace('name: m\n', 'name: m\n  namespace: serving\n'), pool().replace('name: m\n', 'name: m\n  namespace: gateway\n'));
-  assert.match(only(check(text), 'pool-selector-mismatch').message, /namespace gateway but Deployment\/m runs in serving/);
+  const text = docs(
+    vllm().replace('name: m\n', 'name: m\n  namespace: serving\n'),
+    pool().replace('name: m\n', 'name: m\n  namespace: gateway\n'),
+  );
+  assert.match(
+    only(check(text), 'pool-selector-mismatch').message,
+    /namespace gateway but Deployment\/m runs in serving/,
+  );
 });
 
 test('pool-selector-mismatch: not when the selector is a subset of the pod labels', () => {
@@ -34,7 +43,15 @@ test('pool-port-not-exposed: port 8080 where the pods expose 8000 is an error, f
 });
 
 test('pool-port-not-exposed: a container that lists no ports gets a warning and a declared port', () => {
-  const text = docs(vllm({ ports: '', readiness: 'readinessProbe:\n            httpGet: {path: /v1/models, port: 8000}', startup: 'startupProbe:\n            httpGet: {path: /v1/models, port: 8000}\n            failureThreshold: 60', liveness: '' }), pool());
+  const text = docs(
+    vllm({
+      ports: '',
+      readiness: 'readinessProbe:\n            httpGet: {path: /v1/models, port: 8000}',
+      startup: 'startupProbe:\n            httpGet: {path: /v1/models, port: 8000}\n            failureThreshold: 60',
+      liveness: '',
+    }),
+    pool(),
+  );
   const f = only(check(text), 'pool-port-not-exposed');
   assert.equal(f.severity, 'warning');
   assert.match(fixed(text), /ports:\n\s+- name: http\n\s+containerPort: 8000/);
@@ -42,14 +59,18 @@ test('pool-port-not-exposed: a container that lists no ports gets a warning and 
 });
 
 test('pool-port-not-exposed: a server listening elsewhere (--port 9000, no ports listed) is an error', () => {
-  const text = docs(vllm({ ports: '', args: 'args: ["--model", "x/y", "--port", "9000", "--shutdown-timeout=75"]' }), pool());
+  const text = docs(
+    vllm({ ports: '', args: 'args: ["--model", "x/y", "--port", "9000", "--shutdown-timeout=75"]' }),
+    pool(),
+  );
   const f = only(check(text), 'pool-port-not-exposed');
   assert.equal(f.severity, 'error');
   assert.equal(f.fix!.text, 'number: 9000');
 });
 
 test('pool-api-removed: a v1alpha2 pool gets a note, and its flat selector and targetPortNumber are still checked', () => {
-  const old = 'apiVersion: inference.networking.x-k8s.io/v1alpha2\nkind: InferencePool\nmetadata:\n  name: m\nspec:\n  selector:\n    app: other\n  targetPortNumber: 8000\n  extensionRef:\n    name: m-epp\n';
+  const old =
+    'apiVersion: inference.networking.x-k8s.io/v1alpha2\nkind: InferencePool\nmetadata:\n  name: m\nspec:\n  selector:\n    app: other\n  targetPortNumber: 8000\n  extensionRef:\n    name: m-epp\n';
   const report = check(docs(vllm(), old));
   assert.equal(only(report, 'pool-api-removed').severity, 'info');
   assert.equal(only(report, 'pool-selector-mismatch').path, 'spec.selector');

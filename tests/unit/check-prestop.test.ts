@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { check, codes, docs, fixed, only, pool, problems, vllm } from '../support/check.ts';
 
 const SLEEP = (s: number) => `lifecycle:\n            preStop:\n              sleep:\n                seconds: ${s}`;
-const EXEC = (command: string) => `lifecycle:\n            preStop:\n              exec:\n                command: ${command}`;
+const EXEC = (command: string) =>
+  `lifecycle:\n            preStop:\n              exec:\n                command: ${command}`;
 
 test('the clean Deployment and its pool have no findings, only one note', () => {
   // The gateway is only the default (GKE), whose missing GCPBackendPolicy is a note, not a warning.
@@ -13,7 +14,9 @@ test('the clean Deployment and its pool have no findings, only one note', () => 
   // Given the 50 s longest request (nothing derived), the same.
   assert.deepEqual(codes(check(docs(vllm(), pool()), { 'max-request-seconds': '50' })), ['gateway-policy-missing']);
   // Istio needs no such policy; its 10 s removal p99 is an estimate (a note), and the 35 s sleep is long enough.
-  assert.deepEqual(codes(check(docs(vllm(), pool()), { 'max-request-seconds': '50', gateway: 'istio' })), ['removal-estimate']);
+  assert.deepEqual(codes(check(docs(vllm(), pool()), { 'max-request-seconds': '50', gateway: 'istio' })), [
+    'removal-estimate',
+  ]);
 });
 
 test('prestop-missing: no hook is an error, fixed with a 35 s sleep (30 s removal + 5 s margin)', () => {
@@ -46,7 +49,11 @@ test('prestop-too-short: 32 s covers the removal p99 but not the 5 s margin, a w
 
 test('prestop-too-short: not at 35 s, nor above it; and 15 s is enough for a 10 s removal p99', () => {
   assert.ok(!codes(check(vllm({ lifecycle: SLEEP(35) }))).includes('prestop-too-short'));
-  assert.ok(!codes(check(vllm({ lifecycle: SLEEP(60), grace: 'terminationGracePeriodSeconds: 150' }))).includes('prestop-too-short'));
+  assert.ok(
+    !codes(check(vllm({ lifecycle: SLEEP(60), grace: 'terminationGracePeriodSeconds: 150' }))).includes(
+      'prestop-too-short',
+    ),
+  );
   assert.ok(!codes(check(vllm({ lifecycle: SLEEP(15) }), { 'removal-seconds': '10' })).includes('prestop-too-short'));
 });
 
@@ -84,12 +91,17 @@ test('prestop-sleep-unsupported: the sleep action on Kubernetes 1.29 is an error
   const text = vllm();
   const f = only(check(text, { 'kubernetes-version': '1.29' }), 'prestop-sleep-unsupported');
   assert.equal(f.severity, 'error');
-  assert.match(fixed(text, { 'kubernetes-version': '1.29' }), /exec:\n\s+command:\n\s+- \/bin\/sleep\n\s+- "35" # 30s removal p99 \+ 5s margin/);
+  assert.match(
+    fixed(text, { 'kubernetes-version': '1.29' }),
+    /exec:\n\s+command:\n\s+- \/bin\/sleep\n\s+- "35" # 30s removal p99 \+ 5s margin/,
+  );
   assert.ok(!codes(check(text, { 'kubernetes-version': '1.30' })).includes('prestop-sleep-unsupported'));
 });
 
 test('prestop-unreadable: an httpGet hook is noted (info), and not reported as missing or short', () => {
-  const report = check(vllm({ lifecycle: 'lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 8000}' }));
+  const report = check(
+    vllm({ lifecycle: 'lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 8000}' }),
+  );
   assert.equal(only(report, 'prestop-unreadable').severity, 'info');
   assert.match(only(report, 'prestop-unreadable').message, /at least 35s/);
   assert.ok(!codes(report).some((c) => c === 'prestop-missing' || c === 'prestop-too-short'));

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, codes, docs, fixed, only, pool, problems, vllm } from '../support/check.ts';
 
-const strategy = (surge: string, unavailable: string) => ({ strategy: `strategy:\n    rollingUpdate:\n      maxSurge: ${surge}\n      maxUnavailable: ${unavailable}` });
+const strategy = (surge: string, unavailable: string) => ({
+  strategy: `strategy:\n    rollingUpdate:\n      maxSurge: ${surge}\n      maxUnavailable: ${unavailable}`,
+});
 
 test('surge-without-spare-gpus: no strategy on 3 replicas is 25% → maxSurge 1, maxUnavailable 0: the rollout stalls (error)', () => {
   const text = vllm({ strategy: '' });
@@ -12,7 +14,10 @@ test('surge-without-spare-gpus: no strategy on 3 replicas is 25% → maxSurge 1,
   assert.equal(f.severity, 'error');
   assert.equal(f.path, 'spec.strategy');
   assert.match(f.message, /maxSurge 1 \(unset: Kubernetes\u2019 default 25% of 3 replicas\)/);
-  assert.match(fixed(text), /strategy:\n {4}rollingUpdate:\n {6}maxSurge: 0 # 0 spare GPUs < 1 per replica: replace in place\n {6}maxUnavailable: 1/);
+  assert.match(
+    fixed(text),
+    /strategy:\n {4}rollingUpdate:\n {6}maxSurge: 0 # 0 spare GPUs < 1 per replica: replace in place\n {6}maxUnavailable: 1/,
+  );
 });
 
 test('surge-without-spare-gpus: maxSurge 1 with maxUnavailable 1 only leaves a Pending pod: warning', () => {
@@ -23,7 +28,10 @@ test('surge-without-spare-gpus: maxSurge 1 with maxUnavailable 1 only leaves a P
 
 test('surge-without-spare-gpus: not with a spare GPU per replica, but still with 1 spare for 2 GPUs per replica', () => {
   assert.ok(!codes(check(vllm(strategy('1', '0')), { 'spare-gpus': '1' })).includes('surge-without-spare-gpus'));
-  const twoGpus = { ...strategy('1', '0'), resources: 'resources:\n            limits:\n              nvidia.com/gpu: 2' };
+  const twoGpus = {
+    ...strategy('1', '0'),
+    resources: 'resources:\n            limits:\n              nvidia.com/gpu: 2',
+  };
   assert.equal(only(check(vllm(twoGpus), { 'spare-gpus': '1' }), 'surge-without-spare-gpus').severity, 'error');
 });
 
@@ -34,7 +42,10 @@ test('strategy-recreate: every pod goes before any new one loads: error, fixed t
   assert.equal(f.path, 'spec.strategy.type');
   // The gap: Recreate waits for the old pods (up to their 125 s grace period), then a new pod loads its model
   // (up to 600 s): 125 + 600 = 725 s.
-  assert.match(f.message, /until a new pod has loaded its model: up to 725s \(Recreate waits up to the 125s grace period for the old pods to exit, then the model loads for up to 600s\)/);
+  assert.match(
+    f.message,
+    /until a new pod has loaded its model: up to 725s \(Recreate waits up to the 125s grace period for the old pods to exit, then the model loads for up to 600s\)/,
+  );
   // With the grace period unset, the 30 s default: 30 + 600 = 630 s.
   const unset = only(check(vllm({ strategy: 'strategy:\n    type: Recreate', grace: '' })), 'strategy-recreate');
   assert.match(unset.message, /up to 630s \(Recreate waits up to the 30s grace period/);
@@ -46,12 +57,17 @@ test('progress-deadline-too-short: unset is 600 s, less than 125 + 600 = 725: wa
   const f = only(check(vllm({ progressDeadline: '' })), 'progress-deadline-too-short');
   assert.equal(f.severity, 'warning');
   assert.equal(f.fix!.text, 'progressDeadlineSeconds: 725 # 125s grace + 600s model load');
-  assert.equal(only(check(vllm({ progressDeadline: 'progressDeadlineSeconds: 700' })), 'progress-deadline-too-short').severity, 'warning');
+  assert.equal(
+    only(check(vllm({ progressDeadline: 'progressDeadlineSeconds: 700' })), 'progress-deadline-too-short').severity,
+    'warning',
+  );
 });
 
 test('progress-deadline-too-short: not at 725, and the 600 s default is enough for a 300 s load (125 + 300 < 600)', () => {
   assert.ok(!codes(check(vllm())).includes('progress-deadline-too-short'));
-  assert.ok(!codes(check(vllm({ progressDeadline: '' }), { 'startup-seconds': '300' })).includes('progress-deadline-too-short'));
+  assert.ok(
+    !codes(check(vllm({ progressDeadline: '' }), { 'startup-seconds': '300' })).includes('progress-deadline-too-short'),
+  );
 });
 
 test('single-replica-outage: the plan\u2019s warning about one replica points at spec.replicas', () => {
@@ -60,7 +76,10 @@ test('single-replica-outage: the plan\u2019s warning about one replica points at
   assert.equal(f.path, 'spec.replicas');
 });
 
-const LWS = (workerGrace: string, workerHook = '          lifecycle: {preStop: {sleep: {seconds: 110}}}\n') => `apiVersion: leaderworkerset.x-k8s.io/v1
+const LWS = (
+  workerGrace: string,
+  workerHook = '          lifecycle: {preStop: {sleep: {seconds: 110}}}\n',
+) => `apiVersion: leaderworkerset.x-k8s.io/v1
 kind: LeaderWorkerSet
 metadata:
   name: big
@@ -96,7 +115,10 @@ test('lws-worker-prestop-missing: a worker without a preStop exits at SIGTERM mi
   assert.equal(f.severity, 'warning');
   assert.equal(f.path, 'spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].lifecycle');
   assert.equal(f.remedy, 'applied');
-  assert.match(fixed(text), /\n {10}lifecycle:\n {12}preStop:\n {14}sleep:\n {16}seconds: 110 # the leader’s 35s preStop \+ 75s drain\n/);
+  assert.match(
+    fixed(text),
+    /\n {10}lifecycle:\n {12}preStop:\n {14}sleep:\n {16}seconds: 110 # the leader’s 35s preStop \+ 75s drain\n/,
+  );
   assert.deepEqual(problems(check(fixed(text))), []);
 });
 
@@ -110,12 +132,19 @@ test('lws-worker-grace-shorter: workers with the 30 s default die before the lea
 test('a LeaderWorkerSet whose workers wait as long as the leader has no finding; its group holds 16 GPUs', () => {
   const report = check(LWS('        terminationGracePeriodSeconds: 125\n'));
   assert.deepEqual(problems(report), []);
-  assert.ok(report.found.some((f) => f.flag === 'gpus-per-replica' && f.value === '16'), 'leader 8 + 1 worker × 8');
+  assert.ok(
+    report.found.some((f) => f.flag === 'gpus-per-replica' && f.value === '16'),
+    'leader 8 + 1 worker × 8',
+  );
 });
 
 test('a LeaderWorkerSet pool may select by the set\u2019s own pod labels', () => {
   const lwsPool = pool('leaderworkerset.sigs.k8s.io/name: big').replace('name: m\n', 'name: big\n');
-  assert.ok(!codes(check(docs(LWS('        terminationGracePeriodSeconds: 125\n'), lwsPool))).includes('pool-selector-mismatch'));
+  assert.ok(
+    !codes(check(docs(LWS('        terminationGracePeriodSeconds: 125\n'), lwsPool))).includes(
+      'pool-selector-mismatch',
+    ),
+  );
 });
 
 test('a StatefulSet is checked like a Deployment, without the Deployment-only rules', () => {

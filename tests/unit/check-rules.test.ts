@@ -19,7 +19,9 @@ for (const rule of RULES) {
 test('the registry holds each rule folder once, and every code the checker reports', () => {
   const codes = RULES.map((r) => r.code);
   assert.equal(new Set(codes).size, codes.length, 'a code is registered twice');
-  const folders = readdirSync(new URL('rules/', CHECK_DIR), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const folders = readdirSync(new URL('rules/', CHECK_DIR), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   assert.deepEqual([...folders].sort(), [...codes].sort(), 'rules/<code>/ folders and the registry differ');
   // Codes passed to report(…) anywhere in the checker: each must be a registered rule (plan warnings have their own).
   const reported = new Set<string>();
@@ -28,18 +30,30 @@ test('the registry holds each rule folder once, and every code the checker repor
       if (entry.isDirectory() && entry.name !== 'rules') scan(new URL(`${entry.name}/`, dir));
       else if (entry.name.endsWith('.ts')) {
         const text = readFileSync(new URL(entry.name, dir), 'utf8');
-        for (const m of text.matchAll(/report\([^;]*?, '([a-z][a-z0-9-]+)', '(?:error|warning|info)'/gs)) reported.add(m[1]);
-        for (const m of text.matchAll(/code: '([a-z][a-z0-9-]+)', severity: '(?:error|warning|info)'/g)) reported.add(m[1]);
+        for (const m of text.matchAll(/report\([^;]*?, '([a-z][a-z0-9-]+)', '(?:error|warning|info)'/gs))
+          reported.add(m[1]);
+        for (const m of text.matchAll(/code: '([a-z][a-z0-9-]+)', severity: '(?:error|warning|info)'/g))
+          reported.add(m[1]);
       }
     }
   };
   scan(CHECK_DIR);
   assert.ok(reported.size > 30, `the scan found ${reported.size} codes`);
-  assert.deepEqual([...reported].filter((c) => !codes.includes(c as Rule['code'])), []);
+  assert.deepEqual(
+    [...reported].filter((c) => !codes.includes(c as Rule['code'])),
+    [],
+  );
 });
 
 test('the audit fails an entry with no metadata and no fixtures, naming each gap', () => {
-  const fake = { code: 'fake-rule', severity: '', summary: 'two\nlines', remediation: '', fix: 'applied', checkedIn: [] } as unknown as Rule;
+  const fake = {
+    code: 'fake-rule',
+    severity: '',
+    summary: 'two\nlines',
+    remediation: '',
+    fix: 'applied',
+    checkedIn: [],
+  } as unknown as Rule;
   assert.deepEqual(auditRule(fake, {}), [
     'severity is missing (it starts with error, warning or info)',
     'summary is not one line ending in a period',
@@ -70,8 +84,14 @@ test('the audit fails fixtures that do not behave: swapped fixtures, a wrong gol
   assert.match(unfixed[1], /^fixed\.yaml still reports grace-too-short: SIGKILL comes 100s after deletion/);
   assert.equal(unfixed[2], 'fixing fixed.yaml changes it again: the fix does not converge');
   // Metadata that points at the wrong module or claims the wrong remedy.
-  assert.deepEqual(auditRule({ ...real, checkedIn: ['checks/probes.ts'], fix: 'manual' }, { fires: files.fires, doesNotFire: files.doesNotFire }), [
-    'checkedIn names checks/probes.ts, which never reports grace-too-short',
-    'fires.yaml gets grace-too-short with remedy applied, but the rule says manual',
-  ]);
+  assert.deepEqual(
+    auditRule(
+      { ...real, checkedIn: ['checks/probes.ts'], fix: 'manual' },
+      { fires: files.fires, doesNotFire: files.doesNotFire },
+    ),
+    [
+      'checkedIn names checks/probes.ts, which never reports grace-too-short',
+      'fires.yaml gets grace-too-short with remedy applied, but the rule says manual',
+    ],
+  );
 });

@@ -11,20 +11,44 @@ import { check, fixed } from '../support/check.ts';
 
 const DIR = new URL('../fixtures/deployments/', import.meta.url);
 const SHELLS = ['bash', 'dash'].filter((s) => spawnSync('sh', ['-c', `command -v ${s}`]).status === 0);
-const STUBS = ['python', 'python3', 'vllm', 'pip', 'ray', 'tritonserver', 'text-generation-launcher', 'llama-server', 'su', 'curl', 'nvidia-smi'];
+const STUBS = [
+  'python',
+  'python3',
+  'vllm',
+  'pip',
+  'ray',
+  'tritonserver',
+  'text-generation-launcher',
+  'llama-server',
+  'su',
+  'curl',
+  'nvidia-smi',
+];
 
 /** The `sh -c` scripts of every container of every pod template: [container name, shell options, script, $0 and args]. */
 function scripts(text: string): { name: string; options: string[]; script: string; rest: string[] }[] {
   const found: { name: string; options: string[]; script: string; rest: string[] }[] = [];
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) { node.forEach(visit); return; }
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     const record = node as Record<string, unknown>;
     if (typeof record.name === 'string' && typeof record.image === 'string') {
-      const argv = [...((record.command as string[] | undefined) ?? []), ...((record.args as string[] | undefined) ?? [])].map(String);
+      const argv = [
+        ...((record.command as string[] | undefined) ?? []),
+        ...((record.args as string[] | undefined) ?? []),
+      ].map(String);
       if (argv.length > 0 && /(^|\/)(sh|bash|dash)$/.test(argv[0])) {
         const c = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-        if (c !== -1 && argv[c + 1] !== undefined) found.push({ name: record.name, options: argv.slice(1, c + 1), script: argv[c + 1], rest: argv.slice(c + 2) });
+        if (c !== -1 && argv[c + 1] !== undefined)
+          found.push({
+            name: record.name,
+            options: argv.slice(1, c + 1),
+            script: argv[c + 1],
+            rest: argv.slice(c + 2),
+          });
       }
     }
     for (const [key, value] of Object.entries(record)) if (key !== 'lifecycle') visit(value);
@@ -34,7 +58,14 @@ function scripts(text: string): { name: string; options: string[]; script: strin
 }
 
 /** Run a script with stubs on PATH; the exit status and what each stub was called with. */
-function run(shell: string, options: string[], script: string, rest: string[], stubDir: string, log: string): { status: number | null; calls: string[] } {
+function run(
+  shell: string,
+  options: string[],
+  script: string,
+  rest: string[],
+  stubDir: string,
+  log: string,
+): { status: number | null; calls: string[] } {
   writeFileSync(log, '');
   const r = spawnSync(shell, [...options, script, ...rest], {
     env: { PATH: `${stubDir}:/usr/bin:/bin`, STUB_LOG: log, HOSTNAME: 'pod-1', LWS_GROUP_SIZE: '2' },
@@ -44,7 +75,9 @@ function run(shell: string, options: string[], script: string, rest: string[], s
   return { status: r.status, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
-test('shell fixtures exit as before under bash and dash, and the server gets the flag the fix applied', { skip: SHELLS.length === 0 && 'no bash or dash' }, () => {
+test('shell fixtures exit as before under bash and dash, and the server gets the flag the fix applied', {
+  skip: SHELLS.length === 0 && 'no bash or dash',
+}, () => {
   const stubDir = mkdtempSync(join(tmpdir(), 'hitless-stubs-'));
   const log = join(stubDir, 'calls.log');
   try {
@@ -55,14 +88,18 @@ test('shell fixtures exit as before under bash and dash, and the server gets the
     }
     let ran = 0;
     let flagged = 0;
-    for (const file of readdirSync(DIR).filter((n) => n.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(DIR)
+      .filter((n) => n.endsWith('.yaml'))
+      .sort()) {
       const text = readFileSync(new URL(file, DIR), 'utf8');
       const before = scripts(text);
       if (before.length === 0) continue;
       const after = scripts(fixed(text));
       assert.equal(after.length, before.length, file);
       const report = check(text);
-      const flagFindings = report.findings.filter((f) => /^(drain-aborts-in-flight|drain-flag-too-short|drain-flag-exceeds-grace)$/.test(f.code));
+      const flagFindings = report.findings.filter((f) =>
+        /^(drain-aborts-in-flight|drain-flag-too-short|drain-flag-exceeds-grace)$/.test(f.code),
+      );
       for (const shell of SHELLS) {
         before.forEach((b, i) => {
           const a = after[i];
@@ -73,7 +110,10 @@ test('shell fixtures exit as before under bash and dash, and the server gets the
             const flag = /^(--[a-z-]+=\d+)/.exec(f.fix!.text)?.[1];
             if (!flag || a.script === b.script) continue;
             flagged++;
-            assert.ok(now.calls.some((c) => c.split(' ').includes(flag)), `${file} ${b.name} under ${shell}: the server got ${flag}; calls: ${now.calls.join(' | ')}`);
+            assert.ok(
+              now.calls.some((c) => c.split(' ').includes(flag)),
+              `${file} ${b.name} under ${shell}: the server got ${flag}; calls: ${now.calls.join(' | ')}`,
+            );
           }
           ran++;
         });

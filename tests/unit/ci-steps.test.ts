@@ -20,11 +20,16 @@ test('action.yml is valid action metadata, and the validator refuses a broken co
 });
 
 test('the check step passes only the changed manifests that match the paths', () => {
-  const step = (parse(ACTION) as { runs: { steps: { name?: string; run?: string }[] } }).runs.steps.find((s) => s.name === 'Check the changed manifests')!;
+  const step = (parse(ACTION) as { runs: { steps: { name?: string; run?: string }[] } }).runs.steps.find(
+    (s) => s.name === 'Check the changed manifests',
+  )!;
   const work = mkdtempSync(join(tmpdir(), 'hitless-action-'));
   try {
     const git = (...args: string[]) => {
-      const r = spawnSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: work, encoding: 'utf8' });
+      const r = spawnSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], {
+        cwd: work,
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
     };
     git('init', '-q');
@@ -44,11 +49,27 @@ test('the check step passes only the changed manifests that match the paths', ()
     chmodSync(join(bin, 'hitless'), 0o755);
     const record = join(work, '.record');
     const r = spawnSync('bash', ['-c', step.run!], {
-      cwd: work, encoding: 'utf8',
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, HITLESS_RECORD: record, HITLESS_PATHS: "'*.yaml' '*.yml'".replaceAll("'", ''), HITLESS_BASE: '', HITLESS_ARGS: '--gateway istio' },
+      cwd: work,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        HITLESS_RECORD: record,
+        HITLESS_PATHS: "'*.yaml' '*.yml'".replaceAll("'", ''),
+        HITLESS_BASE: '',
+        HITLESS_ARGS: '--gateway istio',
+      },
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(readFileSync(record, 'utf8').trim().split('\n'), ['check', '--format', 'github', '--gateway', 'istio', 'deploy/pool.yml', 'deploy/vllm.yaml']);
+    assert.deepEqual(readFileSync(record, 'utf8').trim().split('\n'), [
+      'check',
+      '--format',
+      'github',
+      '--gateway',
+      'istio',
+      'deploy/pool.yml',
+      'deploy/vllm.yaml',
+    ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -29,10 +29,26 @@ test('a boolean input: bare, =true|false, or followed by true|false; any other n
   assert.deepEqual(parseArgs(['--unbounded-drain=false'], []).inputs, { 'unbounded-drain': 'false' });
   assert.deepEqual(parseArgs(['--unbounded-drain=true'], []).inputs, { 'unbounded-drain': 'true' });
   // `--unbounded-drain false` was once read as the flag plus a file named "false".
-  assert.deepEqual(parseArgs(['--unbounded-drain', 'false', 'a.yaml'], []), { inputs: { 'unbounded-drain': 'false' }, options: {}, positional: ['a.yaml'] });
-  assert.deepEqual(parseArgs(['--unbounded-drain', 'true'], []), { inputs: { 'unbounded-drain': 'true' }, options: {}, positional: [] });
-  assert.deepEqual(parseArgs(['--unbounded-drain', 'deploy.yaml'], []), { inputs: { 'unbounded-drain': 'true' }, options: {}, positional: ['deploy.yaml'] });
-  assert.deepEqual(parseArgs(['--unbounded-drain', '-'], []), { inputs: { 'unbounded-drain': 'true' }, options: {}, positional: ['-'] });
+  assert.deepEqual(parseArgs(['--unbounded-drain', 'false', 'a.yaml'], []), {
+    inputs: { 'unbounded-drain': 'false' },
+    options: {},
+    positional: ['a.yaml'],
+  });
+  assert.deepEqual(parseArgs(['--unbounded-drain', 'true'], []), {
+    inputs: { 'unbounded-drain': 'true' },
+    options: {},
+    positional: [],
+  });
+  assert.deepEqual(parseArgs(['--unbounded-drain', 'deploy.yaml'], []), {
+    inputs: { 'unbounded-drain': 'true' },
+    options: {},
+    positional: ['deploy.yaml'],
+  });
+  assert.deepEqual(parseArgs(['--unbounded-drain', '-'], []), {
+    inputs: { 'unbounded-drain': 'true' },
+    options: {},
+    positional: ['-'],
+  });
 });
 
 test('a boolean option of the command takes the same spellings', () => {
@@ -61,7 +77,9 @@ test('blank values are errors naming the flag, not defaults', () => {
 
 test('values, options, files and mistakes are told apart', () => {
   assert.deepEqual(parseArgs(['a.yaml', '--replicas', '4', '--format=json', '-', '--gateway=istio'], ['format']), {
-    inputs: { replicas: '4', gateway: 'istio' }, options: { format: 'json' }, positional: ['a.yaml', '-'],
+    inputs: { replicas: '4', gateway: 'istio' },
+    options: { format: 'json' },
+    positional: ['a.yaml', '-'],
   });
   assert.equal(usageError(['--replicas', '2', '--replicas=3']), '--replicas is given twice');
   assert.equal(usageError(['--format', 'json', '--format', 'yaml']), '--format is given twice');
@@ -90,10 +108,18 @@ test('overrides: only command-line values that differ from the manifest\u2019s, 
     { flag: 'gpus-per-replica', value: '2', from: 'Deployment/m spec.template.spec.containers[0].resources' },
     { flag: 'failure-mode', value: 'FailClose', from: 'InferencePool/m spec.endpointPickerRef.failureMode' },
   ];
-  assert.deepEqual(findOverrides({ replicas: '6', 'gpus-per-replica': '2.0', gateway: 'istio', 'failure-mode': 'FailOpen' }, found), [
-    { flag: 'replicas', value: '6', manifest: '4', from: 'Deployment/m spec.replicas' },
-    { flag: 'failure-mode', value: 'FailOpen', manifest: 'FailClose', from: 'InferencePool/m spec.endpointPickerRef.failureMode' },
-  ]);
+  assert.deepEqual(
+    findOverrides({ replicas: '6', 'gpus-per-replica': '2.0', gateway: 'istio', 'failure-mode': 'FailOpen' }, found),
+    [
+      { flag: 'replicas', value: '6', manifest: '4', from: 'Deployment/m spec.replicas' },
+      {
+        flag: 'failure-mode',
+        value: 'FailOpen',
+        manifest: 'FailClose',
+        from: 'InferencePool/m spec.endpointPickerRef.failureMode',
+      },
+    ],
+  );
   assert.deepEqual(findOverrides({}, found), []);
 });
 
@@ -101,17 +127,38 @@ test('hitless check reports a replicas override in text and JSON, and takes --un
   const dir = mkdtempSync(join(tmpdir(), 'hitless-args-'));
   const file = join(dir, 'deploy.yaml');
   // A hand-written vLLM Deployment with 4 replicas.
-  writeFileSync(file, [
-    'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: m', 'spec:', '  replicas: 4',
-    '  selector:', '    matchLabels: { app: m }', '  template:', '    metadata:', '      labels: { app: m }',
-    '    spec:', '      containers:', '        - name: vllm', '          image: vllm/vllm-openai:v0.18.1',
-    '          args: ["--model", "Qwen/Qwen3-32B"]', '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: m',
+      'spec:',
+      '  replicas: 4',
+      '  selector:',
+      '    matchLabels: { app: m }',
+      '  template:',
+      '    metadata:',
+      '      labels: { app: m }',
+      '    spec:',
+      '      containers:',
+      '        - name: vllm',
+      '          image: vllm/vllm-openai:v0.18.1',
+      '          args: ["--model", "Qwen/Qwen3-32B"]',
+      '',
+    ].join('\n'),
+  );
   const text = run('check', file, '--replicas', '6', '--unbounded-drain', 'false');
   assert.ok(text.status === 0 || text.status === 1, text.stderr);
-  assert.match(text.stdout, /\n {2}Your setting: --replicas 6 replaces the manifest's 4 \(Deployment\/m spec\.replicas\)\n/);
+  assert.match(
+    text.stdout,
+    /\n {2}Your setting: --replicas 6 replaces the manifest's 4 \(Deployment\/m spec\.replicas\)\n/,
+  );
   const json = JSON.parse(run('check', '--unbounded-drain', 'false', file, '--replicas=6', '--format', 'json').stdout);
-  assert.deepEqual(json.overrides, [{ flag: 'replicas', value: '6', manifest: '4', from: 'Deployment/m spec.replicas' }]);
+  assert.deepEqual(json.overrides, [
+    { flag: 'replicas', value: '6', manifest: '4', from: 'Deployment/m spec.replicas' },
+  ]);
   // The same value as the manifest's replaces nothing.
   assert.deepEqual(JSON.parse(run('check', file, '--replicas', '4', '--format=json').stdout).overrides, []);
 });

@@ -51,10 +51,16 @@ test('an image older than the drain flag: no --shutdown-timeout, an error on std
   const r = run('generate', '--image', 'vllm/vllm-openai:v0.10.1');
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /--shutdown-timeout=/);
-  assert.match(r.stderr, /^error \[drain-flag-too-old\]: vLLM 0\.10\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18\.0, .*aborts every in-flight request at SIGTERM/m);
+  assert.match(
+    r.stderr,
+    /^error \[drain-flag-too-old\]: vLLM 0\.10\.1 \(from the image tag\) predates --shutdown-timeout, which vLLM has from 0\.18\.0, .*aborts every in-flight request at SIGTERM/m,
+  );
   const json = JSON.parse(run('generate', '--image', 'vllm/vllm-openai:v0.10.1', '--format', 'json').stdout);
   assert.equal(json.plan.drainFlag, null);
-  assert.deepEqual(json.plan.warnings.filter((w: { severity: string }) => w.severity === 'error').map((w: { code: string }) => w.code), ['drain-flag-too-old']);
+  assert.deepEqual(
+    json.plan.warnings.filter((w: { severity: string }) => w.severity === 'error').map((w: { code: string }) => w.code),
+    ['drain-flag-too-old'],
+  );
 });
 
 test('--drain-model 1 gives v2\u2019s output and lists every value that changed, old \u2192 new', () => {
@@ -62,8 +68,17 @@ test('--drain-model 1 gives v2\u2019s output and lists every value that changed,
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, manifestOf());
   // v1 default: 4096 × 10 ms × 1.2 = 49.152 → 50; drain 75; grace 35 + 75 + 15 = 125. v2: 492, 738, 788.
-  assert.match(r.stderr, /^notice: these inputs were written for drain model v1; this is v2's output\. What changed:\n {2}Time per output token \(default\): 10 ms → 100 ms\n {2}Longest request: 50 s → 492 s\n {2}Drain budget: 75 s → 738 s\n {2}Grace period \(terminationGracePeriodSeconds\): 125 s → 788 s\n/);
+  assert.match(
+    r.stderr,
+    /^notice: these inputs were written for drain model v1; this is v2's output\. What changed:\n {2}Time per output token \(default\): 10 ms → 100 ms\n {2}Longest request: 50 s → 492 s\n {2}Drain budget: 75 s → 738 s\n {2}Grace period \(terminationGracePeriodSeconds\): 125 s → 788 s\n/,
+  );
   const json = JSON.parse(run('generate', '--drain-model=1', '--tpot-ms', '40', '--format', 'json').stdout);
-  assert.deepEqual(json.migration, { fromVersion: 1, changes: [{ label: 'PodDisruptionBudget', before: 'none', after: 'maxUnavailable 1' }] });
-  assert.match(run('generate', '--drain-model', '3').stderr, /--drain-model must be a drain model version from 1 to 2 \(got "3"\)/);
+  assert.deepEqual(json.migration, {
+    fromVersion: 1,
+    changes: [{ label: 'PodDisruptionBudget', before: 'none', after: 'maxUnavailable 1' }],
+  });
+  assert.match(
+    run('generate', '--drain-model', '3').stderr,
+    /--drain-model must be a drain model version from 1 to 2 \(got "3"\)/,
+  );
 });

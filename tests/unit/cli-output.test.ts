@@ -23,11 +23,17 @@ test('--output patch --format json lists the kustomization and both patches, the
   const json = run('generate', '--output', 'patch', '--container', 'server', '--format', 'json');
   assert.equal(json.status, 0, json.stderr);
   const out = JSON.parse(json.stdout);
-  assert.deepEqual(out.files.map((f: { name: string }) => f.name), ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml', 'drain-objects.yaml']);
+  assert.deepEqual(
+    out.files.map((f: { name: string }) => f.name),
+    ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml', 'drain-objects.yaml'],
+  );
   assert.equal(parse(out.files[1].text).spec.template.spec.containers[0].name, 'server');
   const yaml = run('generate', '--output=patch', '--container=server');
   assert.equal(yaml.status, 0, yaml.stderr);
-  assert.deepEqual([...yaml.stdout.matchAll(/^# File: ([\w.-]+):/gm)].map((m) => m[1]), ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml', 'drain-objects.yaml']);
+  assert.deepEqual(
+    [...yaml.stdout.matchAll(/^# File: ([\w.-]+):/gm)].map((m) => m[1]),
+    ['kustomization.yaml', 'drain-patch.yaml', 'drain-flag.yaml', 'drain-objects.yaml'],
+  );
   assert.equal(yaml.stdout, out.manifest);
 });
 
@@ -52,12 +58,21 @@ test('bad --output and --container values name the flag and what is allowed', ()
 });
 
 test('a chart facts file with a bad value is refused, naming the file and the field', () => {
-  const good = 'id: x\nchart: inferencepool\nrelease: v1.5.0\ncommit: ' + 'a'.repeat(40) + '\nrepository: oci://registry.k8s.io/x/charts/inferencepool\n'
+  const good =
+    'id: x\nchart: inferencepool\nrelease: v1.5.0\ncommit: '
+    + 'a'.repeat(40)
+    + '\nrepository: oci://registry.k8s.io/x/charts/inferencepool\n'
     + 'sources:\n  - {id: s, url: "https://example.com/s"}\npoolNamedAfterRelease: true\neppNameReleaseChars: 40\n'
     + 'values: {selector: a.b, targetPorts: a.c, modelServerType: a.d, failureMode: e.f, extProcPort: e.g, provider: p.n}\n'
     + 'defaults: {failureMode: FailOpen, extProcPort: 9002, targetPort: 8000, modelServerType: vllm, provider: none}\n'
     + 'modelServerTypes: [vllm]\nproviders: [none]\nhardCoded: {gkeBackendTimeoutSeconds: 300, gkeHealthCheckPath: /health, eppTerminationGracePeriodSeconds: 130}\n';
   assert.equal(readChartFacts('c.yaml', good).hardCoded.gkeBackendTimeoutSeconds, 300);
-  assert.throws(() => readChartFacts('c.yaml', good.replace('eppNameReleaseChars: 40', 'eppNameReleaseChars: forty')), /c\.yaml.*eppNameReleaseChars/s);
-  assert.throws(() => readChartFacts('c.yaml', good.replace('release: v1.5.0', 'release: latest')), /c\.yaml.*release/s);
+  assert.throws(
+    () => readChartFacts('c.yaml', good.replace('eppNameReleaseChars: 40', 'eppNameReleaseChars: forty')),
+    /c\.yaml.*eppNameReleaseChars/s,
+  );
+  assert.throws(
+    () => readChartFacts('c.yaml', good.replace('release: v1.5.0', 'release: latest')),
+    /c\.yaml.*release/s,
+  );
 });

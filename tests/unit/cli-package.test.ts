@@ -13,7 +13,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SYSTEM_NODE = '/usr/bin/node';
 
 function run(command: string, args: string[], cwd: string, input?: string) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', input, timeout: 180_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    input,
+    timeout: 180_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
@@ -38,7 +44,11 @@ test('the packed CLI installs into an empty folder and runs each command on Node
     writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true }\n');
     const installed = run('npm', ['install', join(work, tarball), '--no-audit', '--no-fund', '--prefer-offline'], app);
     assert.equal(installed.status, 0, installed.stderr);
-    assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['hitless'], 'no dependencies are installed');
+    assert.deepEqual(
+      readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')),
+      ['hitless'],
+      'no dependencies are installed',
+    );
     assert.ok(sizeOf(join(app, 'node_modules')) <= 5 * 1024 * 1024, 'at most 5 MB installed');
 
     const node = spawnSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();

@@ -10,7 +10,11 @@ const bin = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 const node = process.execPath;
 
 function shell(script: string) {
-  return spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, NODE: node, BIN: bin }, timeout: 60_000 });
+  return spawnSync('bash', ['-c', script], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE: node, BIN: bin },
+    timeout: 60_000,
+  });
 }
 
 test('hitless inputs | head -1: the pipeline exits 0, nothing on stderr, the CLI ends with 141', () => {
@@ -21,7 +25,9 @@ test('hitless inputs | head -1: the pipeline exits 0, nothing on stderr, the CLI
   assert.equal(lines.at(-1), 'status 141 0');
 });
 
-test('hitless generate > /dev/full: one line on stderr and 74, no stack trace', { skip: !existsSync('/dev/full') }, () => {
+test('hitless generate > /dev/full: one line on stderr and 74, no stack trace', {
+  skip: !existsSync('/dev/full'),
+}, () => {
   const r = shell('"$NODE" "$BIN" generate > /dev/full; echo "status $?"');
   assert.equal(r.stdout.trim(), 'status 74');
   const errorLines = r.stderr.split('\n').filter((l) => l.startsWith('hitless: '));

@@ -23,12 +23,23 @@ function helm(raw: Record<string, string>) {
   const planned = plan(inputs, profiles);
   const out = emitOutput(planned, inputs, profiles, facts);
   const text = (name: string) => out.files.find((f) => f.name === name)!.text;
-  return { inputs, planned, out, values: parse(text('values.yaml')), valuesText: text('values.yaml'), beside: text('model-server.yaml') };
+  return {
+    inputs,
+    planned,
+    out,
+    values: parse(text('values.yaml')),
+    valuesText: text('values.yaml'),
+    beside: text('model-server.yaml'),
+  };
 }
 
 test('the default values, worked out by hand: the pool\u2019s labels and port, vLLM, FailClose, no provider on GKE', () => {
   assert.deepEqual(helm({}).values, {
-    inferencePool: { modelServers: { matchLabels: { app: 'vllm-qwen3-32b' } }, targetPorts: [{ number: 8000 }], modelServerType: 'vllm' },
+    inferencePool: {
+      modelServers: { matchLabels: { app: 'vllm-qwen3-32b' } },
+      targetPorts: [{ number: 8000 }],
+      modelServerType: 'vllm',
+    },
     inferenceExtension: { extProcPort: 9002, failureMode: 'FailClose' },
     provider: { name: 'none' },
   });
@@ -47,8 +58,12 @@ for (const gateway of profiles.gateways) {
       const result = checkManifest(text, { gateway: gateway.id }, profiles);
       assert.ok(result.ok, result.ok ? '' : result.problem.message);
       const planCodes = new Set<string>(planned.warnings.map((w) => w.code));
-      assert.deepEqual(result.report.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
-        .map((f) => `${f.severity} ${f.code}: ${f.message}`), []);
+      assert.deepEqual(
+        result.report.findings
+          .filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
+          .map((f) => `${f.severity} ${f.code}: ${f.message}`),
+        [],
+      );
       assert.ok(!result.report.findings.some((f) => f.code === 'no-pool' || f.code === 'pool-selector-mismatch'));
     });
   }
@@ -71,7 +86,10 @@ test('Istio gets the chart\u2019s istio provider; a server the chart has no type
 test('on GKE the values say why provider.name stays none: the chart\u2019s 300 s backend timeout against the plan\u2019s', () => {
   const { valuesText, planned } = helm({});
   assert.ok(planned.gatewayRequestTimeoutSeconds! > 300);
-  assert.match(valuesText, new RegExp(`fixed at\\n\\s*# 300s \\(the plan needs ${planned.gatewayRequestTimeoutSeconds}s`));
+  assert.match(
+    valuesText,
+    new RegExp(`fixed at\\n\\s*# 300s \\(the plan needs ${planned.gatewayRequestTimeoutSeconds}s`),
+  );
 });
 
 test('a grace period over the chart\u2019s fixed 130 s for the Endpoint Picker says what to do by hand; a short one says nothing', () => {
@@ -85,7 +103,11 @@ test('a release name over 40 characters: the header names the Endpoint Picker as
   const name = 'a'.repeat(45);
   const { valuesText, values } = helm({ name });
   assert.match(valuesText, new RegExp(`Service ${'a'.repeat(40)}-epp\\.`));
-  assert.equal((renderedInferencePool(values, name, 'default').spec as { endpointPickerRef: { name: string } }).endpointPickerRef.name, `${'a'.repeat(40)}-epp`);
+  assert.equal(
+    (renderedInferencePool(values, name, 'default').spec as { endpointPickerRef: { name: string } }).endpointPickerRef
+      .name,
+    `${'a'.repeat(40)}-epp`,
+  );
 });
 
 test('the values follow the inputs: port, Endpoint Picker port and FailOpen', () => {
@@ -98,7 +120,10 @@ test('the chart facts file agrees with the fixture written from the chart', () =
   const chart = facts.chart;
   const schemaTypes = inferencePoolChartValues.properties!.inferencePool.properties!.modelServerType.enum;
   assert.deepEqual([...chart.modelServerTypes].sort(), [...schemaTypes!].sort());
-  assert.deepEqual([...chart.providers].sort(), [...inferencePoolChartValues.properties!.provider.properties!.name.enum!].sort());
+  assert.deepEqual(
+    [...chart.providers].sort(),
+    [...inferencePoolChartValues.properties!.provider.properties!.name.enum!].sort(),
+  );
   assert.equal(chart.repository, 'oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool');
   assert.equal(chart.release, 'v1.5.0');
 });

@@ -31,10 +31,13 @@ function lws(raw: Record<string, string>) {
 }
 
 function problems(text: string, raw: Record<string, string>, planCodes: Set<string>): string[] {
-  const settings = Object.fromEntries(Object.entries(raw).filter(([k]) => !['nodes-per-replica', 'gpus-per-replica'].includes(k)));
+  const settings = Object.fromEntries(
+    Object.entries(raw).filter(([k]) => !['nodes-per-replica', 'gpus-per-replica'].includes(k)),
+  );
   const result = checkManifest(text, settings, profiles);
   assert.ok(result.ok, result.ok ? '' : result.problem.message);
-  return result.report.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
+  return result.report.findings
+    .filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
     .map((f) => `${f.severity} ${f.code}: ${f.message}`);
 }
 
@@ -44,7 +47,10 @@ test('the LeaderWorkerSet at the defaults over 2 nodes, worked out by hand', () 
   assert.equal(set.apiVersion, 'leaderworkerset.x-k8s.io/v1');
   assert.equal(lwt.size, 2);
   assert.equal(set.spec.replicas, 3);
-  assert.deepEqual(set.spec.rolloutStrategy, { type: 'RollingUpdate', rollingUpdateConfiguration: { maxSurge: 0, maxUnavailable: 1 } });
+  assert.deepEqual(set.spec.rolloutStrategy, {
+    type: 'RollingUpdate',
+    rollingUpdateConfiguration: { maxSurge: 0, maxUnavailable: 1 },
+  });
   const leader = lwt.leaderTemplate.spec;
   const worker = lwt.workerTemplate.spec;
   assert.equal(leader.terminationGracePeriodSeconds, 788);
@@ -53,9 +59,11 @@ test('the LeaderWorkerSet at the defaults over 2 nodes, worked out by hand', () 
   assert.deepEqual(worker.containers[0].lifecycle.preStop, { sleep: { seconds: 773 } });
   assert.deepEqual(leader.containers[0].resources.limits, { 'nvidia.com/gpu': 8 });
   assert.deepEqual(worker.containers[0].resources.limits, { 'nvidia.com/gpu': 8 });
-  assert.equal(leader.containers[0].command[2],
+  assert.equal(
+    leader.containers[0].command[2],
     'ray start --head --port=6379 && exec python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-32B --port 8000 '
-    + '--shutdown-timeout=738 --tensor-parallel-size 8 --pipeline-parallel-size 2 --distributed-executor-backend ray');
+      + '--shutdown-timeout=738 --tensor-parallel-size 8 --pipeline-parallel-size 2 --distributed-executor-backend ray',
+  );
   assert.equal(worker.containers[0].command[2], 'exec ray start --address=$(LWS_LEADER_ADDRESS):6379 --block');
   assert.equal(leader.containers[0].args, undefined);
 });
@@ -79,13 +87,18 @@ for (const server of ['vllm', 'sglang']) {
       emptied.spec.leaderWorkerTemplate.leaderTemplate = {};
       emptied.spec.leaderWorkerTemplate.workerTemplate = {};
       assert.deepEqual(validateSchema(emptied, leaderWorkerSetSchema), []);
-      for (const role of ['leaderTemplate', 'workerTemplate']) new PodTemplateSpec(set.spec.leaderWorkerTemplate[role]).validate();
+      for (const role of ['leaderTemplate', 'workerTemplate'])
+        new PodTemplateSpec(set.spec.leaderWorkerTemplate[role]).validate();
       assert.deepEqual(problems(out.text, raw, new Set(planned.warnings.map((w) => w.code))), []);
     });
   }
 }
 
-const VARIANTS: Record<string, string>[] = [{ 'kubernetes-version': '1.29' }, { 'nodes-per-replica': '4', 'gpus-per-replica': '32', 'spare-gpus': '32' }, { 'unbounded-drain': 'true' }];
+const VARIANTS: Record<string, string>[] = [
+  { 'kubernetes-version': '1.29' },
+  { 'nodes-per-replica': '4', 'gpus-per-replica': '32', 'spare-gpus': '32' },
+  { 'unbounded-drain': 'true' },
+];
 for (const variant of VARIANTS) {
   test(`the LeaderWorkerSet checks clean for ${JSON.stringify(variant)}`, () => {
     const raw: Record<string, string> = { ...MULTI, ...variant };
@@ -101,19 +114,30 @@ test('the checker reads the workers: without their preStop and grace it reports 
   delete worker.containers[0].lifecycle;
   const broken = docs.map((d) => stringify(d)).join('---\n');
   const found = problems(broken, MULTI, new Set(planned.warnings.map((w) => w.code)));
-  assert.ok(found.some((f) => f.includes('lws-worker-grace-shorter')), found.join('\n'));
-  assert.ok(found.some((f) => f.includes('lws-worker-prestop-missing')), found.join('\n'));
+  assert.ok(
+    found.some((f) => f.includes('lws-worker-grace-shorter')),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((f) => f.includes('lws-worker-prestop-missing')),
+    found.join('\n'),
+  );
 });
 
 test('Kubernetes 1.29: the workers hold with an exec sleep for the leader\u2019s preStop and drain', () => {
   const { set } = lws({ ...MULTI, 'kubernetes-version': '1.29' });
-  assert.deepEqual(set.spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].lifecycle.preStop, { exec: { command: ['/bin/sleep', '773'] } });
+  assert.deepEqual(set.spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].lifecycle.preStop, {
+    exec: { command: ['/bin/sleep', '773'] },
+  });
 });
 
 test('SGLang runs its own multi-node launch with tensor parallel over every GPU of the group', () => {
   const { set } = lws({ 'model-server': 'sglang', 'nodes-per-replica': '2', 'gpus-per-replica': '4' });
   const leader = set.spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].command[2];
-  assert.match(leader, /^exec python3 -m sglang\.launch_server --model-path Qwen\/Qwen3-32B .* --tp 4 --nnodes \$\(LWS_GROUP_SIZE\) --node-rank \$\(LWS_WORKER_INDEX\) --dist-init-addr \$\(LWS_LEADER_ADDRESS\):20000$/);
+  assert.match(
+    leader,
+    /^exec python3 -m sglang\.launch_server --model-path Qwen\/Qwen3-32B .* --tp 4 --nnodes \$\(LWS_GROUP_SIZE\) --node-rank \$\(LWS_WORKER_INDEX\) --dist-init-addr \$\(LWS_LEADER_ADDRESS\):20000$/,
+  );
 });
 
 test('inputs the form cannot use name their field', () => {
@@ -128,13 +152,22 @@ test('inputs the form cannot use name their field', () => {
     return 'no error';
   };
   assert.match(attempt({}), /^nodes-per-replica: .*2 or more/);
-  assert.match(attempt({ 'nodes-per-replica': '2', 'gpus-per-replica': '3' }), /^nodes-per-replica: gpus-per-replica \(3\) must split evenly/);
-  assert.match(attempt({ ...MULTI, 'model-server': 'tgi' }), /^model-server: .*vLLM and SGLang, not for Hugging Face TGI/);
+  assert.match(
+    attempt({ 'nodes-per-replica': '2', 'gpus-per-replica': '3' }),
+    /^nodes-per-replica: gpus-per-replica \(3\) must split evenly/,
+  );
+  assert.match(
+    attempt({ ...MULTI, 'model-server': 'tgi' }),
+    /^model-server: .*vLLM and SGLang, not for Hugging Face TGI/,
+  );
 });
 
 test('the PodDisruptionBudget selects every pod of the set, workers included', () => {
   const { docs } = lws(MULTI);
   const budget = docs.find((d) => d.kind === 'PodDisruptionBudget')!;
-  assert.deepEqual(budget.spec, { maxUnavailable: 1, selector: { matchLabels: { 'leaderworkerset.sigs.k8s.io/name': 'vllm-qwen3-32b' } } });
+  assert.deepEqual(budget.spec, {
+    maxUnavailable: 1,
+    selector: { matchLabels: { 'leaderworkerset.sigs.k8s.io/name': 'vllm-qwen3-32b' } },
+  });
   assert.equal(docs.filter((d) => d.kind === 'PodDisruptionBudget').length, 1);
 });

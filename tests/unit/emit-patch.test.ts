@@ -31,7 +31,8 @@ function patchFor(raw: Record<string, string>) {
 function kustomize(base: Obj, files: (name: string) => string | undefined): Obj {
   const kustomization = parse(files('kustomization.yaml')!);
   assert.equal(kustomization.resources[0], 'deployment.yaml');
-  for (const resource of kustomization.resources.slice(1)) assert.ok(files(resource), `the kustomization lists ${resource}, which the output has`);
+  for (const resource of kustomization.resources.slice(1))
+    assert.ok(files(resource), `the kustomization lists ${resource}, which the output has`);
   let result = base;
   for (const p of kustomization.patches) {
     assert.equal(p.target.kind, 'Deployment');
@@ -44,8 +45,18 @@ function kustomize(base: Obj, files: (name: string) => string | undefined): Obj 
   return result;
 }
 
-const STARTUP = { httpGet: { path: '/v1/models', port: 8000 }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 60 };
-const READINESS = { httpGet: { path: '/v1/models', port: 8000 }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 3 };
+const STARTUP = {
+  httpGet: { path: '/v1/models', port: 8000 },
+  periodSeconds: 10,
+  timeoutSeconds: 5,
+  failureThreshold: 60,
+};
+const READINESS = {
+  httpGet: { path: '/v1/models', port: 8000 },
+  periodSeconds: 5,
+  timeoutSeconds: 2,
+  failureThreshold: 3,
+};
 
 /** The drain settings a merge must set, by container name. */
 function assertDrainSettings(merged: Obj, container: string, baseArgs: string[]): void {
@@ -200,9 +211,17 @@ spec:
 `;
 
 for (const [label, text, args] of [
-  ['a plain Deployment with env and a Recreate strategy', PLAIN, ['--model', 'Qwen/Qwen3-32B', '--port', '8000', '--max-model-len', '32768']],
+  [
+    'a plain Deployment with env and a Recreate strategy',
+    PLAIN,
+    ['--model', 'Qwen/Qwen3-32B', '--port', '8000', '--max-model-len', '32768'],
+  ],
   ['a Deployment with its own probes and hooks', EXISTING_PROBES, ['--model', 'Qwen/Qwen3-32B']],
-  ['a Deployment with an init container, a sidecar and volumes', SIDECARS, ['--model', 'Qwen/Qwen3-32B', '--port', '8000']],
+  [
+    'a Deployment with an init container, a sidecar and volumes',
+    SIDECARS,
+    ['--model', 'Qwen/Qwen3-32B', '--port', '8000'],
+  ],
 ] as const) {
   test(`the patch lands the drain settings on ${label} and leaves the rest as it was`, () => {
     const { file } = patchFor({ container: 'server' });
@@ -216,10 +235,24 @@ for (const [label, text, args] of [
 test('merged onto probes and hooks of another kind, each probe and the preStop has one handler: the plan\u2019s', () => {
   const merged = kustomize(parse(EXISTING_PROBES), patchFor({ container: 'server' }).file);
   const c = merged.spec.template.spec.containers[0];
-  assert.deepEqual(Object.keys(c.readinessProbe).filter((k) => ['httpGet', 'tcpSocket', 'exec', 'grpc'].includes(k)), ['httpGet']);
-  assert.deepEqual(Object.keys(c.startupProbe).filter((k) => ['httpGet', 'tcpSocket', 'exec', 'grpc'].includes(k)), ['httpGet']);
-  assert.deepEqual(c.lifecycle.postStart, { exec: { command: ['/bin/sh', '-c', 'echo started'] } }, 'the postStart hook stays');
-  assert.deepEqual(c.livenessProbe, { httpGet: { path: '/health', port: 8000 }, periodSeconds: 10, failureThreshold: 3 }, 'liveness stays');
+  assert.deepEqual(
+    Object.keys(c.readinessProbe).filter((k) => ['httpGet', 'tcpSocket', 'exec', 'grpc'].includes(k)),
+    ['httpGet'],
+  );
+  assert.deepEqual(
+    Object.keys(c.startupProbe).filter((k) => ['httpGet', 'tcpSocket', 'exec', 'grpc'].includes(k)),
+    ['httpGet'],
+  );
+  assert.deepEqual(
+    c.lifecycle.postStart,
+    { exec: { command: ['/bin/sh', '-c', 'echo started'] } },
+    'the postStart hook stays',
+  );
+  assert.deepEqual(
+    c.livenessProbe,
+    { httpGet: { path: '/health', port: 8000 }, periodSeconds: 10, failureThreshold: 3 },
+    'liveness stays',
+  );
   assert.ok(!/\$patch|null/.test(JSON.stringify(merged)), 'no directive and no null is left in the result');
 });
 
@@ -231,19 +264,31 @@ test('the sidecar\u2019s args and probe are untouched, so args are never replace
 
 test('with the model server not first, the flag patch refuses (its test fails) instead of patching the sidecar', () => {
   const { file } = patchFor({ container: 'server' });
-  assert.throws(() => kustomize(parse(SIDECAR_FIRST), file), /test \/spec\/template\/spec\/containers\/0\/name: found "proxy", not "server"/);
+  assert.throws(
+    () => kustomize(parse(SIDECAR_FIRST), file),
+    /test \/spec\/template\/spec\/containers\/0\/name: found "proxy", not "server"/,
+  );
 });
 
 test('without args the flag patch refuses rather than add a list with only the flag', () => {
   const base = parse(PLAIN);
   delete base.spec.template.spec.containers[0].args;
-  assert.throws(() => kustomize(base, patchFor({ container: 'server' }).file), /add \/spec\/template\/spec\/containers\/0\/args\/-: no args/);
+  assert.throws(
+    () => kustomize(base, patchFor({ container: 'server' }).file),
+    /add \/spec\/template\/spec\/containers\/0\/args\/-: no args/,
+  );
 });
 
 test('a server without a drain flag gets no JSON patch: the kustomization lists only the strategic merge', () => {
   const { out, file } = patchFor({ container: 'server', 'model-server': 'sglang' });
-  assert.deepEqual(out.files.map((f) => f.name), ['kustomization.yaml', 'drain-patch.yaml', 'drain-objects.yaml']);
-  assert.deepEqual(parse(file('kustomization.yaml')!).patches.map((p: Obj) => p.path), ['drain-patch.yaml']);
+  assert.deepEqual(
+    out.files.map((f) => f.name),
+    ['kustomization.yaml', 'drain-patch.yaml', 'drain-objects.yaml'],
+  );
+  assert.deepEqual(
+    parse(file('kustomization.yaml')!).patches.map((p: Obj) => p.path),
+    ['drain-patch.yaml'],
+  );
 });
 
 test('the default container name is the model server\u2019s id, and the patch says to set --container', () => {
@@ -256,22 +301,30 @@ test('the default container name is the model server\u2019s id, and the patch sa
 test('the patch follows the inputs: Kubernetes 1.29 gets an exec sleep, a spare GPU a surge', () => {
   const { file } = patchFor({ container: 'server', 'kubernetes-version': '1.29', 'spare-gpus': '1' });
   const merged = kustomize(parse(PLAIN), file);
-  assert.deepEqual(merged.spec.template.spec.containers[0].lifecycle.preStop, { exec: { command: ['/bin/sleep', '35'] } });
+  assert.deepEqual(merged.spec.template.spec.containers[0].lifecycle.preStop, {
+    exec: { command: ['/bin/sleep', '35'] },
+  });
   assert.deepEqual(merged.spec.strategy.rollingUpdate, { maxSurge: 1, maxUnavailable: 0 });
 });
 
 test('a Deployment patched by the kustomization checks clean and validates', async () => {
   const { file, planned } = patchFor({ container: 'server' });
   const merged = kustomize(parse(PLAIN), file);
-  const pool = parseAllDocuments(patchFor({ output: 'bundle' }).out.text).map((d) => d.toJS()).find((d) => d.kind === 'InferencePool');
+  const pool = parseAllDocuments(patchFor({ output: 'bundle' }).out.text)
+    .map((d) => d.toJS())
+    .find((d) => d.kind === 'InferencePool');
   const text = `${stringify(merged)}---\n${stringify(pool)}---\n${file('drain-objects.yaml')}`;
   const { errors } = await manifestErrors(text);
   assert.deepEqual(errors, []);
   const result = checkManifest(text, {}, profiles);
   assert.ok(result.ok, result.ok ? '' : result.problem.message);
   const planCodes = new Set<string>(planned.warnings.map((w) => w.code));
-  assert.deepEqual(result.report.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
-    .map((f) => `${f.severity} ${f.code}: ${f.message}`), []);
+  assert.deepEqual(
+    result.report.findings
+      .filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
+      .map((f) => `${f.severity} ${f.code}: ${f.message}`),
+    [],
+  );
 });
 
 // For every gateway × model server: the bundle's own Deployment with its drain settings taken out, patched, gets
@@ -305,11 +358,19 @@ for (const gateway of profiles.gateways) {
       assert.deepEqual(merged, want);
       const pool = bundle.find((d) => d.kind === 'InferencePool');
       const objects = file('drain-objects.yaml');
-      const result = checkManifest(`${stringify(merged)}---\n${stringify(pool)}${objects ? `---\n${objects}` : ''}`, { gateway: gateway.id }, profiles);
+      const result = checkManifest(
+        `${stringify(merged)}---\n${stringify(pool)}${objects ? `---\n${objects}` : ''}`,
+        { gateway: gateway.id },
+        profiles,
+      );
       assert.ok(result.ok, result.ok ? '' : result.problem.message);
       const planCodes = new Set<string>(planned.warnings.map((w) => w.code));
-      assert.deepEqual(result.report.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
-        .map((f) => `${f.severity} ${f.code}: ${f.message}`), []);
+      assert.deepEqual(
+        result.report.findings
+          .filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
+          .map((f) => `${f.severity} ${f.code}: ${f.message}`),
+        [],
+      );
     });
   }
 }

@@ -21,9 +21,13 @@ test('every profile on the site passes the ledger', () => {
 test('every model server states each per-release topic, and every such fact has a range or says why not', () => {
   for (const m of profiles.modelServers) {
     for (const topic of ['drain-flag', 'in-flight', 'new-requests', 'probes', 'entrypoint', 'shutdown-log']) {
-      assert.ok(m.facts.some((f) => f.topic === topic), `${m.id} has no ${topic} fact`);
+      assert.ok(
+        m.facts.some((f) => f.topic === topic),
+        `${m.id} has no ${topic} fact`,
+      );
     }
-    for (const f of m.facts) assert.ok(f.since !== undefined || f.until !== undefined || f.rangeNote, `${m.id} ${f.topic}`);
+    for (const f of m.facts)
+      assert.ok(f.since !== undefined || f.until !== undefined || f.rangeNote, `${m.id} ${f.topic}`);
   }
 });
 
@@ -61,27 +65,45 @@ test('a per-release fact without a range fails the ledger (mutated copy)', () =>
 test('the readers refuse the same data with the file and field named', () => {
   const noRange = raw('model-servers', 'tgi');
   delete noRange.facts[1].since;
-  assert.throws(() => readModelServerProfile(noRange, 'tgi.yaml'), /^ProfileDataError: tgi\.yaml: facts\[1\]\.since is missing: a per-release fact needs since and\/or until/);
+  assert.throws(
+    () => readModelServerProfile(noRange, 'tgi.yaml'),
+    /^ProfileDataError: tgi\.yaml: facts\[1\]\.since is missing: a per-release fact needs since and\/or until/,
+  );
   const noAt = raw('model-servers', 'vllm');
   delete noAt.sources[2].at;
-  assert.throws(() => readModelServerProfile(noAt, 'vllm.yaml'), /vllm\.yaml: sources\[2\]\.at must be a non-empty string, found missing/);
+  assert.throws(
+    () => readModelServerProfile(noAt, 'vllm.yaml'),
+    /vllm\.yaml: sources\[2\]\.at must be a non-empty string, found missing/,
+  );
   const badDate = raw('gateways', 'istio');
   badDate.sources[0].checked = 'yesterday';
   assert.throws(() => readGatewayProfile(badDate, 'istio.yaml'), /istio\.yaml: sources\[0\]\.checked must match/);
   const numberRelease = raw('model-servers', 'triton');
   numberRelease.facts[0].since = 25.1;
-  assert.throws(() => readModelServerProfile(numberRelease, 'triton.yaml'), /triton\.yaml: facts\[0\]\.since must be a quoted release such as '25\.05', found the number 25\.1/);
+  assert.throws(
+    () => readModelServerProfile(numberRelease, 'triton.yaml'),
+    /triton\.yaml: facts\[0\]\.since must be a quoted release such as '25\.05', found the number 25\.1/,
+  );
   const backwards = raw('model-servers', 'vllm');
   backwards.facts[0].since = '0.19.0';
-  assert.throws(() => readModelServerProfile(backwards, 'vllm.yaml'), /vllm\.yaml: facts\[0\]\.until must be a later release than since \(0\.19\.0\), found 0\.18\.0/);
+  assert.throws(
+    () => readModelServerProfile(backwards, 'vllm.yaml'),
+    /vllm\.yaml: facts\[0\]\.until must be a later release than since \(0\.19\.0\), found 0\.18\.0/,
+  );
   const noStatusSource = raw('gateways', 'istio');
   delete noStatusSource.statusSources;
-  assert.throws(() => readGatewayProfile(noStatusSource, 'istio.yaml'), /istio\.yaml: \(top level\) fails the facts ledger: statusSources: the fact names no source/);
+  assert.throws(
+    () => readGatewayProfile(noStatusSource, 'istio.yaml'),
+    /istio\.yaml: \(top level\) fails the facts ledger: statusSources: the fact names no source/,
+  );
   // The custom profile has no GatewayClass: its status is Hitless's own and needs no source.
   assert.equal(readGatewayProfile(raw('gateways', 'custom'), 'custom.yaml').statusSources.length, 0);
   const ungroundedKnob = raw('gateways', 'envoy-ai-gateway');
   ungroundedKnob.knobs[1].holdsFor = { of: 'Envoy Gateway' };
-  assert.throws(() => readGatewayProfile(ungroundedKnob, 'envoy-ai-gateway.yaml'), /envoy-ai-gateway\.yaml: knobs\[1\]\.holdsFor\.since is missing: give since and\/or until/);
+  assert.throws(
+    () => readGatewayProfile(ungroundedKnob, 'envoy-ai-gateway.yaml'),
+    /envoy-ai-gateway\.yaml: knobs\[1\]\.holdsFor\.since is missing: give since and\/or until/,
+  );
 });
 
 test('a model server lacking a topic is refused', () => {
@@ -98,11 +120,24 @@ test('lastChecked is the latest checked date of the sources', () => {
 
 test('entry points are data with a source each: vllm serve, text-generation-launcher, llama-server', () => {
   const points = (id: string) => profiles.modelServers.find((m) => m.id === id)!.entryPoints;
-  assert.deepEqual(points('vllm').map((p) => [p.binary, p.subcommand]), [['vllm', 'serve']]);
-  assert.deepEqual(points('tgi').map((p) => p.binary), ['text-generation-launcher']);
-  assert.deepEqual(points('llamacpp').map((p) => p.binary), ['llama-server']);
+  assert.deepEqual(
+    points('vllm').map((p) => [p.binary, p.subcommand]),
+    [['vllm', 'serve']],
+  );
+  assert.deepEqual(
+    points('tgi').map((p) => p.binary),
+    ['text-generation-launcher'],
+  );
+  assert.deepEqual(
+    points('llamacpp').map((p) => p.binary),
+    ['llama-server'],
+  );
   for (const m of profiles.modelServers) {
-    for (const p of m.entryPoints) assert.ok(m.sources.some((s) => s.id === p.sources[0] && s.at.trim() !== ''), `${m.id} ${p.binary ?? p.module}`);
+    for (const p of m.entryPoints)
+      assert.ok(
+        m.sources.some((s) => s.id === p.sources[0] && s.at.trim() !== ''),
+        `${m.id} ${p.binary ?? p.module}`,
+      );
   }
   // An entry point whose source is dropped fails the ledger.
   const vllm = structuredClone(profiles.modelServers.find((m) => m.id === 'vllm')!);
@@ -112,6 +147,16 @@ test('entry points are data with a source each: vllm serve, text-generation-laun
 
 test('an entry point needs exactly one of binary and module, and a source', () => {
   const data = raw('model-servers', 'vllm');
-  assert.throws(() => readModelServerProfile({ ...data, entryPoints: [{ binary: 'vllm', module: 'vllm.x', source: data.entryPoints[0].source }] }, 'vllm.yaml'), /entryPoints\[0\].*needs exactly one of binary and module/);
-  assert.throws(() => readModelServerProfile({ ...data, entryPoints: [{ binary: 'vllm' }] }, 'vllm.yaml'), /entryPoints\[0\]\.source/);
+  assert.throws(
+    () =>
+      readModelServerProfile(
+        { ...data, entryPoints: [{ binary: 'vllm', module: 'vllm.x', source: data.entryPoints[0].source }] },
+        'vllm.yaml',
+      ),
+    /entryPoints\[0\].*needs exactly one of binary and module/,
+  );
+  assert.throws(
+    () => readModelServerProfile({ ...data, entryPoints: [{ binary: 'vllm' }] }, 'vllm.yaml'),
+    /entryPoints\[0\]\.source/,
+  );
 });

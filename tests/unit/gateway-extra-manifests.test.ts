@@ -15,7 +15,13 @@ const kindsOf = (docs: Record<string, any>[]) => docs.map((d) => d.kind);
 test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment and InferencePool, all valid', async () => {
   const { docs, errors } = await manifestErrors(manifestOf({ gateway: 'gke', 'tpot-ms': 10 }));
   assert.deepEqual(errors, []);
-  assert.deepEqual(kindsOf(docs), ['Deployment', 'InferencePool', 'HealthCheckPolicy', 'GCPBackendPolicy', 'PodDisruptionBudget']);
+  assert.deepEqual(kindsOf(docs), [
+    'Deployment',
+    'InferencePool',
+    'HealthCheckPolicy',
+    'GCPBackendPolicy',
+    'PodDisruptionBudget',
+  ]);
   const [, , health, backend] = docs;
   const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
   assert.equal(health.apiVersion, 'networking.gke.io/v1');
@@ -23,8 +29,13 @@ test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment a
   assert.deepEqual(health.spec.targetRef, target);
   // GKE's defaults written out (5 s, 5 s, 2); vLLM's readiness path /v1/models on port 8000.
   assert.deepEqual(health.spec.default, {
-    checkIntervalSec: 5, timeoutSec: 5, unhealthyThreshold: 2,
-    config: { type: 'HTTP', httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' } },
+    checkIntervalSec: 5,
+    timeoutSec: 5,
+    unhealthyThreshold: 2,
+    config: {
+      type: 'HTTP',
+      httpHealthCheck: { portSpecification: 'USE_FIXED_PORT', port: 8000, requestPath: '/v1/models' },
+    },
   });
   assert.deepEqual(backend.spec.targetRef, target);
   // 50 s × 1.5 = 75 s needed, raised to the 300 s floor (GIE's GKE example); 35 s preStop + 75 s drain = 110 s draining.
@@ -34,7 +45,10 @@ test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment a
 test('the policies carry their arithmetic and reasons as comments', () => {
   // At 10 ms per token, so that the 300 s floor is what the plan keeps.
   const text = manifestOf({ gateway: 'gke', 'tpot-ms': 10 });
-  assert.match(text, /timeoutSec: 300 # 50s longest request \(steady state, not drain p99\) × 1\.5 headroom = 75s, kept at the 300s floor \(GIE's GKE example\)\n/);
+  assert.match(
+    text,
+    /timeoutSec: 300 # 50s longest request \(steady state, not drain p99\) × 1\.5 headroom = 75s, kept at the 300s floor \(GIE's GKE example\)\n/,
+  );
   assert.match(text, /drainingTimeoutSec: 110 # 35s preStop \+ 75s drain, above the 0s default\n/);
   assert.match(text, /requestPath: \/v1\/models # vLLM’s readiness path, as the pod’s own readinessProbe\n/);
   assert.match(text, /port: 8000 # the model server’s port, the InferencePool’s target port\n/);
@@ -45,14 +59,26 @@ test('the policies carry their arithmetic and reasons as comments', () => {
 test('names, port, model server and inputs flow into the policies', async () => {
   // SGLang's readiness path is /health. At 10 ms per token: 8192 × 10 ms × 1.2 = 98.304 → 99 s; × 1.5 = 149 s drain, and 149 s
   // needed for the timeout, raised to the 300 s floor; draining 35 + 149 = 184 s.
-  const { docs, errors } = await manifestErrors(manifestOf({
-    gateway: 'gke', 'model-server': 'sglang', name: 'llama', namespace: 'serving', port: 9000, 'max-output-tokens': 8192, 'tpot-ms': 10,
-  }));
+  const { docs, errors } = await manifestErrors(
+    manifestOf({
+      gateway: 'gke',
+      'model-server': 'sglang',
+      name: 'llama',
+      namespace: 'serving',
+      port: 9000,
+      'max-output-tokens': 8192,
+      'tpot-ms': 10,
+    }),
+  );
   assert.deepEqual(errors, []);
   const [, , health, backend] = docs;
   assert.deepEqual(health.metadata, { name: 'llama', namespace: 'serving' });
   assert.equal(health.spec.targetRef.name, 'llama');
-  assert.deepEqual(health.spec.default.config.httpHealthCheck, { portSpecification: 'USE_FIXED_PORT', port: 9000, requestPath: '/health' });
+  assert.deepEqual(health.spec.default.config.httpHealthCheck, {
+    portSpecification: 'USE_FIXED_PORT',
+    port: 9000,
+    requestPath: '/health',
+  });
   assert.deepEqual(backend.spec.default, { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 184 } });
 });
 
@@ -68,11 +94,16 @@ test('a model server without an HTTP readiness path gets "/" and a comment sayin
   const vllm = profiles.modelServers.find((m) => m.id === 'vllm')!;
   const pathless: Profiles = {
     ...profiles,
-    modelServers: profiles.modelServers.map((m) => (m.id === 'vllm'
-      ? { ...vllm, probes: { ...vllm.probes, readiness: { ...vllm.probes.readiness, path: undefined } } }
-      : m)),
+    modelServers: profiles.modelServers.map((m) =>
+      m.id === 'vllm'
+        ? { ...vllm, probes: { ...vllm.probes, readiness: { ...vllm.probes.readiness, path: undefined } } }
+        : m,
+    ),
   };
   const { inputs } = resolveInputs({ gateway: 'gke' }, pathless);
   const [health] = extraManifestDocuments(plan(inputs, pathless), inputs, pathless);
-  assert.match(documentText(health.document), /requestPath: \/ # vLLM has no HTTP readiness path; set one that answers 200 while it accepts requests\n/);
+  assert.match(
+    documentText(health.document),
+    /requestPath: \/ # vLLM has no HTTP readiness path; set one that answers 200 while it accepts requests\n/,
+  );
 });

@@ -29,14 +29,22 @@ test('a site built with the fixture gateway has its page, sidebar entry, compari
   const copy = mkdtempSync(join(ROOT, '.astro', 'fixture-site-'));
   t.after(() => rmSync(copy, { recursive: true, force: true }));
   for (const entry of readdirSync(ROOT)) {
-    if (!SKIP.has(entry) && !entry.startsWith('.') && !entry.endsWith('.log')) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+    if (!SKIP.has(entry) && !entry.startsWith('.') && !entry.endsWith('.log'))
+      cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
   }
   cpSync(FIXTURE, join(copy, 'content', 'gateways', 'example-gw.yaml'));
 
   const dist = join(copy, 'dist');
   const build = spawnSync('npm', ['run', 'build'], {
-    cwd: copy, encoding: 'utf8', timeout: 900_000, // catches a hung build; a build at load average 30 took over 180 s
-    env: { ...process.env, HITLESS_OUT_DIR: dist, HITLESS_CACHE_DIR: join(copy, 'cache'), ASTRO_TELEMETRY_DISABLED: '1' },
+    cwd: copy,
+    encoding: 'utf8',
+    timeout: 900_000, // catches a hung build; a build at load average 30 took over 180 s
+    env: {
+      ...process.env,
+      HITLESS_OUT_DIR: dist,
+      HITLESS_CACHE_DIR: join(copy, 'cache'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
   });
   assert.equal(build.status, 0, `the build fails:\n${build.stdout.slice(-3000)}\n${build.stderr.slice(-3000)}`);
 
@@ -53,8 +61,16 @@ test('a site built with the fixture gateway has its page, sidebar entry, compari
   assert.match(page, /data-testid="extra-manifest" data-kind="ExampleTimeoutPolicy"/);
   assert.match(page.replace(/<[^>]+>/g, ''), /requestTimeoutSeconds: 738 # 492s longest request/);
 
-  for (const other of [join('gateways', 'gke', 'index.html'), join('gateways', 'index.html'), join('model-servers', 'vllm', 'index.html')]) {
-    assert.match(sidebarOf(readFileSync(join(dist, other), 'utf8')), /<a href="\/gateways\/example-gw\/"[^>]*>\s*<span[^>]*>Example Gateway<\/span>/, `sidebar of ${other}`);
+  for (const other of [
+    join('gateways', 'gke', 'index.html'),
+    join('gateways', 'index.html'),
+    join('model-servers', 'vllm', 'index.html'),
+  ]) {
+    assert.match(
+      sidebarOf(readFileSync(join(dist, other), 'utf8')),
+      /<a href="\/gateways\/example-gw\/"[^>]*>\s*<span[^>]*>Example Gateway<\/span>/,
+      `sidebar of ${other}`,
+    );
   }
   const comparison = readFileSync(join(dist, 'gateways', 'index.html'), 'utf8');
   const row = /<tr data-gateway="example-gw"[^>]*>([\s\S]*?)<\/tr>/.exec(comparison);
@@ -63,7 +79,11 @@ test('a site built with the fixture gateway has its page, sidebar entry, compari
   assert.match(row[1], /href="\/generator\/\?v=2&amp;gateway=example-gw"/);
   assert.match(row[1], /ExampleTimeoutPolicy/);
 
-  const cli = spawnSync(NODE, [join(copy, 'bin', 'hitless.mjs'), 'generate', '--gateway', 'example-gw', '--format', 'json'], { encoding: 'utf8' });
+  const cli = spawnSync(
+    NODE,
+    [join(copy, 'bin', 'hitless.mjs'), 'generate', '--gateway', 'example-gw', '--format', 'json'],
+    { encoding: 'utf8' },
+  );
   assert.equal(cli.status, 0, cli.stderr);
   const out = JSON.parse(cli.stdout);
   assert.equal(out.inputs.gateway, 'example-gw');

@@ -45,13 +45,19 @@ test('--gateway example-gw resolves, plans and emits with the fixture\u2019s num
   assert.ok(p.warnings.some((w) => w.code === 'removal-estimate'));
   const text = emitManifest(p, inputs, profiles);
   const { docs } = await manifestErrors(text);
-  assert.deepEqual(docs.map((d) => d.kind), ['Deployment', 'InferencePool', 'ExampleTimeoutPolicy', 'PodDisruptionBudget']);
+  assert.deepEqual(
+    docs.map((d) => d.kind),
+    ['Deployment', 'InferencePool', 'ExampleTimeoutPolicy', 'PodDisruptionBudget'],
+  );
   assert.equal(docs[0].spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds, 13);
   assert.deepEqual(docs[2].spec, {
     targetRef: { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' },
     requestTimeoutSeconds: 738,
   });
-  assert.match(text, /requestTimeoutSeconds: 738 # 492s longest request \(steady state, not drain p99\) × 1\.5 headroom, above the 60s default\n/);
+  assert.match(
+    text,
+    /requestTimeoutSeconds: 738 # 492s longest request \(steady state, not drain p99\) × 1\.5 headroom, above the 60s default\n/,
+  );
   assert.match(text, /# the pool this policy applies to\n\s+targetRef:/);
 });
 

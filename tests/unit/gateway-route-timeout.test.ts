@@ -11,23 +11,40 @@ test('Envoy AI Gateway: a warning and a manifest comment ask for timeouts.reques
   const p = planOf({ gateway: 'envoy-ai-gateway' });
   const warning = p.warnings.find((w) => w.code === 'route-timeout-default')!;
   assert.equal(warning.severity, 'warning');
-  assert.match(warning.message, /^Envoy AI Gateway cuts a request after 15s unless the HTTPRoute that sends it to the pool vllm-qwen3-32b sets spec\.rules\[\]\.timeouts\.request\. Set it there to at least 738s \(the 492s longest request × 1\.5 headroom\)/);
-  assert.match(manifestOf({ gateway: 'envoy-ai-gateway' }), /# Envoy AI Gateway cuts a request after 15s .* set spec\.rules\[\]\.timeouts\.request: 738s \(492s longest request × 1\.5 headroom\)\.\nspec:\n {2}selector:/);
+  assert.match(
+    warning.message,
+    /^Envoy AI Gateway cuts a request after 15s unless the HTTPRoute that sends it to the pool vllm-qwen3-32b sets spec\.rules\[\]\.timeouts\.request\. Set it there to at least 738s \(the 492s longest request × 1\.5 headroom\)/,
+  );
+  assert.match(
+    manifestOf({ gateway: 'envoy-ai-gateway' }),
+    /# Envoy AI Gateway cuts a request after 15s .* set spec\.rules\[\]\.timeouts\.request: 738s \(492s longest request × 1\.5 headroom\)\.\nspec:\n {2}selector:/,
+  );
 });
 
 test('Envoy AI Gateway: no warning when the longest request with headroom fits in 15 s', () => {
   // 10 s longest request × 1.5 = 15 s: not above the 15 s default.
-  assert.ok(!codesOf(planOf({ gateway: 'envoy-ai-gateway', 'max-request-seconds': 10 })).includes('route-timeout-default'));
+  assert.ok(
+    !codesOf(planOf({ gateway: 'envoy-ai-gateway', 'max-request-seconds': 10 })).includes('route-timeout-default'),
+  );
   // 11 s × 1.5 = 16.5 → 17 s: above it.
-  assert.ok(codesOf(planOf({ gateway: 'envoy-ai-gateway', 'max-request-seconds': 11 })).includes('route-timeout-default'));
+  assert.ok(
+    codesOf(planOf({ gateway: 'envoy-ai-gateway', 'max-request-seconds': 11 })).includes('route-timeout-default'),
+  );
 });
 
 test('NGINX Gateway Fabric: no timeouts on the route, a read timeout of at least 738s instead', () => {
   const p = planOf({ gateway: 'nginx-gateway-fabric' });
   const warning = p.warnings.find((w) => w.code === 'route-timeout-unsupported')!;
-  assert.match(warning.message, /takes no timeouts on an HTTPRoute rule .*ProxySettingsPolicy \(gateway\.nginx\.org\/v1alpha1\) spec\.timeout\.read defaults to 60s between two reads.*at least 738s/);
+  assert.match(
+    warning.message,
+    /takes no timeouts on an HTTPRoute rule .*ProxySettingsPolicy \(gateway\.nginx\.org\/v1alpha1\) spec\.timeout\.read defaults to 60s between two reads.*at least 738s/,
+  );
   // 60 s or shorter longest request: the 60 s between reads cannot cut it.
-  assert.ok(!codesOf(planOf({ gateway: 'nginx-gateway-fabric', 'max-request-seconds': 60 })).includes('route-timeout-unsupported'));
+  assert.ok(
+    !codesOf(planOf({ gateway: 'nginx-gateway-fabric', 'max-request-seconds': 60 })).includes(
+      'route-timeout-unsupported',
+    ),
+  );
 });
 
 test('Istio and agentgateway have no route timeout by default: nothing asked for', () => {

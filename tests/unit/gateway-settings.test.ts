@@ -25,9 +25,14 @@ test('GKE at 10 ms per token: timeoutSec 300 (the floor), drainingTimeoutSec 110
   assert.equal(p.gatewayRequestTimeoutSeconds, 300);
   assert.equal(p.gatewayRequestTimeoutNeededSeconds, 75);
   assert.equal(p.gatewayDrainingSeconds, 110);
-  assert.equal(stepOf(p, 'gatewayRequestTimeoutSeconds')?.formula,
-    '50s longest request (steady state, not drain p99) × 1.5 headroom = 75s, kept at the 300s floor (GIE\'s GKE example)');
-  assert.match(stepOf(p, 'gatewayRequestTimeoutSeconds')!.why, /never sets it below the value of GIE's GKE example policy/);
+  assert.equal(
+    stepOf(p, 'gatewayRequestTimeoutSeconds')?.formula,
+    "50s longest request (steady state, not drain p99) × 1.5 headroom = 75s, kept at the 300s floor (GIE's GKE example)",
+  );
+  assert.match(
+    stepOf(p, 'gatewayRequestTimeoutSeconds')!.why,
+    /never sets it below the value of GIE's GKE example policy/,
+  );
   assert.equal(stepOf(p, 'gatewayDrainingSeconds')?.formula, '35s preStop + 75s drain, above the 0s default');
 });
 
@@ -35,13 +40,17 @@ test('the timeout floor: a needed 300 s is kept at the floor; a needed 302 s goe
   // max-request-seconds 200: ⌈200 × 1.5⌉ = 300 s, equal to the 300 s floor → 300, "kept at the floor".
   const at = planOf({ gateway: 'gke', 'max-request-seconds': 200 });
   assert.equal(at.gatewayRequestTimeoutSeconds, 300);
-  assert.equal(stepOf(at, 'gatewayRequestTimeoutSeconds')?.formula,
-    '200s longest request (steady state, not drain p99) × 1.5 headroom = 300s, kept at the 300s floor (GIE\'s GKE example)');
+  assert.equal(
+    stepOf(at, 'gatewayRequestTimeoutSeconds')?.formula,
+    "200s longest request (steady state, not drain p99) × 1.5 headroom = 300s, kept at the 300s floor (GIE's GKE example)",
+  );
   // max-request-seconds 201: ⌈201 × 1.5⌉ = ⌈301.5⌉ = 302 s, above the floor → 302.
   const above = planOf({ gateway: 'gke', 'max-request-seconds': 201 });
   assert.equal(above.gatewayRequestTimeoutSeconds, 302);
-  assert.equal(stepOf(above, 'gatewayRequestTimeoutSeconds')?.formula,
-    '201s longest request (steady state, not drain p99) × 1.5 headroom, above the 300s floor (GIE\'s GKE example)');
+  assert.equal(
+    stepOf(above, 'gatewayRequestTimeoutSeconds')?.formula,
+    "201s longest request (steady state, not drain p99) × 1.5 headroom, above the 300s floor (GIE's GKE example)",
+  );
 });
 
 test('a short longest request keeps the floor; without a floor, the gateway default', () => {
@@ -53,12 +62,17 @@ test('a short longest request keeps the floor; without a floor, the gateway defa
   // The same GKE profile without its floor: 3 s is within the 30 s default, so 30 stays.
   const gke = profiles.gateways.find((g) => g.id === 'gke')!;
   const { floorSeconds: _f, floorReason: _r, floorExplanation: _e, ...noFloor } = gke.requestTimeout!;
-  const floorless: Profiles = { ...profiles, gateways: profiles.gateways.map((g) => (g.id === 'gke' ? { ...gke, requestTimeout: noFloor } : g)) };
+  const floorless: Profiles = {
+    ...profiles,
+    gateways: profiles.gateways.map((g) => (g.id === 'gke' ? { ...gke, requestTimeout: noFloor } : g)),
+  };
   const { inputs } = resolveInputs({ gateway: 'gke', 'max-output-tokens': 100, 'tpot-ms': 10 }, floorless);
   const q = plan(inputs, floorless);
   assert.equal(q.gatewayRequestTimeoutSeconds, 30);
-  assert.equal(stepOf(q, 'gatewayRequestTimeoutSeconds')?.formula,
-    '2s longest request (steady state, not drain p99) × 1.5 headroom = 3s, within the 30s default, kept');
+  assert.equal(
+    stepOf(q, 'gatewayRequestTimeoutSeconds')?.formula,
+    '2s longest request (steady state, not drain p99) × 1.5 headroom = 3s, within the 30s default, kept',
+  );
 });
 
 test('a long request raises the timeout past GIE\u2019s 300 s example', () => {
@@ -73,7 +87,10 @@ test('an unbounded drain caps connection draining at GKE\u2019s 3600 s maximum; 
   // 300 s floor.
   const p = planOf({ gateway: 'gke', 'unbounded-drain': true, 'tpot-ms': 10 });
   assert.equal(p.gatewayDrainingSeconds, 3600);
-  assert.equal(stepOf(p, 'gatewayDrainingSeconds')?.formula, '35s preStop + 3600s drain = 3635s, capped at the 3600s maximum');
+  assert.equal(
+    stepOf(p, 'gatewayDrainingSeconds')?.formula,
+    '35s preStop + 3600s drain = 3635s, capped at the 3600s maximum',
+  );
   assert.equal(p.gatewayRequestTimeoutSeconds, 300);
 });
 
@@ -98,9 +115,15 @@ test('gateways whose profiles have no such settings get none, and no derivation 
 test('a gateway setting held at its maximum is a warning', () => {
   // gke, unbounded drain: timeout wants ⌈50 × 1.5⌉ = 75 s (fine); draining wants 35 + 3600 = 3635 s > the 3600 s maximum
   const p = planOf({ 'unbounded-drain': true });
-  assert.deepEqual(p.cappedGatewaySettings.map((c) => [c.wantedSeconds, c.maxSeconds]), [[3635, 3600]]);
+  assert.deepEqual(
+    p.cappedGatewaySettings.map((c) => [c.wantedSeconds, c.maxSeconds]),
+    [[3635, 3600]],
+  );
   const w = p.warnings.find((x) => x.code === 'gateway-setting-capped');
   assert.ok(w, 'warns');
   assert.match(w!.message, /goes up to 3600s, less than the 3635s this plan wants/);
-  assert.equal(planOf({}).warnings.some((x) => x.code === 'gateway-setting-capped'), false);
+  assert.equal(
+    planOf({}).warnings.some((x) => x.code === 'gateway-setting-capped'),
+    false,
+  );
 });

@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { parseAllDocuments } from 'yaml';
 import { manifestOf, profiles } from '../support/drain.ts';
 
-const podMetadata = (text: string) => parseAllDocuments(text).map((d) => d.toJS()).find((d) => d.kind === 'Deployment').spec.template.metadata;
+const podMetadata = (text: string) =>
+  parseAllDocuments(text)
+    .map((d) => d.toJS())
+    .find((d) => d.kind === 'Deployment').spec.template.metadata;
 
 test('istio on Kubernetes 1.34 asks for a native sidecar', () => {
   const text = manifestOf({ gateway: 'istio' });

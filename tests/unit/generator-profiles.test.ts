@@ -4,13 +4,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choicesOf, profilesFromJson, profilesToJson, selectedProfiles } from '../../src/components/generator/profile-choices.ts';
+import {
+  choicesOf,
+  profilesFromJson,
+  profilesToJson,
+  selectedProfiles,
+} from '../../src/components/generator/profile-choices.ts';
 import { readProfiles } from '../../src/profiles/read-files.ts';
 import { releaseFromImage } from '../../src/drain/releases.ts';
 
 const profiles = readProfiles();
 
-test('the JSON round trip keeps each model server\'s tag pattern a working RegExp', () => {
+test("the JSON round trip keeps each model server's tag pattern a working RegExp", () => {
   const back = profilesFromJson(profilesToJson(profiles));
   const vllm = back.modelServers.find((m) => m.id === 'vllm')!;
   assert.ok(vllm.release.tagPattern instanceof RegExp);
@@ -27,12 +32,24 @@ test('a $regexp key in ordinary text stays text', () => {
 
 test('the selected profiles are the two chosen, and the choices name every profile', () => {
   const selected = selectedProfiles(profiles, 'gke', 'vllm');
-  assert.deepEqual(selected.gateways.map((g) => g.id), ['gke']);
-  assert.deepEqual(selected.modelServers.map((m) => m.id), ['vllm']);
+  assert.deepEqual(
+    selected.gateways.map((g) => g.id),
+    ['gke'],
+  );
+  assert.deepEqual(
+    selected.modelServers.map((m) => m.id),
+    ['vllm'],
+  );
   const choices = choicesOf(profiles);
-  assert.deepEqual(choices.gateways.map((g) => g.id), profiles.gateways.map((g) => g.id));
+  assert.deepEqual(
+    choices.gateways.map((g) => g.id),
+    profiles.gateways.map((g) => g.id),
+  );
   // Only the custom gateway describes removal by health checks.
-  assert.deepEqual(choices.gateways.filter((g) => g.healthCheck).map((g) => g.id), ['custom']);
+  assert.deepEqual(
+    choices.gateways.filter((g) => g.healthCheck).map((g) => g.id),
+    ['custom'],
+  );
 });
 
 test('the first render needs nothing beyond the selected profiles: the default plan and its warnings are the same', async () => {

@@ -9,19 +9,33 @@ import { generate } from '../support/generate.ts';
 
 /** The text a browser shows for the HTML: tags dropped, the five escapes read back. */
 function textOf(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&(lt|gt|quot|#39|amp);/g, (_m, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]!);
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(lt|gt|quot|#39|amp);/g, (_m, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]!);
 }
 
 test('escaping covers the characters that end text or an attribute', () => {
-  assert.equal(escapeHtml(`<a href="x" title='y'>&amp;</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;');
+  assert.equal(
+    escapeHtml(`<a href="x" title='y'>&amp;</a>`),
+    '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;',
+  );
 });
 
 test('lines become one span each, ending in their newline; colours that are not #hex are dropped', () => {
-  const html = linesToHtml([[{ content: 'a:', light: '#024C1A', dark: '#72F088' }, { content: ' <b>', light: 'red;x:y' }], []]);
-  assert.equal(html, '<span class="line"><span style="--hl-light:#024C1A;--hl-dark:#72F088">a:</span><span> &lt;b&gt;</span>\n</span><span class="line">\n</span>');
+  const html = linesToHtml([
+    [
+      { content: 'a:', light: '#024C1A', dark: '#72F088' },
+      { content: ' <b>', light: 'red;x:y' },
+    ],
+    [],
+  ]);
+  assert.equal(
+    html,
+    '<span class="line"><span style="--hl-light:#024C1A;--hl-dark:#72F088">a:</span><span> &lt;b&gt;</span>\n</span><span class="line">\n</span>',
+  );
 });
 
-test('the default manifest\'s HTML reads back as the manifest, with apiVersion the first highlighted key', async () => {
+test("the default manifest's HTML reads back as the manifest, with apiVersion the first highlighted key", async () => {
   const { manifest } = generate({});
   const html = await highlightHtml(manifest);
   assert.equal(textOf(html), manifest);

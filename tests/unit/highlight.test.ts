@@ -15,7 +15,8 @@ const joined = (lines: HighlightToken[][]) => lines.map((l) => l.map((t) => t.co
 /** WCAG 2.x contrast ratio of two #rrggbb colours. */
 function contrast(a: string, b: string): number {
   const luminance = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    const [r, g, bl] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
       .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
@@ -56,10 +57,13 @@ async function referenceHighlighter() {
   const { YAML_LIGHT } = await import('../../src/components/generator/yaml-themes.ts');
   const h = await createHighlighterCore({
     engine: createOnigurumaEngine(import('@shikijs/engine-oniguruma/wasm-inlined')),
-    langs: [import('@shikijs/langs/yaml')], themes: [YAML_LIGHT],
+    langs: [import('@shikijs/langs/yaml')],
+    themes: [YAML_LIGHT],
   });
-  return (text: string) => h.codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name })
-    .map((l) => l.map((t) => ({ content: t.content, color: t.color })));
+  return (text: string) =>
+    h
+      .codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name })
+      .map((l) => l.map((t) => ({ content: t.content, color: t.color })));
 }
 
 /** Each line as its token texts with their colours, e.g. `apiVersion@#024C1A|: @#0E1116|...`. */
@@ -71,18 +75,26 @@ test('the first key after the header comment is one token: apiVersion, in the ke
   // The precompiled grammar split this key as `a` + `piVersion` (the comment rule ended one character late).
   const lines = await highlightYaml(generate({}).manifest.replace(/\n$/, ''));
   const first = lines.find((l) => l.length > 0 && !l[0].content.startsWith('#') && l[0].content.trim() !== '')!;
-  assert.deepEqual(first.map((t) => t.content), ['apiVersion', ': ', 'apps/v1']);
+  assert.deepEqual(
+    first.map((t) => t.content),
+    ['apiVersion', ': ', 'apps/v1'],
+  );
   assert.equal(first[0].light?.toUpperCase(), '#024C1A');
   // A comment directly followed by a key, and one followed by an indented key.
   const tight = await highlightYaml('# c\nkind: Pod\nspec:\n  # c\n  replicas: 3');
-  assert.deepEqual(tight.map((l) => l.map((t) => t.content)), [['# c'], ['kind', ': ', 'Pod'], ['spec', ':'], ['  ', '# c'], ['  ', 'replicas', ': ', '3']]);
+  assert.deepEqual(
+    tight.map((l) => l.map((t) => t.content)),
+    [['# c'], ['kind', ': ', 'Pod'], ['spec', ':'], ['  ', '# c'], ['  ', 'replicas', ': ', '3']],
+  );
 });
 
-test('emitted manifests: the same token boundaries and colours as shiki\'s reference engine', async () => {
+test("emitted manifests: the same token boundaries and colours as shiki's reference engine", async () => {
   const reference = await referenceHighlighter();
   const texts = [
     // every gateway with every model server at their defaults
-    ...profiles.gateways.flatMap((g) => profiles.modelServers.map((m) => generate({ gateway: g.id, 'model-server': m.id }).manifest)),
+    ...profiles.gateways.flatMap((g) =>
+      profiles.modelServers.map((m) => generate({ gateway: g.id, 'model-server': m.id }).manifest),
+    ),
     // and random inputs, names that read as other YAML types included
     ...fc.sample(validInputs(profiles), { numRuns: 40, seed: 11 }).map((raw) => generate(raw).manifest),
   ].map((m) => m.replace(/\n$/, ''));
@@ -98,13 +110,22 @@ test('slicing keeps the grammar: the same tokens as the reference tokenizing the
   // A block scalar and a multi-line flow list cross the 20-line slice boundaries.
   const text = [
     generate({ gateway: 'custom', 'model-server': 'sglang' }).manifest.replace(/\n$/, ''),
-    '---', 'note: |', ...Array.from({ length: 30 }, (_, i) => `  line ${i} # not a comment`), 'list: [', ...Array.from({ length: 25 }, (_, i) => `  "v${i}",`), ']',
+    '---',
+    'note: |',
+    ...Array.from({ length: 30 }, (_, i) => `  line ${i} # not a comment`),
+    'list: [',
+    ...Array.from({ length: 25 }, (_, i) => `  "v${i}",`),
+    ']',
   ].join('\n');
   const sliced = (await highlightYaml(text)).map((l) => l.map((t) => ({ content: t.content, color: t.light })));
   assert.equal(joined(await highlightYaml(text)), text);
   assert.deepEqual(boundaries(sliced), boundaries(reference(text)));
   // Keys, comments, strings and numbers get their own colours (github-light-high-contrast's), not the text colour.
-  const colourOf = (content: string) => sliced.flat().find((t) => t.content === content)?.color?.toUpperCase();
+  const colourOf = (content: string) =>
+    sliced
+      .flat()
+      .find((t) => t.content === content)
+      ?.color?.toUpperCase();
   assert.equal(colourOf('apiVersion'), '#024C1A');
   assert.equal(colourOf('3'), '#023B95');
   assert.match(sliced.flat().find((t) => t.content.startsWith('# Generated'))!.color!, /^#66707B$/i);

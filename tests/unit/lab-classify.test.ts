@@ -9,7 +9,10 @@ test('a complete stream that ends with [DONE] is ok', () => {
 });
 
 test('503 and 502 from the gateway are refused requests', () => {
-  assert.equal(classify({ status: 503, complete: true, body: '<html><body><h1>503 Service Unavailable</h1>' }), 'refused');
+  assert.equal(
+    classify({ status: 503, complete: true, body: '<html><body><h1>503 Service Unavailable</h1>' }),
+    'refused',
+  );
   assert.equal(classify({ status: 502, complete: true, body: '<html><body><h1>502 Bad Gateway</h1>' }), 'refused');
 });
 

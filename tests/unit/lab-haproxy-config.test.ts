@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { haproxyConfig } from '../../src/lab/haproxy-config.ts';
 
-const servers = [{ name: 'pod1', port: 9001 }, { name: 'pod2', port: 9002 }, { name: 'pod4', port: 1, disabled: true }];
+const servers = [
+  { name: 'pod1', port: 9001 },
+  { name: 'pod2', port: 9002 },
+  { name: 'pod4', port: 1, disabled: true },
+];
 const checks = { path: '/v1/models', intervalSeconds: 5, fall: 2, rise: 2, timeoutSeconds: 5 };
 const lines = (text: string) => text.split('\n').map((l) => l.trim());
 
@@ -35,7 +39,9 @@ test('without checks, servers have no check and there is no httpchk', () => {
 });
 
 test('retries and redispatch are explicit knobs', () => {
-  const l = lines(haproxyConfig({ frontendPort: 8080, adminSocket: '/tmp/a.sock', servers, checks, retries: 3, redispatch: true }));
+  const l = lines(
+    haproxyConfig({ frontendPort: 8080, adminSocket: '/tmp/a.sock', servers, checks, retries: 3, redispatch: true }),
+  );
   assert.ok(l.includes('retries 3'));
   assert.ok(l.includes('option redispatch'));
   assert.ok(!l.includes('no option redispatch'));

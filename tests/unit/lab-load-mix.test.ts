@@ -12,7 +12,11 @@ test('mulberry32 gives the reference sequence for seed 1', () => {
 });
 
 test('pickWeighted walks the cumulative weights', () => {
-  const items = [{ id: 'a', weight: 0.3 }, { id: 'b', weight: 0.3 }, { id: 'c', weight: 0.4 }];
+  const items = [
+    { id: 'a', weight: 0.3 },
+    { id: 'b', weight: 0.3 },
+    { id: 'c', weight: 0.4 },
+  ];
   assert.equal(pickWeighted(() => 0, items).id, 'a');
   assert.equal(pickWeighted(() => 0.29, items).id, 'a');
   assert.equal(pickWeighted(() => 0.3, items).id, 'b');
@@ -32,7 +36,10 @@ test('arrivals are every 1/6 model second from the start, ids in order', () => {
   assert.equal(schedule[0].at, -10);
   assert.equal(schedule[1].at, -9.833);
   assert.equal(schedule[59].at, -0.167);
-  assert.deepEqual(schedule.map((r) => r.id), Array.from({ length: 60 }, (_, i) => i + 1));
+  assert.deepEqual(
+    schedule.map((r) => r.id),
+    Array.from({ length: 60 }, (_, i) => i + 1),
+  );
 });
 
 test('the same seed gives the same mix; another seed another', () => {
@@ -59,7 +66,10 @@ test('the horizon leaves out requests that would outlast it without changing the
   assert.ok(cut.length < full.length);
   for (const r of cut) {
     assert.ok(r.at + r.seconds <= 25);
-    assert.deepEqual(r, full.find((f) => f.id === r.id));
+    assert.deepEqual(
+      r,
+      full.find((f) => f.id === r.id),
+    );
   }
   assert.equal(full.filter((r) => r.at + r.seconds <= 25).length, cut.length);
 });

@@ -15,7 +15,14 @@ const gke = { gateway: 'gke', inputs: { 'removal-seconds': '30' } };
 /** The profiles with TGI's drain as the fact check corrects it: `--graceful-termination-timeout`, default 90. */
 function withTgiFlag(base: Profiles): Profiles {
   const tgi = (m: ModelServerProfile): ModelServerProfile => ({
-    ...m, drain: { ...m.drain, kind: 'flag', flag: '--graceful-termination-timeout', defaultSeconds: 90, fixedSeconds: undefined },
+    ...m,
+    drain: {
+      ...m.drain,
+      kind: 'flag',
+      flag: '--graceful-termination-timeout',
+      defaultSeconds: 90,
+      fixedSeconds: undefined,
+    },
   });
   return { ...base, modelServers: base.modelServers.map((m) => (m.id === 'tgi' ? tgi(m) : m)) };
 }
@@ -23,12 +30,13 @@ function withTgiFlag(base: Profiles): Profiles {
 /** The profiles with TGI's drain as the data said before the correction: a fixed 90 s, no flag. */
 function withTgiFixed(base: Profiles): Profiles {
   const tgi = (m: ModelServerProfile): ModelServerProfile => ({
-    ...m, drain: { ...m.drain, kind: 'fixed', fixedSeconds: 90, flag: undefined, defaultSeconds: undefined },
+    ...m,
+    drain: { ...m.drain, kind: 'fixed', fixedSeconds: 90, flag: undefined, defaultSeconds: undefined },
   });
   return { ...base, modelServers: base.modelServers.map((m) => (m.id === 'tgi' ? tgi(m) : m)) };
 }
 
-test('TGI with the drain flag: the stand-in drains for the plan\'s --graceful-termination-timeout, then cuts', () => {
+test("TGI with the drain flag: the stand-in drains for the plan's --graceful-termination-timeout, then cuts", () => {
   const { setup, prediction } = prepare('recommended', withTgiFlag(profiles), { ...gke, modelServer: 'tgi' });
   assert.equal(setup.plan.drainFlag, '--graceful-termination-timeout=45');
   assert.deepEqual([setup.shutdown.mode, setup.shutdown.boundSeconds, setup.shutdown.afterBound], ['drain', 45, 'cut']);
@@ -38,7 +46,9 @@ test('TGI with the drain flag: the stand-in drains for the plan\'s --graceful-te
 test('TGI with the flag at 5 s: the launcher kills its web server at SIGTERM + 5 and cuts about 6 requests', () => {
   const { setup, prediction } = prepare('short-drain', withTgiFlag(profiles), { ...gke, modelServer: 'tgi' });
   assert.equal(setup.shutdown.boundSeconds, 5);
-  assert.deepEqual(setup.changes, ['--graceful-termination-timeout=5 (the plan sets --graceful-termination-timeout=45)']);
+  assert.deepEqual(setup.changes, [
+    '--graceful-termination-timeout=5 (the plan sets --graceful-termination-timeout=45)',
+  ]);
   // Cut at 35 + 5 = 40; routing stopped at 30, λ = 2 per pod: the 20 s requests from 20..30 (× .1) and the 30 s
   // requests from 10..30 (× .1) still run: (10 × .1 + 20 × .1) × 2 = 6.
   assert.deepEqual(prediction.back, { at: 40, outcome: 'cut', count: { min: 6, max: 6 } });
@@ -49,8 +59,13 @@ test('TGI as a fixed 90 s: the stand-in drains 90 s, and short-drain is refused 
   const fixed = withTgiFixed(profiles);
   const { setup } = prepare('recommended', fixed, { ...gke, modelServer: 'tgi' });
   assert.deepEqual([setup.plan.drainFlag, setup.shutdown.boundSeconds, setup.shutdown.afterBound], [null, 90, 'cut']);
-  assert.throws(() => prepare('short-drain', fixed, { ...gke, modelServer: 'tgi' }),
-    (e: Error) => e instanceof LabInputError && /--model-server must be one of vllm, .*triton.* for --scenario short-drain/.test(e.message) && !/tgi,/.test(e.message));
+  assert.throws(
+    () => prepare('short-drain', fixed, { ...gke, modelServer: 'tgi' }),
+    (e: Error) =>
+      e instanceof LabInputError
+      && /--model-server must be one of vllm, .*triton.* for --scenario short-drain/.test(e.message)
+      && !/tgi,/.test(e.message),
+  );
   assert.throws(() => prepare('short-drain', profiles, { ...gke, modelServer: 'llamacpp' }), LabInputError);
 });
 
@@ -61,7 +76,11 @@ test('Triton with its exit timeout at 5 s: the one budget runs out at SIGTERM + 
 });
 
 test('vLLM with its shutdown timeout at 5 s aborts what still runs instead of cutting it', () => {
-  assert.deepEqual(prepare('short-drain', profiles, { ...gke, modelServer: 'vllm' }).prediction.back, { at: 40, outcome: 'aborted', count: { min: 6, max: 6 } });
+  assert.deepEqual(prepare('short-drain', profiles, { ...gke, modelServer: 'vllm' }).prediction.back, {
+    at: 40,
+    outcome: 'aborted',
+    count: { min: 6, max: 6 },
+  });
 });
 
 test('SGLang drains without a bound, so only SIGKILL at the grace deadline cuts it', () => {
@@ -73,7 +92,8 @@ test('SGLang drains without a bound, so only SIGKILL at the grace deadline cuts 
 test('publish covers every model server, with short-drain for TGI once it has the flag', () => {
   const ids = (p: Profiles) => publishSet(p).map((x) => x.id);
   const flagged = ids(withTgiFlag(profiles));
-  for (const server of ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp']) assert.ok(flagged.includes(`recommended@gke/${server}`), server);
+  for (const server of ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp'])
+    assert.ok(flagged.includes(`recommended@gke/${server}`), server);
   assert.ok(flagged.includes('short-drain@gke/tgi'));
   assert.ok(flagged.includes('short-drain@gke/triton'));
   assert.ok(flagged.includes('short-grace@gke/sglang'));
@@ -83,7 +103,13 @@ test('publish covers every model server, with short-drain for TGI once it has th
 });
 
 const triton: ServerShutdown = {
-  mode: 'drain', boundSeconds: 45, afterBound: 'cut', newRequests: 'refuse-connection', waitsFor: 'connections', teardownSeconds: 2, profile: 'triton',
+  mode: 'drain',
+  boundSeconds: 45,
+  afterBound: 'cut',
+  newRequests: 'refuse-connection',
+  waitsFor: 'connections',
+  teardownSeconds: 2,
+  profile: 'triton',
 };
 
 test('Triton held by an idle pooled connection: no loss, and the pod stays up for the whole budget', () => {
@@ -99,7 +125,7 @@ test('Triton held by an idle pooled connection: no loss, and the pod stays up fo
   assert.throws(() => prepare('idle-connection', profiles, { ...gke, modelServer: 'vllm' }), LabInputError);
 });
 
-test('the Triton stand-in logs in r25.05\'s order, counting down one budget', () => {
+test("the Triton stand-in logs in r25.05's order, counting down one budget", () => {
   const log = shutdownLog(triton, 1);
   assert.deepEqual(log.sigterm, ['Signal (15) received.']);
   assert.equal(log.progress!(3, 41.8, []), 'Timeout 42: Found 3 HTTP service connections');
@@ -112,7 +138,7 @@ test('the Triton stand-in logs in r25.05\'s order, counting down one budget', ()
   assert.deepEqual(log.bound(2).at(-1), 'failed to stop server: Exit timeout expired. Exiting immediately.');
 });
 
-test('the TGI stand-in logs what v3.3.7\'s launcher logs, killing the web server when the timeout runs out', () => {
+test("the TGI stand-in logs what v3.3.7's launcher logs, killing the web server when the timeout runs out", () => {
   const log = shutdownLog({ ...triton, profile: 'tgi', waitsFor: 'requests' }, 1);
   assert.deepEqual(log.sigterm.slice(0, 2), ['Terminating webserver', 'Waiting for webserver to gracefully shutdown']);
   assert.deepEqual(log.drained(null), ['webserver terminated', 'Shutting down shards']);
@@ -121,7 +147,10 @@ test('the TGI stand-in logs what v3.3.7\'s launcher logs, killing the web server
 
 test('labels say what stands in for what', () => {
   assert.equal(standInGatewayLabel('epp-only', 'Istio'), "HAProxy with Istio's removal delay");
-  assert.equal(standInGatewayLabel('endpoint-view', 'GKE Gateway'), "HAProxy with GKE Gateway's removal delay and health checks");
+  assert.equal(
+    standInGatewayLabel('endpoint-view', 'GKE Gateway'),
+    "HAProxy with GKE Gateway's removal delay and health checks",
+  );
   assert.equal(standInGatewayLabel('health-check', 'Your own gateway'), 'HAProxy with health checks only');
   assert.match(standInLogLabel('tgi', 'Hugging Face TGI'), /^Stand-in output, shaped like the log of TGI v3\.3\.7/);
   assert.match(standInLogLabel('other', 'Other'), /^Stand-in output; it does not follow a Other release/);

@@ -8,7 +8,12 @@ const profiles = readProfiles();
 const gke = { gateway: 'gke', inputs: { 'removal-seconds': '30' } };
 const custom = {
   gateway: 'custom',
-  inputs: { 'health-check-interval-seconds': '5', 'health-check-unhealthy-threshold': '2', 'health-check-timeout-seconds': '5', 'propagation-seconds': '5' },
+  inputs: {
+    'health-check-interval-seconds': '5',
+    'health-check-unhealthy-threshold': '2',
+    'health-check-timeout-seconds': '5',
+    'propagation-seconds': '5',
+  },
 };
 
 test('requests still running: λ × Σ share × (lastAccepted − max(−warmup, at − length))', () => {

@@ -9,7 +9,12 @@ const profiles = readProfiles();
 const gke = { gateway: 'gke', inputs: { 'removal-seconds': '30' } };
 const custom = {
   gateway: 'custom',
-  inputs: { 'health-check-interval-seconds': '5', 'health-check-unhealthy-threshold': '2', 'health-check-timeout-seconds': '5', 'propagation-seconds': '5' },
+  inputs: {
+    'health-check-interval-seconds': '5',
+    'health-check-unhealthy-threshold': '2',
+    'health-check-timeout-seconds': '5',
+    'propagation-seconds': '5',
+  },
 };
 
 test('recommended on an endpoint-view gateway applies the plan: preStop 35, grace 95, drain 45', () => {
@@ -69,20 +74,42 @@ test('each model server drains as its profile says', () => {
   assert.equal(of('tgi').mode, 'drain');
   assert.equal(of('tgi').afterBound, 'cut');
   // Triton 24.04+: new connections are reset, open ones wait, out of the plan's --exit-timeout-secs=45.
-  assert.deepEqual([of('triton').boundSeconds, of('triton').newRequests, of('triton').waitsFor, of('triton').afterBound], [45, 'refuse-connection', 'connections', 'cut']);
+  assert.deepEqual(
+    [of('triton').boundSeconds, of('triton').newRequests, of('triton').waitsFor, of('triton').afterBound],
+    [45, 'refuse-connection', 'connections', 'cut'],
+  );
   assert.deepEqual([of('vllm').boundSeconds, of('vllm').afterBound, of('vllm').waitsFor], [45, 'aborted', 'requests']);
   assert.equal(of('llamacpp').mode, 'exit');
 });
 
 test('rolling follows the strategy: replace after without a spare GPU, surge with one', () => {
   assert.equal(prepare('rolling', profiles, gke).setup.rolling, 'replace-after');
-  assert.equal(prepare('rolling', profiles, { gateway: 'gke', inputs: { 'removal-seconds': '30', 'spare-gpus': '1' } }).setup.rolling, 'surge-first');
+  assert.equal(
+    prepare('rolling', profiles, { gateway: 'gke', inputs: { 'removal-seconds': '30', 'spare-gpus': '1' } }).setup
+      .rolling,
+    'surge-first',
+  );
 });
 
 test('mismatched flags are rejected naming the flag and what is allowed', () => {
-  assert.throws(() => prepare('nope', profiles), (e: Error) => e instanceof LabInputError && /--scenario must be one of recommended, no-prestop/.test(e.message));
-  assert.throws(() => prepare('hc-no-prestop', profiles, { gateway: 'gke' }), (e: Error) => e instanceof LabInputError && /--gateway must be one of custom/.test(e.message));
-  assert.throws(() => prepare('vllm-abort', profiles, { modelServer: 'sglang' }), (e: Error) => e instanceof LabInputError && /--model-server must be vllm/.test(e.message));
-  assert.throws(() => prepare('recommended', profiles, { gateway: 'nope' }), (e: Error) => e instanceof LabInputError && /--gateway must be one of/.test(e.message));
-  assert.throws(() => prepare('recommended', profiles, { inputs: { 'removal-seconds': '600' } }), (e: Error) => e instanceof LabInputError && /at most 600/.test(e.message));
+  assert.throws(
+    () => prepare('nope', profiles),
+    (e: Error) => e instanceof LabInputError && /--scenario must be one of recommended, no-prestop/.test(e.message),
+  );
+  assert.throws(
+    () => prepare('hc-no-prestop', profiles, { gateway: 'gke' }),
+    (e: Error) => e instanceof LabInputError && /--gateway must be one of custom/.test(e.message),
+  );
+  assert.throws(
+    () => prepare('vllm-abort', profiles, { modelServer: 'sglang' }),
+    (e: Error) => e instanceof LabInputError && /--model-server must be vllm/.test(e.message),
+  );
+  assert.throws(
+    () => prepare('recommended', profiles, { gateway: 'nope' }),
+    (e: Error) => e instanceof LabInputError && /--gateway must be one of/.test(e.message),
+  );
+  assert.throws(
+    () => prepare('recommended', profiles, { inputs: { 'removal-seconds': '600' } }),
+    (e: Error) => e instanceof LabInputError && /at most 600/.test(e.message),
+  );
 });

@@ -20,15 +20,22 @@ test('a replace-after rolling update keeps load on until the replacement is up',
 });
 
 test('outcomes are counted in 2 s buckets of the time they happened', () => {
-  const t = bucketOutcomes([
-    { ended: -9.5, outcome: 'ok' },
-    { ended: 0.1, outcome: 'refused' },
-    { ended: 1.9, outcome: 'refused' },
-    { ended: 2, outcome: 'cut' },
-    { ended: 50, outcome: 'ok' },
-  ], -10, 4);
+  const t = bucketOutcomes(
+    [
+      { ended: -9.5, outcome: 'ok' },
+      { ended: 0.1, outcome: 'refused' },
+      { ended: 1.9, outcome: 'refused' },
+      { ended: 2, outcome: 'cut' },
+      { ended: 50, outcome: 'ok' },
+    ],
+    -10,
+    4,
+  );
   assert.equal(t.width, 2);
-  assert.deepEqual(t.buckets.map((b) => b.from), [-10, -8, -6, -4, -2, 0, 2]);
+  assert.deepEqual(
+    t.buckets.map((b) => b.from),
+    [-10, -8, -6, -4, -2, 0, 2],
+  );
   assert.equal(t.buckets[0].ok, 1);
   assert.equal(t.buckets[5].refused, 2);
   assert.equal(t.buckets[6].cut, 1);

@@ -17,7 +17,13 @@ const START_WITHIN_MS = 60_000;
 /** The issue's bound: nothing the lab started remains this long after the signal. */
 const GONE_WITHIN_MS = 3000;
 
-interface Proc { pid: number; start: string; ppid: number; state: string; cmd: string }
+interface Proc {
+  pid: number;
+  start: string;
+  ppid: number;
+  state: string;
+  cmd: string;
+}
 
 function readProc(pid: number): Proc | null {
   try {
@@ -32,7 +38,10 @@ function readProc(pid: number): Proc | null {
 }
 
 function allProcs(): Proc[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => readProc(Number(d))).filter((p): p is Proc => p !== null);
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readProc(Number(d)))
+    .filter((p): p is Proc => p !== null);
 }
 
 /** Every process below `root`, the root included. */
@@ -48,7 +57,11 @@ function listening(): Map<string, number> {
   const ports = new Map<string, number>();
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
-    try { text = readFileSync(file, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
       if (f[3] === '0A') ports.set(f[9], parseInt(f[1].split(':')[1], 16));
@@ -63,12 +76,18 @@ function portsOf(pids: readonly number[]): number[] {
   const ports = new Set<number>();
   for (const pid of pids) {
     let fds: string[] = [];
-    try { fds = readdirSync(`/proc/${pid}/fd`); } catch { continue; }
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
     for (const fd of fds) {
       try {
         const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
         if (inode && byInode.has(inode)) ports.add(byInode.get(inode)!);
-      } catch { /* closed meanwhile */ }
+      } catch {
+        /* closed meanwhile */
+      }
     }
   }
   return [...ports];
@@ -94,15 +113,26 @@ async function midRun(child: ChildProcess, output: () => string): Promise<{ proc
     if (ports.length >= 4) return { procs, ports };
     await sleep(100);
   }
-  throw new Error(`the lab did not reach the middle of a run within ${START_WITHIN_MS / 1000} s; output:\n${output().slice(-2000)}`);
+  throw new Error(
+    `the lab did not reach the middle of a run within ${START_WITHIN_MS / 1000} s; output:\n${output().slice(-2000)}`,
+  );
 }
 
 /** Start an entry point, signal `target(tree)` mid-run, and check everything is gone within 3 s. */
-async function signalMidRun(command: string, args: string[], signal: NodeJS.Signals, target: (procs: Proc[], root: number) => number): Promise<void> {
+async function signalMidRun(
+  command: string,
+  args: string[],
+  signal: NodeJS.Signals,
+  target: (procs: Proc[], root: number) => number,
+): Promise<void> {
   const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
   let procs: Proc[] = [];
   try {
     const running = await midRun(child, () => output);
@@ -117,17 +147,35 @@ async function signalMidRun(command: string, args: string[], signal: NodeJS.Sign
       left = procs.filter(alive);
       bound = ports.filter((port) => [...listening().values()].includes(port));
     }
-    assert.deepEqual(left.map((p) => `${p.pid} ${p.cmd}`), [], `processes still running ${GONE_WITHIN_MS / 1000} s after ${signal}`);
+    assert.deepEqual(
+      left.map((p) => `${p.pid} ${p.cmd}`),
+      [],
+      `processes still running ${GONE_WITHIN_MS / 1000} s after ${signal}`,
+    );
     assert.deepEqual(bound, [], `ports still bound ${GONE_WITHIN_MS / 1000} s after ${signal}`);
   } finally {
     // Never leak into other tests: anything left is stopped by PID.
-    for (const p of procs.filter(alive)) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } }
-    if (child.exitCode === null && child.signalCode === null) { try { process.kill(child.pid!, 'SIGKILL'); } catch { /* gone */ } }
+    for (const p of procs.filter(alive)) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
   }
 }
 
 /** The lab's own process: the deepest one running src/cli/main.ts (Node 24). */
-const labProcess = (procs: Proc[]) => procs.filter((p) => /src\/cli\/main\.ts|bin\/hitless\.mjs/.test(p.cmd) && !p.cmd.startsWith('/usr/bin/node')).at(-1)!.pid;
+const labProcess = (procs: Proc[]) =>
+  procs.filter((p) => /src\/cli\/main\.ts|bin\/hitless\.mjs/.test(p.cmd) && !p.cmd.startsWith('/usr/bin/node')).at(-1)!
+    .pid;
 const front = (_: Proc[], root: number) => root;
 
 /** A system Node older than 22.18, which makes bin/hitless.mjs re-exec the project's Node 24. */
@@ -157,11 +205,17 @@ test('SIGINT to npx hitless lab stops everything the lab started', options, asyn
 });
 
 const old = oldSystemNode();
-test('SIGTERM to the Node-20 re-exec wrapper stops everything the lab started', { ...options, skip: skip || (old ? false : 'no system Node older than 22.18') }, async () => {
+test('SIGTERM to the Node-20 re-exec wrapper stops everything the lab started', {
+  ...options,
+  skip: skip || (old ? false : 'no system Node older than 22.18'),
+}, async () => {
   await signalMidRun(old!, ['bin/hitless.mjs', ...LAB_ARGS], 'SIGTERM', front);
 });
 
-test('SIGKILL to the re-exec wrapper: the lab notices it lost its parent and stops everything', { ...options, skip: skip || (old ? false : 'no system Node older than 22.18') }, async () => {
+test('SIGKILL to the re-exec wrapper: the lab notices it lost its parent and stops everything', {
+  ...options,
+  skip: skip || (old ? false : 'no system Node older than 22.18'),
+}, async () => {
   await signalMidRun(old!, ['bin/hitless.mjs', ...LAB_ARGS], 'SIGKILL', front);
 });
 

@@ -29,11 +29,16 @@ function readFlagList(id: string): FlagList {
 
 /** The flags in a command line (a word starting with `-`; `--flag=value` counts as `--flag`) that the list lacks. */
 function unknownFlags(args: readonly string[], list: FlagList): string[] {
-  return args.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0]).filter((flag) => !list.flags.has(flag));
+  return args
+    .filter((a) => a.startsWith('-'))
+    .map((a) => a.split('=')[0])
+    .filter((flag) => !list.flags.has(flag));
 }
 
 function deploymentOf(text: string): Record<string, any> {
-  return parseAllDocuments(text).map((d) => d.toJS()).find((d) => d.kind === 'Deployment');
+  return parseAllDocuments(text)
+    .map((d) => d.toJS())
+    .find((d) => d.kind === 'Deployment');
 }
 
 test('each model server has a flag list with its source (repo, tag or commit, path) and its coverage', () => {
@@ -73,7 +78,14 @@ for (const gpus of [1, 8]) {
         const { errors } = await manifestErrors(text);
         assert.deepEqual(errors, [], `${label}: ${errors.join('; ')}`);
         const report = check(text, { gateway: gateway.id, 'gpus-per-replica': String(gpus) });
-        assert.equal(report.counts.error, 0, `${label}: ${report.findings.filter((f) => f.severity === 'error').map((f) => f.message).join('; ')}`);
+        assert.equal(
+          report.counts.error,
+          0,
+          `${label}: ${report.findings
+            .filter((f) => f.severity === 'error')
+            .map((f) => f.message)
+            .join('; ')}`,
+        );
       }
     });
   }
@@ -81,7 +93,11 @@ for (const gpus of [1, 8]) {
 
 test('--gpus-per-replica 8 gives each server its tensor-parallel flag at 8 (Triton and llama.cpp have none) and /dev/shm in memory', () => {
   const expected: Record<string, [string, string] | undefined> = {
-    vllm: ['--tensor-parallel-size', '8'], sglang: ['--tp-size', '8'], tgi: ['--num-shard', '8'], triton: undefined, llamacpp: undefined,
+    vllm: ['--tensor-parallel-size', '8'],
+    sglang: ['--tp-size', '8'],
+    tgi: ['--num-shard', '8'],
+    triton: undefined,
+    llamacpp: undefined,
   };
   for (const server of profiles.modelServers) {
     const pod = deploymentOf(manifestOf({ 'model-server': server.id, 'gpus-per-replica': 8 })).spec.template.spec;
@@ -107,7 +123,8 @@ test('llama.cpp gets a GGUF repository through -hf, never a Hugging Face id thro
   assert.equal(args[args.indexOf('-hf') + 1], 'Qwen/Qwen3-32B-GGUF:Q4_K_M');
   assert.equal(args[args.indexOf('--n-gpu-layers') + 1], '999');
   // A model the reader gives goes to -hf as given.
-  const given: string[] = deploymentOf(manifestOf({ 'model-server': 'llamacpp', model: 'org/Other-GGUF:Q8_0' })).spec.template.spec.containers[0].args;
+  const given: string[] = deploymentOf(manifestOf({ 'model-server': 'llamacpp', model: 'org/Other-GGUF:Q8_0' })).spec
+    .template.spec.containers[0].args;
   assert.equal(given[given.indexOf('-hf') + 1], 'org/Other-GGUF:Q8_0');
 });
 
@@ -115,9 +132,19 @@ test('Triton mounts its model repository at /models from a claim, read-only, and
   const text = manifestOf({ 'model-server': 'triton', name: 'trt' });
   const pod = deploymentOf(text).spec.template.spec;
   assert.ok(pod.containers[0].args.includes('--model-repository=/models'));
-  assert.deepEqual(pod.containers[0].volumeMounts[1], { name: 'model-repository', mountPath: '/models', readOnly: true });
-  assert.deepEqual(pod.volumes[1], { name: 'model-repository', persistentVolumeClaim: { claimName: 'trt-model-repository', readOnly: true } });
-  assert.match(text, /# tritonserver --model-repository=\/models exits at startup when \/models holds no model repository\. .*config\.pbtxt/);
+  assert.deepEqual(pod.containers[0].volumeMounts[1], {
+    name: 'model-repository',
+    mountPath: '/models',
+    readOnly: true,
+  });
+  assert.deepEqual(pod.volumes[1], {
+    name: 'model-repository',
+    persistentVolumeClaim: { claimName: 'trt-model-repository', readOnly: true },
+  });
+  assert.match(
+    text,
+    /# tritonserver --model-repository=\/models exits at startup when \/models holds no model repository\. .*config\.pbtxt/,
+  );
 });
 
 test('SGLang\u2019s /health is a cheap check: the generation-based health check is turned off, and the manifest says why', () => {
@@ -125,11 +152,15 @@ test('SGLang\u2019s /health is a cheap check: the generation-based health check 
   const container = deploymentOf(text).spec.template.spec.containers[0];
   assert.deepEqual(container.env, [{ name: 'SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION', value: 'false' }]);
   assert.equal(container.readinessProbe.httpGet.path, '/health');
-  assert.match(text, /# SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false: .*marks the server unhealthy, and a SIGTERM then exits at once instead of draining/);
+  assert.match(
+    text,
+    /# SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false: .*marks the server unhealthy, and a SIGTERM then exits at once instead of draining/,
+  );
 });
 
 test('TGI gets its drain flag, from the release the preset image runs (3.3.5 ≥ 3.2.2)', () => {
   // gke defaults at 10 ms per token: 4096 × 10 ms × 1.2 = 49.152 → 50 s; × 1.5 = 75 s drain.
-  const args: string[] = deploymentOf(manifestOf({ 'model-server': 'tgi', 'tpot-ms': 10 })).spec.template.spec.containers[0].args;
+  const args: string[] = deploymentOf(manifestOf({ 'model-server': 'tgi', 'tpot-ms': 10 })).spec.template.spec
+    .containers[0].args;
   assert.ok(args.includes('--graceful-termination-timeout=75'), args.join(' '));
 });

@@ -24,7 +24,10 @@ test('grouping that is not thousands, or mixes separators, is not a number', () 
   for (const text of ['1,5', '16,38', '16,3840', '1,000 000', '1 000,000', ',384', '16,,384', '16, 384', '1.000,5']) {
     assert.equal(numberFromText(text), undefined, JSON.stringify(text));
   }
-  assert.equal(messageOf('max-output-tokens', '1,000 000'), 'max-output-tokens must be a whole number from 1 to 1,000,000 (got "1,000 000")');
+  assert.equal(
+    messageOf('max-output-tokens', '1,000 000'),
+    'max-output-tokens must be a whole number from 1 to 1,000,000 (got "1,000 000")',
+  );
 });
 
 test('a grouped number still has to be in range', () => {
@@ -32,20 +35,36 @@ test('a grouped number still has to be in range', () => {
 });
 
 test('16k gets a message that says how to write it', () => {
-  assert.equal(messageOf('max-output-tokens', '16k'),
-    'max-output-tokens must be a whole number from 1 to 1,000,000 (got "16k"): write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024');
-  assert.equal(messageOf('max-output-tokens', '2M'),
-    'max-output-tokens must be a whole number from 1 to 1,000,000 (got "2M"): write the number in digits: 2000000 for 2 × 1,000,000, or 2097152 for 2 × 1,048,576');
+  assert.equal(
+    messageOf('max-output-tokens', '16k'),
+    'max-output-tokens must be a whole number from 1 to 1,000,000 (got "16k"): write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024',
+  );
+  assert.equal(
+    messageOf('max-output-tokens', '2M'),
+    'max-output-tokens must be a whole number from 1 to 1,000,000 (got "2M"): write the number in digits: 2000000 for 2 × 1,000,000, or 2097152 for 2 × 1,048,576',
+  );
 });
 
 test('a unit after the number is named, and minutes or hours in a seconds field are converted', () => {
-  assert.equal(messageOf('tpot-ms', '30ms'), 'tpot-ms must be a number from 0.1 to 10,000 (got "30ms"): write the number without "ms" (the field is in ms): 30');
-  assert.equal(messageOf('startup-seconds', '5m'), 'startup-seconds must be a whole number from 1 to 86,400 (got "5m"): write it in seconds: 300');
-  assert.equal(messageOf('startup-seconds', '1.5 h'), 'startup-seconds must be a whole number from 1 to 86,400 (got "1.5 h"): write it in seconds: 5400');
+  assert.equal(
+    messageOf('tpot-ms', '30ms'),
+    'tpot-ms must be a number from 0.1 to 10,000 (got "30ms"): write the number without "ms" (the field is in ms): 30',
+  );
+  assert.equal(
+    messageOf('startup-seconds', '5m'),
+    'startup-seconds must be a whole number from 1 to 86,400 (got "5m"): write it in seconds: 300',
+  );
+  assert.equal(
+    messageOf('startup-seconds', '1.5 h'),
+    'startup-seconds must be a whole number from 1 to 86,400 (got "1.5 h"): write it in seconds: 5400',
+  );
 });
 
 test('a decimal comma is refused with the dot form', () => {
-  assert.equal(messageOf('tpot-ms', '1,5'), 'tpot-ms must be a number from 0.1 to 10,000 (got "1,5"): write decimals with a dot: 1.5');
+  assert.equal(
+    messageOf('tpot-ms', '1,5'),
+    'tpot-ms must be a number from 0.1 to 10,000 (got "1,5"): write decimals with a dot: 1.5',
+  );
 });
 
 test('words stay refused with the plain range message', () => {

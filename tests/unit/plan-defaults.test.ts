@@ -49,7 +49,10 @@ test('the derivation states the arithmetic of each drain value', () => {
   assert.equal(formula('progressDeadlineSeconds'), '788s grace + 600s model load');
   assert.equal(formula('rolloutSeconds'), '3 replicas / 1 per step = 3 steps × (600s model load + 788s grace)');
   assert.equal(formula('rolloutCapacity'), '3 replicas \u2212 1 unavailable = 2 serving (66%)');
-  assert.equal(formula('modelServerRelease'), 'vLLM 0.18.1, from the image tag; --shutdown-timeout is in 0.18.0 and later');
+  assert.equal(
+    formula('modelServerRelease'),
+    'vLLM 0.18.1, from the image tag; --shutdown-timeout is in 0.18.0 and later',
+  );
 });
 
 test('the default time per output token comes from the data file, with its sources', () => {
@@ -57,14 +60,20 @@ test('the default time per output token comes from the data file, with its sourc
   assert.equal(d.model, 'Qwen/Qwen3-32B');
   assert.equal(d.tpotMs.value, 100);
   assert.deepEqual(d.tpotMs.sources, ['gie-vllm-manifest', 'llm-d-1653']);
-  assert.match(d.sources[0].url, /^https:\/\/github\.com\/kubernetes-sigs\/gateway-api-inference-extension\/blob\/v1\.5\.0\/config\/manifests\/vllm\/gpu-deployment\.yaml$/);
+  assert.match(
+    d.sources[0].url,
+    /^https:\/\/github\.com\/kubernetes-sigs\/gateway-api-inference-extension\/blob\/v1\.5\.0\/config\/manifests\/vllm\/gpu-deployment\.yaml$/,
+  );
   assert.match(d.lastChecked, /^\d{4}-\d{2}-\d{2}$/);
 });
 
 test('the default plan carries only the autoscaler limit: vLLM 0.18.1 has --shutdown-timeout, documented from 0.18.0', () => {
   // 35 + 738 + 15 = 788 s grace > 600 s, cluster-autoscaler's default --max-graceful-termination-sec.
   const p = planOf();
-  assert.deepEqual(p.warnings.map((w) => [w.code, w.severity]), [['grace-exceeds-autoscaler', 'warning']]);
+  assert.deepEqual(
+    p.warnings.map((w) => [w.code, w.severity]),
+    [['grace-exceeds-autoscaler', 'warning']],
+  );
 });
 
 test('no default plan calls a default a placeholder or unsourced, for any gateway and model server', () => {
@@ -79,11 +88,15 @@ test('no default plan calls a default a placeholder or unsourced, for any gatewa
 
 test('tpot-default-other-model: the default rate for another model is a note naming the reader\u2019s model', () => {
   // 4096 × 100 ms × 1.2 = 491.52 → 492 s, as for the default model.
-  const w = planOf({ model: 'meta-llama/Llama-3.1-8B-Instruct' }).warnings.find((x) => x.code === 'tpot-default-other-model');
+  const w = planOf({ model: 'meta-llama/Llama-3.1-8B-Instruct' }).warnings.find(
+    (x) => x.code === 'tpot-default-other-model',
+  );
   assert.equal(w?.severity, 'info');
-  assert.equal(w?.message,
+  assert.equal(
+    w?.message,
     'The 492s longest request uses the default 100 ms per output token, a figure for Qwen/Qwen3-32B, not for meta-llama/Llama-3.1-8B-Instruct. '
-    + 'Measure the p99 time per output token of meta-llama/Llama-3.1-8B-Instruct at full batch on your GPUs and set tpot-ms, or set max-request-seconds.');
+      + 'Measure the p99 time per output token of meta-llama/Llama-3.1-8B-Instruct at full batch on your GPUs and set tpot-ms, or set max-request-seconds.',
+  );
   const has = (raw: Record<string, unknown>) => planOf(raw).warnings.some((x) => x.code === 'tpot-default-other-model');
   assert.equal(has({}), false, 'not for the model the figure is for');
   assert.equal(has({ model: 'org/other', 'tpot-ms': 40 }), false, 'not when the rate is given');
@@ -102,9 +115,15 @@ test('a given time per output token replaces the default: 4096 × 47 ms × 1.2 =
 test('warnings that ask for a measurement link the page that says how', () => {
   // Istio's removal is an estimate (istio.yaml removal.basis): its page says how to measure it.
   const istio = planOf({ gateway: 'istio' }).warnings.find((w) => w.code === 'removal-estimate');
-  assert.deepEqual(istio?.see, { path: '/gateways/istio/', label: 'How to measure Istio\u2019s removal'.replace('\u2019', "'") });
+  assert.deepEqual(istio?.see, {
+    path: '/gateways/istio/',
+    label: 'How to measure Istio\u2019s removal'.replace('\u2019', "'"),
+  });
   const other = planOf({ model: 'org/other' }).warnings.find((w) => w.code === 'tpot-default-other-model');
-  assert.deepEqual(other?.see, { path: '/guides/verify-a-rollout/#step-by-step', label: 'Measure it with hitless verify' });
+  assert.deepEqual(other?.see, {
+    path: '/guides/verify-a-rollout/#step-by-step',
+    label: 'Measure it with hitless verify',
+  });
   // Warnings about the manifest itself carry no link.
   assert.equal(planOf().warnings.find((w) => w.code === 'grace-exceeds-autoscaler')?.see, undefined);
 });

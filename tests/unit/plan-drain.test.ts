@@ -38,11 +38,19 @@ test('SGLang has no drain flag and drains until done', () => {
 });
 
 // TGI as the fact check describes it: --graceful-termination-timeout, default 90, first in 3.2.2.
-const tgiFlag = withServer('tgi', { kind: 'flag', flag: '--graceful-termination-timeout', defaultSeconds: 90, minVersion: '3.2.2' });
+const tgiFlag = withServer('tgi', {
+  kind: 'flag',
+  flag: '--graceful-termination-timeout',
+  defaultSeconds: 90,
+  minVersion: '3.2.2',
+});
 
 test('a server whose data says kind flag gets its flag with the drain budget: TGI --graceful-termination-timeout', () => {
   // 3.3.5 ≥ 3.2.2; drain 738 s as for every server at the defaults
-  const { plan, manifest } = generateWith(tgiFlag, { 'model-server': 'tgi', image: 'ghcr.io/huggingface/text-generation-inference:3.3.5' });
+  const { plan, manifest } = generateWith(tgiFlag, {
+    'model-server': 'tgi',
+    image: 'ghcr.io/huggingface/text-generation-inference:3.3.5',
+  });
   assert.equal(plan.modelServerRelease, '3.3.5');
   assert.deepEqual(plan.drainFlag, { flag: '--graceful-termination-timeout', seconds: 738 });
   assert.match(manifest, /\n {12}- --graceful-termination-timeout=738 # drain: 492s longest request × 1\.5 headroom\n/);
@@ -50,41 +58,62 @@ test('a server whose data says kind flag gets its flag with the drain budget: TG
 });
 
 test('a TGI release before the flag gets none, and an error naming 3.2.2 and what happens instead', () => {
-  const { plan, manifest } = generateWith(tgiFlag, { 'model-server': 'tgi', image: 'ghcr.io/huggingface/text-generation-inference:3.1.0' });
+  const { plan, manifest } = generateWith(tgiFlag, {
+    'model-server': 'tgi',
+    image: 'ghcr.io/huggingface/text-generation-inference:3.1.0',
+  });
   assert.equal(plan.drainFlag, null);
   assert.equal(plan.drainFlagStatus, 'too-old');
   assert.doesNotMatch(manifest, /graceful-termination-timeout=/);
   const w = plan.warnings.find((x) => x.code === 'drain-flag-too-old');
   assert.equal(w?.severity, 'error');
-  assert.equal(w?.message,
+  assert.equal(
+    w?.message,
     'Hugging Face TGI 3.1.0 (from the image tag) predates --graceful-termination-timeout, which Hugging Face TGI has from 3.2.2, so the '
-    + 'manifest leaves it out: a binary without the flag would refuse to start. Without it Hugging Face TGI cannot be told to drain for '
-    + 'the 738s budget. Use an image of Hugging Face TGI 3.2.2 or later.');
+      + 'manifest leaves it out: a binary without the flag would refuse to start. Without it Hugging Face TGI cannot be told to drain for '
+      + 'the 738s budget. Use an image of Hugging Face TGI 3.2.2 or later.',
+  );
 });
 
 test('kind fixed still works for data that uses it: a warning when the fixed time is shorter than the drain', () => {
-  const fixed = withServer('tgi', { kind: 'fixed', fixedSeconds: 90, fixedScope: 'launcher gives the web server', caveat: 'not verified' });
+  const fixed = withServer('tgi', {
+    kind: 'fixed',
+    fixedSeconds: 90,
+    fixedScope: 'launcher gives the web server',
+    caveat: 'not verified',
+  });
   // tpot 10 ms: 4096 × 10 ms × 1.2 = 49.152 → 50 s; drain 75 s ≤ 90 s: no warning
-  assert.ok(!codesOf(generateWith(fixed, { 'model-server': 'tgi', 'tpot-ms': 10 }).plan).includes('drain-fixed-shorter'));
+  assert.ok(
+    !codesOf(generateWith(fixed, { 'model-server': 'tgi', 'tpot-ms': 10 }).plan).includes('drain-fixed-shorter'),
+  );
   // defaults: drain 738 s > 90 s
   const { plan, manifest } = generateWith(fixed, { 'model-server': 'tgi' });
   assert.equal(plan.drainFlag, null);
-  assert.equal(plan.warnings.find((w) => w.code === 'drain-fixed-shorter')!.message,
-    'Hugging Face TGI\'s launcher gives the web server a fixed 90s after SIGTERM (not verified), less than the 738s drain budget: '
-    + 'requests longer than that are cut. Lower max-output-tokens or choose a server with a drain setting.');
-  assert.match(manifest, /# Hugging Face TGI has no drain flag: its launcher gives the web server a fixed 90s after SIGTERM; not verified\.\n/);
+  assert.equal(
+    plan.warnings.find((w) => w.code === 'drain-fixed-shorter')!.message,
+    "Hugging Face TGI's launcher gives the web server a fixed 90s after SIGTERM (not verified), less than the 738s drain budget: "
+      + 'requests longer than that are cut. Lower max-output-tokens or choose a server with a drain setting.',
+  );
+  assert.match(
+    manifest,
+    /# Hugging Face TGI has no drain flag: its launcher gives the web server a fixed 90s after SIGTERM; not verified\.\n/,
+  );
 });
 
 test('the manifest comment for a server that does not drain says so, and what is not verified', () => {
   // llama.cpp: kind none, with the caveat that this is read from PR descriptions.
-  assert.match(manifestOf({ 'model-server': 'llamacpp' }),
-    /# llama\.cpp server has no drain flag: it does not drain; in-flight requests end at SIGTERM \(going by the PR descriptions; not tested\)\.\n/);
+  assert.match(
+    manifestOf({ 'model-server': 'llamacpp' }),
+    /# llama\.cpp server has no drain flag: it does not drain; in-flight requests end at SIGTERM \(going by the PR descriptions; not tested\)\.\n/,
+  );
 });
 
 test('llama.cpp does not drain, and the plan says so', () => {
   const p = planOf({ 'model-server': 'llamacpp' });
   assert.equal(p.drainFlag, null);
   assert.ok(codesOf(p).includes('no-drain'));
-  assert.match(p.warnings.find((w) => w.code === 'no-drain')!.message,
-    /^llama\.cpp server does not drain on SIGTERM \(going by the PR descriptions; not tested\): requests still running/);
+  assert.match(
+    p.warnings.find((w) => w.code === 'no-drain')!.message,
+    /^llama\.cpp server does not drain on SIGTERM \(going by the PR descriptions; not tested\): requests still running/,
+  );
 });

@@ -7,7 +7,12 @@ import { codesOf, planOf, profiles } from '../support/drain.ts';
 test('each gateway profile gives its removal p99 plus the 5 s margin', () => {
   // From the data files: gke 30 (observed); the picker-only gateways 10 (estimate).
   const expected: Record<string, number> = {
-    gke: 35, istio: 15, agentgateway: 15, 'nginx-gateway-fabric': 15, 'envoy-ai-gateway': 15, kgateway: 15,
+    gke: 35,
+    istio: 15,
+    agentgateway: 15,
+    'nginx-gateway-fabric': 15,
+    'envoy-ai-gateway': 15,
+    kgateway: 15,
   };
   for (const [gateway, preStop] of Object.entries(expected)) {
     assert.equal(planOf({ gateway }).preStopSeconds, preStop, gateway);
@@ -35,8 +40,11 @@ test('the custom gateway without values uses the example health checks, with a w
 test('the custom gateway with its own health checks', () => {
   // 3 s × 3 + 1 s + 2 s = 12 s; preStop 17
   const p = planOf({
-    gateway: 'custom', 'health-check-interval-seconds': 3, 'health-check-unhealthy-threshold': 3,
-    'health-check-timeout-seconds': 1, 'propagation-seconds': 2,
+    gateway: 'custom',
+    'health-check-interval-seconds': 3,
+    'health-check-unhealthy-threshold': 3,
+    'health-check-timeout-seconds': 1,
+    'propagation-seconds': 2,
   });
   assert.equal(p.removalSeconds, 12);
   assert.equal(p.preStopSeconds, 17);
@@ -50,11 +58,17 @@ test('a given removal wins over the profile and the health checks', () => {
 });
 
 test('health-check inputs apply only to a gateway that detects by health checks', () => {
-  const { errors, inputs } = resolveInputs({ gateway: 'gke', 'health-check-interval-seconds': 5, 'propagation-seconds': 2 }, profiles);
+  const { errors, inputs } = resolveInputs(
+    { gateway: 'gke', 'health-check-interval-seconds': 5, 'propagation-seconds': 2 },
+    profiles,
+  );
   assert.equal(errors.length, 1);
   assert.equal(errors[0].flag, 'health-check-interval-seconds');
-  assert.equal(errors[0].message, 'health-check-interval-seconds, propagation-seconds only apply to a gateway that detects gone pods '
-    + 'by health checks (custom); for gke, give removal-seconds instead');
+  assert.equal(
+    errors[0].message,
+    'health-check-interval-seconds, propagation-seconds only apply to a gateway that detects gone pods '
+      + 'by health checks (custom); for gke, give removal-seconds instead',
+  );
   // the fallback keeps gke's own removal: 30 + 5 = 35
   assert.equal(inputs.healthCheckIntervalSeconds, undefined);
   assert.equal(inputs.removalSeconds, 30);

@@ -14,14 +14,19 @@ test('vLLM v0.10.1 gets no --shutdown-timeout and an error naming 0.18 and the a
   assert.equal(p.drainFlag, null);
   const w = p.warnings.find((x) => x.code === 'drain-flag-too-old');
   assert.equal(w?.severity, 'error');
-  assert.equal(w?.message,
+  assert.equal(
+    w?.message,
     'vLLM 0.10.1 (from the image tag) predates --shutdown-timeout, which vLLM has from 0.18.0, '
-    + 'so the manifest leaves it out: a binary without the flag would refuse to start. Without it vLLM aborts every '
-    + 'in-flight request at SIGTERM, as its default, 0, does. Use an image of vLLM 0.18.0 or later.');
+      + 'so the manifest leaves it out: a binary without the flag would refuse to start. Without it vLLM aborts every '
+      + 'in-flight request at SIGTERM, as its default, 0, does. Use an image of vLLM 0.18.0 or later.',
+  );
   assert.ok(!codesOf(p).includes('drain-flag-min-version'));
   const text = manifestOf(raw);
   assert.doesNotMatch(text, /shutdown-timeout=/);
-  assert.match(text, /# vLLM 0\.10\.1 predates --shutdown-timeout \(first in 0\.18\.0\), so it is left out; in-flight requests are aborted at SIGTERM\. Use a newer image\.\n\s+args:/);
+  assert.match(
+    text,
+    /# vLLM 0\.10\.1 predates --shutdown-timeout \(first in 0\.18\.0\), so it is left out; in-flight requests are aborted at SIGTERM\. Use a newer image\.\n\s+args:/,
+  );
 });
 
 test('an image whose tag names no release gets the flag, with a warning that says what a wrong guess does', () => {
@@ -32,11 +37,16 @@ test('an image whose tag names no release gets the flag, with a warning that say
   assert.deepEqual(p.drainFlag, { flag: '--shutdown-timeout', seconds: 738 });
   const w = p.warnings.find((x) => x.code === 'drain-flag-release-unknown');
   assert.equal(w?.severity, 'warning');
-  assert.equal(w?.message,
+  assert.equal(
+    w?.message,
     'The tag of the image vllm/vllm-openai:latest names no vLLM release, so Hitless cannot tell whether it has --shutdown-timeout '
-    + '(vLLM 0.18.0 and later). The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the '
-    + 'rollout stops while the old pods keep serving. Pin an image tag that names the release, or set model-server-version.');
-  assert.match(manifestOf(raw), /- --shutdown-timeout=738 # drain: 492s longest request × 1\.5 headroom; the image tag names no release: one without this flag refuses to start\n/);
+      + '(vLLM 0.18.0 and later). The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the '
+      + 'rollout stops while the old pods keep serving. Pin an image tag that names the release, or set model-server-version.',
+  );
+  assert.match(
+    manifestOf(raw),
+    /- --shutdown-timeout=738 # drain: 492s longest request × 1\.5 headroom; the image tag names no release: one without this flag refuses to start\n/,
+  );
 });
 
 test('model-server-version tells the release of an image whose tag names none', () => {
@@ -44,7 +54,10 @@ test('model-server-version tells the release of an image whose tag names none', 
   assert.equal(old.modelServerRelease, '0.17.2');
   assert.equal(old.modelServerReleaseSource, 'given');
   assert.equal(old.drainFlag, null);
-  assert.match(old.warnings.find((w) => w.code === 'drain-flag-too-old')!.message, /^vLLM 0\.17\.2 \(given as model-server-version\) predates/);
+  assert.match(
+    old.warnings.find((w) => w.code === 'drain-flag-too-old')!.message,
+    /^vLLM 0\.17\.2 \(given as model-server-version\) predates/,
+  );
   const recent = planOf({ image: `registry.local/vllm@sha256:${'a'.repeat(64)}`, 'model-server-version': '0.19.0' });
   assert.deepEqual(recent.drainFlag, { flag: '--shutdown-timeout', seconds: 738 });
   assert.ok(!codesOf(recent).includes('drain-flag-release-unknown'));
@@ -57,17 +70,29 @@ test('the preset image runs its pinned release', () => {
 });
 
 test('a model-server-version that contradicts the image tag, or is not a release, is refused with a clear message', () => {
-  const contradiction = resolveInputs({ image: 'vllm/vllm-openai:v0.10.1', 'model-server-version': '0.18.1' }, profiles);
-  assert.deepEqual(contradiction.errors, [{
-    flag: 'model-server-version',
-    message: 'model-server-version 0.18.1 contradicts the image tag, which names vLLM 0.10.1; leave model-server-version empty to use the tag, or change the image',
-  }]);
+  const contradiction = resolveInputs(
+    { image: 'vllm/vllm-openai:v0.10.1', 'model-server-version': '0.18.1' },
+    profiles,
+  );
+  assert.deepEqual(contradiction.errors, [
+    {
+      flag: 'model-server-version',
+      message:
+        'model-server-version 0.18.1 contradicts the image tag, which names vLLM 0.10.1; leave model-server-version empty to use the tag, or change the image',
+    },
+  ]);
   assert.equal(contradiction.inputs.modelServerVersion, undefined);
   // The same release written another way is no contradiction: 0.18 = 0.18.0.
-  assert.deepEqual(resolveInputs({ image: 'vllm/vllm-openai:v0.18', 'model-server-version': '0.18.0' }, profiles).errors, []);
+  assert.deepEqual(
+    resolveInputs({ image: 'vllm/vllm-openai:v0.18', 'model-server-version': '0.18.0' }, profiles).errors,
+    [],
+  );
   const bad = resolveInputs({ 'model-server-version': 'latest' }, profiles);
-  assert.deepEqual(bad.errors, [{
-    flag: 'model-server-version',
-    message: 'model-server-version must be a release number such as 0.18.1 or v3.3.5 (1 to 4 numbers joined by dots), at most 20 characters (got "latest")',
-  }]);
+  assert.deepEqual(bad.errors, [
+    {
+      flag: 'model-server-version',
+      message:
+        'model-server-version must be a release number such as 0.18.1 or v3.3.5 (1 to 4 numbers joined by dots), at most 20 characters (got "latest")',
+    },
+  ]);
 });

@@ -60,17 +60,22 @@ test('a grace period above 600 s warns about cluster-autoscaler\u2019s --max-gra
   assert.equal(above.terminationGracePeriodSeconds, 601);
   const w = above.warnings.find((x) => x.code === 'grace-exceeds-autoscaler');
   assert.equal(w?.severity, 'warning');
-  assert.equal(w?.message,
+  assert.equal(
+    w?.message,
     'The 601s grace period is longer than the 600s cluster-autoscaler gives a pod when it removes a node (its '
-    + '--max-graceful-termination-sec, 600 unless set): a scale-down kills a draining pod after 600s and cuts its requests. Raise '
-    + '--max-graceful-termination-sec to at least 601, or keep these pods off nodes it removes (the pod annotation '
-    + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.');
+      + '--max-graceful-termination-sec, 600 unless set): a scale-down kills a draining pod after 600s and cuts its requests. Raise '
+      + '--max-graceful-termination-sec to at least 601, or keep these pods off nodes it removes (the pod annotation '
+      + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.',
+  );
 });
 
 test('the PodDisruptionBudget is on by default and can be turned off', () => {
   assert.deepEqual(planOf().podDisruptionBudget, { maxUnavailable: 1 });
   assert.equal(planOf({ 'pod-disruption-budget': 'false' }).podDisruptionBudget, null);
-  assert.equal(planOf({ 'pod-disruption-budget': false }).derivation.find((s) => s.field === 'podDisruptionBudget')!.value, 'off');
+  assert.equal(
+    planOf({ 'pod-disruption-budget': false }).derivation.find((s) => s.field === 'podDisruptionBudget')!.value,
+    'off',
+  );
 });
 
 test('the startup probe covers the model load, rounded up', () => {

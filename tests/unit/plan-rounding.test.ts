@@ -40,7 +40,12 @@ test('a derived longest request is rounded before the headroom is applied', () =
 
 test('zero headroom and zero prefill overhead keep the bare numbers', () => {
   // 1000 tokens × 20 ms × 1.0 = 20 s; drain 20 × 1.0 = 20
-  const p = planOf({ 'max-output-tokens': 1000, 'tpot-ms': 20, 'prefill-overhead-percent': 0, 'drain-headroom-percent': 0 });
+  const p = planOf({
+    'max-output-tokens': 1000,
+    'tpot-ms': 20,
+    'prefill-overhead-percent': 0,
+    'drain-headroom-percent': 0,
+  });
   assert.equal(p.maxRequestSeconds, 20);
   assert.equal(p.drainSeconds, 20);
 });

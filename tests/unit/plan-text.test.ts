@@ -5,7 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plan } from '../../src/drain/plan.ts';
 import { resolveInputs } from '../../src/drain/resolve.ts';
-import { DERIVATION_LABELS, describeStep, inputErrorLines, sortWarnings, splitFlags } from '../../src/components/generator/plan-text.ts';
+import {
+  DERIVATION_LABELS,
+  describeStep,
+  inputErrorLines,
+  sortWarnings,
+  splitFlags,
+} from '../../src/components/generator/plan-text.ts';
 import { healthCheckDisabled, healthCheckDisabledHelp } from '../../src/components/generator/health-check.ts';
 import { profiles } from '../support/check.ts';
 
@@ -17,7 +23,10 @@ test('errors come before warnings, warnings before notes, each kind in the plan\
     { code: 'no-drain', severity: 'warning', message: 'd' },
     { code: 'drain-flag-too-old', severity: 'error', message: 'e' },
   ]);
-  assert.deepEqual(sorted.map((w) => w.message), ['e', 'b', 'd', 'a', 'c']);
+  assert.deepEqual(
+    sorted.map((w) => w.message),
+    ['e', 'b', 'd', 'a', 'c'],
+  );
 });
 
 test('flag names are split out of message text, with dashes, values and bare input names', () => {
@@ -26,16 +35,36 @@ test('flag names are split out of message text, with dashes, values and bare inp
     { text: '--shutdown-timeout', flag: true },
     { text: ', so it aborts.', flag: false },
   ]);
-  assert.deepEqual(splitFlags('set --shutdown-timeout=75 now').map((p) => p.text), ['set ', '--shutdown-timeout=75', ' now']);
-  assert.deepEqual(splitFlags('Measure it and set removal-seconds.').filter((p) => p.flag).map((p) => p.text), ['removal-seconds']);
-  assert.deepEqual(splitFlags('Set health-check-interval-seconds, health-check-unhealthy-threshold and propagation-seconds')
-    .filter((p) => p.flag).map((p) => p.text), ['health-check-interval-seconds', 'health-check-unhealthy-threshold', 'propagation-seconds']);
+  assert.deepEqual(
+    splitFlags('set --shutdown-timeout=75 now').map((p) => p.text),
+    ['set ', '--shutdown-timeout=75', ' now'],
+  );
+  assert.deepEqual(
+    splitFlags('Measure it and set removal-seconds.')
+      .filter((p) => p.flag)
+      .map((p) => p.text),
+    ['removal-seconds'],
+  );
+  assert.deepEqual(
+    splitFlags('Set health-check-interval-seconds, health-check-unhealthy-threshold and propagation-seconds')
+      .filter((p) => p.flag)
+      .map((p) => p.text),
+    ['health-check-interval-seconds', 'health-check-unhealthy-threshold', 'propagation-seconds'],
+  );
   // Words that only look like flags stay prose: one-word inputs, "model-server", parts of longer words.
-  assert.deepEqual(splitFlags('the model-server pods, the model, the port, a re-tpot-ms-x').filter((p) => p.flag), []);
+  assert.deepEqual(
+    splitFlags('the model-server pods, the model, the port, a re-tpot-ms-x').filter((p) => p.flag),
+    [],
+  );
   assert.deepEqual(splitFlags('no flags here'), [{ text: 'no flags here', flag: false }]);
   // Joined back, the text is unchanged.
   const text = 'With --exit-timeout-secs=30 and tpot-ms 10, set max-request-seconds.';
-  assert.equal(splitFlags(text).map((p) => p.text).join(''), text);
+  assert.equal(
+    splitFlags(text)
+      .map((p) => p.text)
+      .join(''),
+    text,
+  );
 });
 
 test('an invalid input gets a line naming its label, the reason, and the value the plan uses until it is fixed', () => {
@@ -43,14 +72,26 @@ test('an invalid input gets a line naming its label, the reason, and the value t
   assert.equal(errors.length, 1);
   const [line] = inputErrorLines(errors, inputs, plan(inputs, profiles));
   // GKE's removal p99 is 30 s (content/gateways/gke.yaml).
-  assert.match(line, /^Removal p99 is not valid: removal-seconds must be .*\(got "abc"\); the plan uses 30 s until it is fixed\.$/);
+  assert.match(
+    line,
+    /^Removal p99 is not valid: removal-seconds must be .*\(got "abc"\); the plan uses 30 s until it is fixed\.$/,
+  );
   const tokens = resolveInputs({ 'max-output-tokens': '0' }, profiles);
-  assert.match(inputErrorLines(tokens.errors, tokens.inputs, plan(tokens.inputs, profiles))[0], /^Max output tokens is not valid: .*; the plan uses 4096 tokens until it is fixed\.$/);
+  assert.match(
+    inputErrorLines(tokens.errors, tokens.inputs, plan(tokens.inputs, profiles))[0],
+    /^Max output tokens is not valid: .*; the plan uses 4096 tokens until it is fixed\.$/,
+  );
   const overhead = resolveInputs({ 'prefill-overhead-percent': '-1' }, profiles);
-  assert.match(inputErrorLines(overhead.errors, overhead.inputs, plan(overhead.inputs, profiles))[0], /the plan uses 20% until it is fixed\.$/);
+  assert.match(
+    inputErrorLines(overhead.errors, overhead.inputs, plan(overhead.inputs, profiles))[0],
+    /the plan uses 20% until it is fixed\.$/,
+  );
   // A bad longest request falls back to the derived one: 4096 × 100 ms × 1.2 = 491.52 → 492 s.
   const longest = resolveInputs({ 'max-request-seconds': 'x' }, profiles);
-  assert.match(inputErrorLines(longest.errors, longest.inputs, plan(longest.inputs, profiles))[0], /^Longest request is not valid: .*; the plan derives 492 s from the tokens until it is fixed\.$/);
+  assert.match(
+    inputErrorLines(longest.errors, longest.inputs, plan(longest.inputs, profiles))[0],
+    /^Longest request is not valid: .*; the plan derives 492 s from the tokens until it is fixed\.$/,
+  );
 });
 
 test('every derivation step of every gateway \u00d7 model server has a reader-facing label', () => {
@@ -61,12 +102,28 @@ test('every derivation step of every gateway \u00d7 model server has a reader-fa
       for (const step of plan(inputs, profiles).derivation) fields.add(step.field);
     }
   }
-  assert.deepEqual([...fields].filter((f) => !(f in DERIVATION_LABELS)), []);
+  assert.deepEqual(
+    [...fields].filter((f) => !(f in DERIVATION_LABELS)),
+    [],
+  );
   // Words, not keys: each label is a phrase with no dotted path.
-  for (const [field, { label }] of Object.entries(DERIVATION_LABELS)) assert.match(label, /^[^.]+ [^.]+$/, `${field}: "${label}"`);
-  assert.deepEqual(describeStep({ field: 'preStopSeconds', value: 35, formula: '', why: '' }), { label: 'preStop sleep', manifestKey: 'lifecycle.preStop', value: '35 s' });
-  assert.deepEqual(describeStep({ field: 'readinessProbe.window', value: 15, formula: '', why: '' }), { label: 'Readiness window', manifestKey: undefined, value: '15 s' });
-  assert.deepEqual(describeStep({ field: 'drainFlag', value: '--shutdown-timeout=75', formula: '', why: '' }), { label: 'Drain flag', manifestKey: undefined, value: '--shutdown-timeout=75' });
+  for (const [field, { label }] of Object.entries(DERIVATION_LABELS))
+    assert.match(label, /^[^.]+ [^.]+$/, `${field}: "${label}"`);
+  assert.deepEqual(describeStep({ field: 'preStopSeconds', value: 35, formula: '', why: '' }), {
+    label: 'preStop sleep',
+    manifestKey: 'lifecycle.preStop',
+    value: '35 s',
+  });
+  assert.deepEqual(describeStep({ field: 'readinessProbe.window', value: 15, formula: '', why: '' }), {
+    label: 'Readiness window',
+    manifestKey: undefined,
+    value: '15 s',
+  });
+  assert.deepEqual(describeStep({ field: 'drainFlag', value: '--shutdown-timeout=75', formula: '', why: '' }), {
+    label: 'Drain flag',
+    manifestKey: undefined,
+    value: '--shutdown-timeout=75',
+  });
   assert.equal(describeStep({ field: 'somethingNew', value: 1, formula: '', why: '' }).label, 'somethingNew');
 });
 
@@ -76,7 +133,13 @@ test('health-check fields are disabled for gateways without health-check data, u
   assert.equal(healthCheckDisabled(profiles, 'gke', {}, 'health-check-interval-seconds'), true);
   assert.equal(healthCheckDisabled(profiles, 'istio', {}, 'propagation-seconds'), true);
   assert.equal(healthCheckDisabled(profiles, 'custom', {}, 'health-check-interval-seconds'), false);
-  assert.equal(healthCheckDisabled(profiles, 'gke', { 'health-check-interval-seconds': '5' }, 'health-check-interval-seconds'), false);
+  assert.equal(
+    healthCheckDisabled(profiles, 'gke', { 'health-check-interval-seconds': '5' }, 'health-check-interval-seconds'),
+    false,
+  );
   assert.equal(healthCheckDisabled(profiles, 'gke', {}, 'removal-seconds'), false);
-  assert.equal(healthCheckDisabledHelp(profiles), 'Only for \u201cYour own gateway\u201d: other gateways use their removal p99.');
+  assert.equal(
+    healthCheckDisabledHelp(profiles),
+    'Only for \u201cYour own gateway\u201d: other gateways use their removal p99.',
+  );
 });

@@ -13,7 +13,9 @@ import { admit } from '../support/cel-policy.ts';
 import { manifestOf, profiles } from '../support/drain.ts';
 
 const FIXTURES = new URL('../fixtures/policy/', import.meta.url);
-const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort()
+const fixtures = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
   .map((file) => ({ file, text: readFileSync(new URL(file, FIXTURES), 'utf8') }));
 
 const VAP: PolicyOptions = { format: 'vap', actions: ['Warn', 'Audit'], namespaceLabels: {}, name: 'hitless-drain' };
@@ -27,7 +29,11 @@ function specsFor(settings: Record<string, string>) {
   const kyverno = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno' })[0].toJS().spec.rules[0];
   return {
     vap,
-    kyverno: { matchConditions: kyverno.celPreconditions, variables: kyverno.validate.cel.variables, validations: kyverno.validate.cel.expressions },
+    kyverno: {
+      matchConditions: kyverno.celPreconditions,
+      variables: kyverno.validate.cel.variables,
+      validations: kyverno.validate.cel.expressions,
+    },
   };
 }
 
@@ -44,10 +50,16 @@ function checkerErrors(text: string, settings: Record<string, string>): string[]
   const result = checkManifest(text, settings, profiles);
   if (!result.ok) throw new Error(`the checker could not read the fixture: ${JSON.stringify(result.problem)}`);
   const covered = new Set<string>(POLICY_CODES);
-  return [...new Set(result.report.findings.filter((f) => f.severity === 'error' && covered.has(f.code)).map((f) => f.code))].sort();
+  return [
+    ...new Set(result.report.findings.filter((f) => f.severity === 'error' && covered.has(f.code)).map((f) => f.code)),
+  ].sort();
 }
 
-const SETTINGS: Record<string, string>[] = [{}, { 'kubernetes-version': '1.29' }, { gateway: 'istio', 'max-output-tokens': '2048' }];
+const SETTINGS: Record<string, string>[] = [
+  {},
+  { 'kubernetes-version': '1.29' },
+  { gateway: 'istio', 'max-output-tokens': '2048' },
+];
 
 /**
  * Where the two differ by design. The checker skips a workload whose server it cannot identify from its own
@@ -62,7 +74,10 @@ for (const settings of SETTINGS) {
     test(`${file} with ${JSON.stringify(settings)}: the policies deny exactly the checker's errors`, () => {
       if (SKIPPED_BY_THE_CHECKER.has(file)) {
         const result = checkManifest(text, settings, profiles);
-        assert.ok(result.ok && result.report.findings.some((f) => f.code === 'workload-skipped'), 'the checker skips it');
+        assert.ok(
+          result.ok && result.report.findings.some((f) => f.code === 'workload-skipped'),
+          'the checker skips it',
+        );
         assert.ok(!deniedCodes(specs.vap, text).some((c) => c.startsWith('drain-')), 'no vLLM rule for a simulator');
         return;
       }
@@ -78,12 +93,18 @@ test('by hand, on the default plan (preStop 35 s, removal 30 s, longest request 
   const denied = (file: string) => deniedCodes(vap, fixtures.find((f) => f.file === file)!.text);
   // GIE's reference shape: preStop 30 s (covers the 30 s removal), vLLM without --shutdown-timeout aborts.
   assert.ok(denied('upstream-style.yaml').includes('drain-aborts-in-flight'));
-  assert.deepEqual(denied('no-prestop.yaml').filter((c) => c.startsWith('prestop')), ['prestop-missing']);
+  assert.deepEqual(
+    denied('no-prestop.yaml').filter((c) => c.startsWith('prestop')),
+    ['prestop-missing'],
+  );
   assert.ok(denied('short-prestop-exec.yaml').includes('prestop-too-short'), '10 s < 30 s removal');
   assert.ok(denied('sleep-over-grace.yaml').includes('prestop-exceeds-grace'), '200 s sleep > 150 s grace');
   assert.ok(denied('shutdown-zero.yaml').includes('drain-aborts-in-flight'));
   assert.ok(denied('shutdown-short.yaml').includes('drain-flag-too-short'), '20 s drain < longest request');
-  assert.deepEqual(denied('no-probes.yaml').filter((c) => /probe|readiness|startup/.test(c)), ['readiness-missing']);
+  assert.deepEqual(
+    denied('no-probes.yaml').filter((c) => /probe|readiness|startup/.test(c)),
+    ['readiness-missing'],
+  );
   assert.ok(denied('liveness-only.yaml').includes('startup-missing'), '60 + 10 × 3 = 90 s < 600 s load');
   assert.ok(denied('startup-short.yaml').includes('startup-too-short'), '5 × 30 = 150 s < 600 s load');
   assert.ok(!denied('simulator.yaml').some((c) => c.startsWith('drain')), 'a simulator is not vLLM');
@@ -102,24 +123,42 @@ test("the generator's own output is admitted, for every model server", () => {
 
 test('objects without the engine-type label are not matched', () => {
   const { vap } = specsFor({});
-  const text = fixtures.find((f) => f.file === 'no-prestop.yaml')!.text.replace(/^\s+inference\.networking\.k8s\.io\/engine-type: vllm\n/m, '');
+  const text = fixtures
+    .find((f) => f.file === 'no-prestop.yaml')!
+    .text.replace(/^\s+inference\.networking\.k8s\.io\/engine-type: vllm\n/m, '');
   const object = parse(text);
   assert.equal(admit(vap, object).matched, false);
 });
 
 test('the policies are valid objects: the VAP and binding against the Kubernetes schemas, the ClusterPolicy against Kyverno\u2019s', async () => {
-  const { ValidatingAdmissionPolicy } = await import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy');
-  const { ValidatingAdmissionPolicyBinding } = await import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding');
+  const { ValidatingAdmissionPolicy } = await import(
+    'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy'
+  );
+  const { ValidatingAdmissionPolicyBinding } = await import(
+    'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding'
+  );
   const { ClusterPolicy } = await import('@kubernetes-models/kyverno/kyverno.io/v1/ClusterPolicy');
   const { inputs } = resolveInputs({}, profiles);
   const planned = plan(inputs, profiles);
   for (const namespaceLabels of [{}, { team: 'inference' }] as Record<string, string>[]) {
-    for (const actions of [['Warn', 'Audit'], ['Deny', 'Audit']] as const) {
-      const [policy, binding] = policyDocuments(planned, inputs, { ...VAP, namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
+    for (const actions of [
+      ['Warn', 'Audit'],
+      ['Deny', 'Audit'],
+    ] as const) {
+      const [policy, binding] = policyDocuments(planned, inputs, {
+        ...VAP,
+        namespaceLabels,
+        actions: [...actions],
+      }).map((d) => d.toJS());
       new ValidatingAdmissionPolicy(policy).validate();
       new ValidatingAdmissionPolicyBinding(binding).validate();
       assert.deepEqual(binding.spec.validationActions, [...actions]);
-      const [kyverno] = policyDocuments(planned, inputs, { ...VAP, format: 'kyverno', namespaceLabels, actions: [...actions] }).map((d) => d.toJS());
+      const [kyverno] = policyDocuments(planned, inputs, {
+        ...VAP,
+        format: 'kyverno',
+        namespaceLabels,
+        actions: [...actions],
+      }).map((d) => d.toJS());
       new ClusterPolicy(kyverno).validate();
       assert.equal(kyverno.spec.validationFailureAction, actions[0] === 'Deny' ? 'Enforce' : 'Audit');
     }
@@ -145,33 +184,79 @@ test('every rule message names its code, the field and links the rule', () => {
  * its reason; any other difference fails.
  */
 const CHECKER_FIXTURES = new URL('../fixtures/deployments/', import.meta.url);
-const ENGINE_OF = (file: string): string => (/^tgi-/.test(file) ? 'tgi' : /^triton-/.test(file) ? 'triton' : /sglang/.test(file) ? 'sglang' : 'vllm');
+const ENGINE_OF = (file: string): string =>
+  /^tgi-/.test(file) ? 'tgi' : /^triton-/.test(file) ? 'triton' : /sglang/.test(file) ? 'sglang' : 'vllm';
 const BY_DESIGN: Record<string, { checker: string[]; policy: string[]; why: string }> = {
-  'lws-workers-sglang.yaml': { checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'], policy: [], why: 'the policies match Deployments and StatefulSets, not LeaderWorkerSets' },
-  'sh-c-ray-lws-leader.yaml': { checker: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing'], policy: [], why: 'a LeaderWorkerSet' },
-  'multi-container.yaml': { checker: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the policy reads the first container (or the default-container annotation); the checker finds vLLM in a later one' },
-  'rejected-values.yaml': { checker: ['drain-flag-too-short', 'grace-too-short', 'readiness-missing'], policy: ['drain-flag-too-short', 'prestop-exceeds-grace', 'prestop-too-short', 'readiness-missing'], why: 'values the API server rejects never reach admission; the checker reports them as value-rejected' },
-  'server-in-cmd-subst.yaml': { checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the checker cannot find the server\u2019s invocation with certainty and stays silent on its flag; the policy, reading text, asks for it' },
-  'two-servers-if.yaml': { checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'as above: two possible invocations' },
-  'tgi-launcher-script.yaml': { checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the policy checks the drain flag of vLLM only' },
-  'triton-port-9000.yaml': { checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the policy checks the drain flag of vLLM only' },
-  'vllm-mock.yaml': { checker: [], policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'], why: 'the checker skips a mock it cannot identify; the policy holds every labelled pod to the pod-level rules' },
+  'lws-workers-sglang.yaml': {
+    checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: [],
+    why: 'the policies match Deployments and StatefulSets, not LeaderWorkerSets',
+  },
+  'sh-c-ray-lws-leader.yaml': {
+    checker: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing'],
+    policy: [],
+    why: 'a LeaderWorkerSet',
+  },
+  'multi-container.yaml': {
+    checker: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'the policy reads the first container (or the default-container annotation); the checker finds vLLM in a later one',
+  },
+  'rejected-values.yaml': {
+    checker: ['drain-flag-too-short', 'grace-too-short', 'readiness-missing'],
+    policy: ['drain-flag-too-short', 'prestop-exceeds-grace', 'prestop-too-short', 'readiness-missing'],
+    why: 'values the API server rejects never reach admission; the checker reports them as value-rejected',
+  },
+  'server-in-cmd-subst.yaml': {
+    checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'the checker cannot find the server\u2019s invocation with certainty and stays silent on its flag; the policy, reading text, asks for it',
+  },
+  'two-servers-if.yaml': {
+    checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'as above: two possible invocations',
+  },
+  'tgi-launcher-script.yaml': {
+    checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'the policy checks the drain flag of vLLM only',
+  },
+  'triton-port-9000.yaml': {
+    checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'the policy checks the drain flag of vLLM only',
+  },
+  'vllm-mock.yaml': {
+    checker: [],
+    policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'the checker skips a mock it cannot identify; the policy holds every labelled pod to the pod-level rules',
+  },
 };
 
 test('on the checker\u2019s fixtures, labelled as in a pool, the policy denies what the checker reports, but for the differences by design', () => {
   const { vap } = specsFor({});
-  for (const file of readdirSync(CHECKER_FIXTURES).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(CHECKER_FIXTURES)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const text = readFileSync(new URL(file, CHECKER_FIXTURES), 'utf8');
     const policy = new Set<string>();
     for (const doc of parseAllDocuments(text)) {
       const object = doc.toJS();
       if (!object || !['Deployment', 'StatefulSet'].includes(object.kind)) continue;
       object.spec.template.metadata ??= {};
-      object.spec.template.metadata.labels = { ...(object.spec.template.metadata.labels ?? {}), 'inference.networking.k8s.io/engine-type': ENGINE_OF(file) };
+      object.spec.template.metadata.labels = {
+        ...(object.spec.template.metadata.labels ?? {}),
+        'inference.networking.k8s.io/engine-type': ENGINE_OF(file),
+      };
       for (const failure of admit(vap, object).failures) policy.add(failure.split(':')[0]);
     }
     const expected = BY_DESIGN[file];
     assert.deepEqual(checkerErrors(text, {}), expected ? expected.checker : [...policy].sort(), `${file}: checker`);
-    assert.deepEqual([...policy].sort(), expected ? expected.policy : checkerErrors(text, {}), `${file}: policy${expected ? ` (${expected.why})` : ''}`);
+    assert.deepEqual(
+      [...policy].sort(),
+      expected ? expected.policy : checkerErrors(text, {}),
+      `${file}: policy${expected ? ` (${expected.why})` : ''}`,
+    );
   }
 });

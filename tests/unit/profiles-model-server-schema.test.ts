@@ -8,7 +8,8 @@ import { parse } from 'yaml';
 import { readModelServerProfile } from '../../src/drain/read-model-server.ts';
 import { profiles } from '../support/drain.ts';
 
-const read = (id: string) => parse(readFileSync(new URL(`../../content/model-servers/${id}.yaml`, import.meta.url), 'utf8'));
+const read = (id: string) =>
+  parse(readFileSync(new URL(`../../content/model-servers/${id}.yaml`, import.meta.url), 'utf8'));
 const server = (id: string) => profiles.modelServers.find((m) => m.id === id)!;
 
 test('vLLM has --shutdown-timeout from v0.18.0 (documented for v0.18.0); its log lines need PR #43707', () => {
@@ -43,24 +44,39 @@ test('servers without the new fields read without them (no undefined keys)', () 
 test('a preset image must name a release that has the drain flag', () => {
   const latest = read('tgi');
   latest.image = 'ghcr.io/huggingface/text-generation-inference:latest';
-  assert.throws(() => readModelServerProfile(latest, 'tgi.yaml'), /tgi\.yaml: image names no release .* --graceful-termination-timeout exists only from 3\.2\.2/);
+  assert.throws(
+    () => readModelServerProfile(latest, 'tgi.yaml'),
+    /tgi\.yaml: image names no release .* --graceful-termination-timeout exists only from 3\.2\.2/,
+  );
   const old = read('tgi');
   old.image = 'ghcr.io/huggingface/text-generation-inference:3.1.1';
-  assert.throws(() => readModelServerProfile(old, 'tgi.yaml'), /tgi\.yaml: image runs 3\.1\.1, which predates --graceful-termination-timeout \(from 3\.2\.2\)/);
+  assert.throws(
+    () => readModelServerProfile(old, 'tgi.yaml'),
+    /tgi\.yaml: image runs 3\.1\.1, which predates --graceful-termination-timeout \(from 3\.2\.2\)/,
+  );
 });
 
 test('a fixed drain needs fixedScope; minVersionNote needs minVersion; shutdownLogNote needs log lines', () => {
   const tgi = read('tgi');
   Object.assign(tgi.drain, { kind: 'fixed', fixedSeconds: 90 });
-  assert.throws(() => readModelServerProfile(tgi, 'tgi.yaml'), /tgi\.yaml: drain\.fixedScope is required when kind is fixed/);
+  assert.throws(
+    () => readModelServerProfile(tgi, 'tgi.yaml'),
+    /tgi\.yaml: drain\.fixedScope is required when kind is fixed/,
+  );
   const vllm = read('vllm');
   vllm.drain.minVersionNote = 'a note';
   delete vllm.drain.minVersion;
   assert.throws(() => readModelServerProfile(vllm, 'vllm.yaml'), /vllm\.yaml: drain\.minVersionNote needs minVersion/);
   const quiet = read('vllm');
   quiet.shutdownLog = [];
-  assert.throws(() => readModelServerProfile(quiet, 'vllm.yaml'), /vllm\.yaml: shutdownLogNote needs shutdownLog lines/);
+  assert.throws(
+    () => readModelServerProfile(quiet, 'vllm.yaml'),
+    /vllm\.yaml: shutdownLogNote needs shutdownLog lines/,
+  );
   const typed = read('llamacpp');
   typed.drain.caveat = 7;
-  assert.throws(() => readModelServerProfile(typed, 'llamacpp.yaml'), /llamacpp\.yaml: drain\.caveat must be a non-empty string, found number 7/);
+  assert.throws(
+    () => readModelServerProfile(typed, 'llamacpp.yaml'),
+    /llamacpp\.yaml: drain\.caveat must be a non-empty string, found number 7/,
+  );
 });

@@ -11,7 +11,13 @@ const VLLM = new URL('../../content/model-servers/vllm.yaml', import.meta.url);
 
 test('vLLM\u2019s probe timing is documented by llm-d; the other servers\u2019 are estimates', () => {
   const bases = Object.fromEntries(profiles.modelServers.map((m) => [m.id, m.probes.timing.basis]));
-  assert.deepEqual(bases, { vllm: 'documented', sglang: 'estimate', tgi: 'estimate', triton: 'estimate', llamacpp: 'estimate' });
+  assert.deepEqual(bases, {
+    vllm: 'documented',
+    sglang: 'estimate',
+    tgi: 'estimate',
+    triton: 'estimate',
+    llamacpp: 'estimate',
+  });
   assert.deepEqual(profiles.modelServers.find((m) => m.id === 'vllm')!.probes.timing.sources, ['llm-d-readiness']);
   for (const m of profiles.modelServers.filter((s) => s.probes.timing.basis === 'estimate')) {
     assert.match(m.probes.timing.explanation, /To check them, /, `${m.id} says how to measure`);
@@ -21,7 +27,10 @@ test('vLLM\u2019s probe timing is documented by llm-d; the other servers\u2019 a
 test('a model server without probe timing, or with an undeclared source, is refused', () => {
   const data = parse(readFileSync(VLLM, 'utf8'));
   delete data.probes.timing;
-  assert.throws(() => readModelServerProfile(data, 'vllm.yaml'), /vllm\.yaml: probes\.timing must be a mapping, found missing/);
+  assert.throws(
+    () => readModelServerProfile(data, 'vllm.yaml'),
+    /vllm\.yaml: probes\.timing must be a mapping, found missing/,
+  );
   const bad = parse(readFileSync(VLLM, 'utf8'));
   bad.probes.timing.sources = ['nowhere'];
   assert.throws(() => readModelServerProfile(bad, 'vllm.yaml'), /probes\.timing\.sources\[0\] names source "nowhere"/);

@@ -17,15 +17,23 @@ const BAD_SAMPLES = 12;
 const GOOD_SAMPLES = 6;
 const CONCURRENCY = 6;
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function hitless(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -69,12 +77,16 @@ test(`hitless generate --<flag>=<bad value>: exit 2, the flag named on stderr, n
 test(`hitless generate with valid inputs prints exactly the core's manifest and plan (${GOOD_SAMPLES} spawns, seed ${seed})`, async () => {
   const cases = fc.sample(validInputs(profiles), { numRuns: GOOD_SAMPLES, seed });
   const args = (raw: Record<string, unknown>) => Object.entries(raw).map(([flag, v]) => `--${flag}=${String(v)}`);
-  const runs = await pool(cases.map((raw, i) => ({ raw, json: i % 2 === 1 })),
-    ({ raw, json }) => hitless(['generate', ...args(raw), ...(json ? ['--format', 'json'] : [])]));
+  const runs = await pool(
+    cases.map((raw, i) => ({ raw, json: i % 2 === 1 })),
+    ({ raw, json }) => hitless(['generate', ...args(raw), ...(json ? ['--format', 'json'] : [])]),
+  );
   cases.forEach((raw, i) => {
     const { code, stdout, stderr } = runs[i];
     const core = generate(raw);
-    const what = `hitless generate ${args(raw).map((a) => JSON.stringify(a)).join(' ')} (FC_SEED=${seed})`;
+    const what = `hitless generate ${args(raw)
+      .map((a) => JSON.stringify(a))
+      .join(' ')} (FC_SEED=${seed})`;
     assert.equal(code, 0, `${what}: exit ${code}\n${stderr}`);
     if (i % 2 === 1) {
       const out = JSON.parse(stdout);

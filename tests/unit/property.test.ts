@@ -19,60 +19,81 @@ import { extraPlanMismatches, manifestErrors, planMismatches } from '../support/
 const inputs = validInputs(profiles);
 
 /** Show a counterexample's raw inputs as the CLI flags that reproduce it. */
-const asFlags = (raw: Record<string, unknown>) => Object.entries(raw).map(([k, v]) => `--${k}=${JSON.stringify(v)}`).join(' ');
+const asFlags = (raw: Record<string, unknown>) =>
+  Object.entries(raw)
+    .map(([k, v]) => `--${k}=${JSON.stringify(v)}`)
+    .join(' ');
 
 describe('random valid inputs', () => {
   test('are accepted, and the plan follows the drain model page (3000 inputs)', () => {
-    fc.assert(fc.property(inputs, (raw) => {
-      const g = generate(raw);
-      assert.deepEqual(g.errors, [], asFlags(raw));
-      const violations = planViolations(g.plan, g.inputs, profiles);
-      assert.deepEqual(violations, [], `${asFlags(raw)}\n${violations.join('\n')}`);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(inputs, (raw) => {
+        const g = generate(raw);
+        assert.deepEqual(g.errors, [], asFlags(raw));
+        const violations = planViolations(g.plan, g.inputs, profiles);
+        assert.deepEqual(violations, [], `${asFlags(raw)}\n${violations.join('\n')}`);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   test('carry every given value into the resolved inputs (to the millisecond)', () => {
-    fc.assert(fc.property(inputs, (raw) => {
-      const { inputs: resolved } = generate(raw);
-      for (const [flag, value] of Object.entries(raw)) {
-        const spec = FIELDS.find((f) => f.flag === flag)!;
-        const got = resolved[spec.key];
-        let want: unknown = value;
-        if (spec.kind === 'int' || spec.kind === 'number') want = Math.round(Number(String(value).trim()) * 1000) / 1000;
-        if (spec.kind === 'bool') want = value === true || value === 'true' || value === '1';
-        if (spec.kind === 'version') want = `1.${String(value).replace(/^v?1\./, '').split('.')[0]}`;
-        if (spec.kind === 'release') want = String(value).trim().replace(/^v/, '');
-        // Health-check inputs give way to a given removal; the rest must arrive unchanged.
-        if (flag.startsWith('health-check-') || flag === 'propagation-seconds') continue;
-        assert.deepEqual(got, want, `${flag}=${JSON.stringify(value)} resolved to ${JSON.stringify(got)}`);
-      }
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(inputs, (raw) => {
+        const { inputs: resolved } = generate(raw);
+        for (const [flag, value] of Object.entries(raw)) {
+          const spec = FIELDS.find((f) => f.flag === flag)!;
+          const got = resolved[spec.key];
+          let want: unknown = value;
+          if (spec.kind === 'int' || spec.kind === 'number')
+            want = Math.round(Number(String(value).trim()) * 1000) / 1000;
+          if (spec.kind === 'bool') want = value === true || value === 'true' || value === '1';
+          if (spec.kind === 'version')
+            want = `1.${
+              String(value)
+                .replace(/^v?1\./, '')
+                .split('.')[0]
+            }`;
+          if (spec.kind === 'release') want = String(value).trim().replace(/^v/, '');
+          // Health-check inputs give way to a given removal; the rest must arrive unchanged.
+          if (flag.startsWith('health-check-') || flag === 'propagation-seconds') continue;
+          assert.deepEqual(got, want, `${flag}=${JSON.stringify(value)} resolved to ${JSON.stringify(got)}`);
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   // Sized to its value: each case validates every document against its schema (about 7 ms); 400 random inputs
   // cover every gateway × model server pairing many times over.
   test('give a schema-valid manifest carrying the plan, with no NaN/undefined/null (400 inputs)', async () => {
-    await fc.assert(fc.asyncProperty(inputs, async (raw) => {
-      const g = generate(raw);
-      const { docs, errors } = await manifestErrors(g.manifest);
-      const gateway = profiles.gateways.find((p) => p.id === g.inputs.gateway)!;
-      const problems = [
-        ...errors,
-        ...planMismatches(docs, g.plan),
-        ...(docs.length > 0 ? extraPlanMismatches(docs, g.plan, g.inputs, gateway) : []),
-        ...brokenValueWords(g.manifest, g.inputs),
-      ];
-      assert.deepEqual(problems, [], `${asFlags(raw)}\n${problems.join('\n')}`);
-    }), { numRuns: 400 });
+    await fc.assert(
+      fc.asyncProperty(inputs, async (raw) => {
+        const g = generate(raw);
+        const { docs, errors } = await manifestErrors(g.manifest);
+        const gateway = profiles.gateways.find((p) => p.id === g.inputs.gateway)!;
+        const problems = [
+          ...errors,
+          ...planMismatches(docs, g.plan),
+          ...(docs.length > 0 ? extraPlanMismatches(docs, g.plan, g.inputs, gateway) : []),
+          ...brokenValueWords(g.manifest, g.inputs),
+        ];
+        assert.deepEqual(problems, [], `${asFlags(raw)}\n${problems.join('\n')}`);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   test('survive the URL: decodeQuery(encodeQuery(inputs)) gives the same inputs without notices', () => {
-    fc.assert(fc.property(inputs, (raw) => {
-      const g = generate(raw);
-      const query = encodeQuery(g.inputs, profiles);
-      const back = decodeQuery(`?${query}`, profiles);
-      assert.deepEqual(back.notices, [], `${asFlags(raw)}\n?${query}`);
-      assert.deepEqual(back.inputs, g.inputs, `?${query}`);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(inputs, (raw) => {
+        const g = generate(raw);
+        const query = encodeQuery(g.inputs, profiles);
+        const back = decodeQuery(`?${query}`, profiles);
+        assert.deepEqual(back.notices, [], `${asFlags(raw)}\n?${query}`);
+        assert.deepEqual(back.inputs, g.inputs, `?${query}`);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

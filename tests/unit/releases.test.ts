@@ -2,7 +2,14 @@
 // Expected values are read off the data files by hand: vLLM's flag first appears in 0.18 (vllm.yaml drain.minVersion).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareReleases, drainFlagAt, imageTag, releaseFromImage, releaseInRange, releaseParts } from '../../src/drain/releases.ts';
+import {
+  compareReleases,
+  drainFlagAt,
+  imageTag,
+  releaseFromImage,
+  releaseInRange,
+  releaseParts,
+} from '../../src/drain/releases.ts';
 import { profiles } from '../support/drain.ts';
 
 const server = (id: string) => profiles.modelServers.find((s) => s.id === id)!;
@@ -38,9 +45,17 @@ test('the preset vLLM image pins 0.18.1, read from its tag', () => {
 });
 
 test('a vLLM release before 0.18 lacks --shutdown-timeout; 0.18.0 and later have it; an unknown one cannot be told', () => {
-  assert.deepEqual(drainFlagAt(server('vllm'), '0.10.1'), { kind: 'too-old', flag: '--shutdown-timeout', since: '0.18.0' });
+  assert.deepEqual(drainFlagAt(server('vllm'), '0.10.1'), {
+    kind: 'too-old',
+    flag: '--shutdown-timeout',
+    since: '0.18.0',
+  });
   assert.deepEqual(drainFlagAt(server('vllm'), '0.18.0'), { kind: 'available', flag: '--shutdown-timeout' });
-  assert.deepEqual(drainFlagAt(server('vllm'), undefined), { kind: 'unknown-release', flag: '--shutdown-timeout', since: '0.18.0' });
+  assert.deepEqual(drainFlagAt(server('vllm'), undefined), {
+    kind: 'unknown-release',
+    flag: '--shutdown-timeout',
+    since: '0.18.0',
+  });
   assert.deepEqual(drainFlagAt(server('llamacpp'), '5583'), { kind: 'no-flag' });
 });
 

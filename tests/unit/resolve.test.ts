@@ -11,9 +11,15 @@ const errorOf = (raw: Record<string, unknown>) => {
 };
 
 test('numbers out of range name the flag and the range', () => {
-  assert.deepEqual(errorOf({ replicas: '0' }), { flag: 'replicas', message: 'replicas must be a whole number from 1 to 1,000 (got "0")' });
+  assert.deepEqual(errorOf({ replicas: '0' }), {
+    flag: 'replicas',
+    message: 'replicas must be a whole number from 1 to 1,000 (got "0")',
+  });
   assert.equal(errorOf({ 'tpot-ms': '-1' }).message, 'tpot-ms must be a number from 0.1 to 10,000 (got "-1")');
-  assert.equal(errorOf({ 'max-output-tokens': '2.5' }).message, 'max-output-tokens must be a whole number from 1 to 1,000,000 (got "2.5")');
+  assert.equal(
+    errorOf({ 'max-output-tokens': '2.5' }).message,
+    'max-output-tokens must be a whole number from 1 to 1,000,000 (got "2.5")',
+  );
 });
 
 test('text that is not a number is rejected, including NaN, Infinity and exponents', () => {
@@ -26,22 +32,37 @@ test('text that is not a number is rejected, including NaN, Infinity and exponen
 });
 
 test('profiles, enums and versions list what is allowed', () => {
-  assert.match(errorOf({ gateway: 'traefik' }).message, /^gateway must be one of gke, istio, agentgateway, nginx-gateway-fabric, envoy-ai-gateway, kgateway, custom/);
-  assert.equal(errorOf({ 'failure-mode': 'open' }).message, 'failure-mode must be one of FailClose, FailOpen (got "open")');
-  assert.equal(errorOf({ 'kubernetes-version': '1.9' }).message, 'kubernetes-version must be a Kubernetes version from 1.25 to 1.40, such as 1.34 (got "1.9")');
+  assert.match(
+    errorOf({ gateway: 'traefik' }).message,
+    /^gateway must be one of gke, istio, agentgateway, nginx-gateway-fabric, envoy-ai-gateway, kgateway, custom/,
+  );
+  assert.equal(
+    errorOf({ 'failure-mode': 'open' }).message,
+    'failure-mode must be one of FailClose, FailOpen (got "open")',
+  );
+  assert.equal(
+    errorOf({ 'kubernetes-version': '1.9' }).message,
+    'kubernetes-version must be a Kubernetes version from 1.25 to 1.40, such as 1.34 (got "1.9")',
+  );
 });
 
 test('names must be DNS labels, and hostile strings are quoted in the message', () => {
   const e = errorOf({ name: 'bad\nname: x' });
   assert.equal(e.flag, 'name');
-  assert.match(e.message, /^name must be lower-case letters, digits and "-", starting and ending with a letter or digit, 1 to 53 characters \(got "bad\\nname: x"\)$/);
+  assert.match(
+    e.message,
+    /^name must be lower-case letters, digits and "-", starting and ending with a letter or digit, 1 to 53 characters \(got "bad\\nname: x"\)$/,
+  );
   assert.match(errorOf({ namespace: 'Prod' }).message, /^namespace must be/);
   assert.match(errorOf({ model: 'a b' }).message, /^model must be a model id such as Qwen\/Qwen3-32B/);
   assert.match(errorOf({ image: 'x" # y' }).message, /^image must be an image reference/);
 });
 
 test('unknown inputs are errors', () => {
-  assert.deepEqual(errorOf({ 'grace-seconds': 5 }), { flag: 'grace-seconds', message: '"grace-seconds" is not an input of the drain model' });
+  assert.deepEqual(errorOf({ 'grace-seconds': 5 }), {
+    flag: 'grace-seconds',
+    message: '"grace-seconds" is not an input of the drain model',
+  });
 });
 
 test('a derived request longer than a day is refused', () => {

@@ -15,7 +15,7 @@ test('a one-hour drain cap at up to 10 ticks steps by 10 minutes', () => {
 });
 
 test('a narrow chart still gets two ticks', () => {
-  assert.deepEqual(ticksFor(10, 1), [0, 10]);               // limit raised to 2 ticks: 10 / 10 = 1 interval
+  assert.deepEqual(ticksFor(10, 1), [0, 10]); // limit raised to 2 ticks: 10 / 10 = 1 interval
 });
 
 test('one unit per axis: seconds below 10 minutes or when a tick is not a whole minute, hours from 3 h', () => {
@@ -23,6 +23,14 @@ test('one unit per axis: seconds below 10 minutes or when a tick is not a whole 
   // 830 s at 7 ticks: 830 / 120 = 6.9 > 6; 830 / 300 = 2.8: 0, 300, 600 — whole minutes reaching 10 min
   assert.deepEqual(tickLabels(ticksFor(830, 7)), ['0m', '5m', '10m']);
   // 900 s by 150 s would include 150 (2.5 min): all in seconds
-  assert.deepEqual(tickLabels([0, 150, 300, 450, 600, 750, 900]), ['0s', '150s', '300s', '450s', '600s', '750s', '900s']);
+  assert.deepEqual(tickLabels([0, 150, 300, 450, 600, 750, 900]), [
+    '0s',
+    '150s',
+    '300s',
+    '450s',
+    '600s',
+    '750s',
+    '900s',
+  ]);
   assert.deepEqual(tickLabels([0, 3600, 7200, 10800]), ['0h', '1h', '2h', '3h']);
 });

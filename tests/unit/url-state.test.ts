@@ -15,12 +15,20 @@ test('only the version and the changed values are written', () => {
   assert.equal(encode({ gateway: 'gke', replicas: 3 }), 'v=2', 'values equal to defaults are left out');
   assert.equal(encode({ 'unbounded-drain': true }), 'v=2&unbounded-drain=true');
   assert.equal(encode({ 'pod-disruption-budget': false }), 'v=2&pod-disruption-budget=false');
-  assert.equal(encode({ image: 'vllm/vllm-openai:latest', 'model-server-version': 'v0.19.0' }),
-    'v=2&image=vllm%2Fvllm-openai%3Alatest&model-server-version=0.19.0');
+  assert.equal(
+    encode({ image: 'vllm/vllm-openai:latest', 'model-server-version': 'v0.19.0' }),
+    'v=2&image=vllm%2Fvllm-openai%3Alatest&model-server-version=0.19.0',
+  );
 });
 
 test('a link reproduces its inputs', () => {
-  const raw = { gateway: 'custom', 'health-check-interval-seconds': '3', 'model-server': 'triton', 'spare-gpus': '2', 'kubernetes-version': '1.29' };
+  const raw = {
+    gateway: 'custom',
+    'health-check-interval-seconds': '3',
+    'model-server': 'triton',
+    'spare-gpus': '2',
+    'kubernetes-version': '1.29',
+  };
   const { inputs } = resolveInputs(raw, profiles);
   const back = decodeQuery(`?${encodeQuery(inputs, profiles)}`, profiles);
   assert.deepEqual(back.notices, []);
@@ -35,7 +43,10 @@ test('tampered values fall back to defaults with a notice each', () => {
   assert.equal(state.inputs.gateway, 'istio');
   assert.deepEqual(state.raw, { gateway: 'istio' });
   assert.equal(state.notices.length, 3);
-  assert.match(state.notices.join('\n'), /replicas must be a whole number from 1 to 1,000 \(got "-4"\); the default was used instead\./);
+  assert.match(
+    state.notices.join('\n'),
+    /replicas must be a whole number from 1 to 1,000 \(got "-4"\); the default was used instead\./,
+  );
   assert.match(state.notices.join('\n'), /unknown setting "evil"/);
 });
 
@@ -91,12 +102,14 @@ test('a v1 link with its own values: istio, 8192 tokens', () => {
 
 test('a v1 link that gave its own time per token keeps its numbers; only what v2 adds or gates is listed', () => {
   // 4096 × 40 ms × 1.2 = 196.608 → 197 s under both models.
-  assert.deepEqual(decodeQuery('?v=1&tpot-ms=40', profiles).migration?.changes.map(describeChange), ['PodDisruptionBudget: none \u2192 maxUnavailable 1']);
-  // An old image: v1 passed the flag anyway, v2 leaves it out. 4096 × 40 × 1.2 → 197; drain ⌈295.5⌉ = 296.
-  assert.deepEqual(decodeQuery('?v=1&tpot-ms=40&image=vllm%2Fvllm-openai%3Av0.10.1', profiles).migration?.changes.map(describeChange), [
-    'Drain flag: --shutdown-timeout=296 \u2192 none',
+  assert.deepEqual(decodeQuery('?v=1&tpot-ms=40', profiles).migration?.changes.map(describeChange), [
     'PodDisruptionBudget: none \u2192 maxUnavailable 1',
   ]);
+  // An old image: v1 passed the flag anyway, v2 leaves it out. 4096 × 40 × 1.2 → 197; drain ⌈295.5⌉ = 296.
+  assert.deepEqual(
+    decodeQuery('?v=1&tpot-ms=40&image=vllm%2Fvllm-openai%3Av0.10.1', profiles).migration?.changes.map(describeChange),
+    ['Drain flag: --shutdown-timeout=296 \u2192 none', 'PodDisruptionBudget: none \u2192 maxUnavailable 1'],
+  );
 });
 
 test('a v1 link with a bad value gets the notice and the migration', () => {

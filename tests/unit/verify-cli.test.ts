@@ -29,12 +29,36 @@ test('two Ctrl-Cs: sending stops, then the held streams are cancelled; the repor
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const dir = mkdtempSync(join(tmpdir(), 'verify-cli-'));
   try {
-    const child = spawn(process.execPath, [MAIN, 'verify', '--url', `http://127.0.0.1:${(server.address() as { port: number }).port}`, '--model', 'm',
-      '--rate', '20', '--duration', '120', '--header', `Authorization: ${SECRET}`, '--format', 'json', '--report', join(dir, 'r.html')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        MAIN,
+        'verify',
+        '--url',
+        `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        '--model',
+        'm',
+        '--rate',
+        '20',
+        '--duration',
+        '120',
+        '--header',
+        `Authorization: ${SECRET}`,
+        '--format',
+        'json',
+        '--report',
+        join(dir, 'r.html'),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     for (let i = 0; i < 1000 && open.size < 3; i++) await new Promise((r) => setTimeout(r, 10));
@@ -55,7 +79,8 @@ test('two Ctrl-Cs: sending stops, then the held streams are cancelled; the repor
     assert.ok(whats.includes('second Ctrl-C: requests in flight stopped'));
     assert.ok(auth.length > 0 && auth.every((a) => a === SECRET), 'the header reached the server');
     const html = readFileSync(join(dir, 'r.html'), 'utf8');
-    for (const text of [stdout, stderr, html]) assert.ok(!text.includes('do-not-print'), 'the header value is in no output');
+    for (const text of [stdout, stderr, html])
+      assert.ok(!text.includes('do-not-print'), 'the header value is in no output');
   } finally {
     server.closeAllConnections();
     server.close();

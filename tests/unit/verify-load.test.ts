@@ -20,7 +20,12 @@ async function holdingServer() {
 }
 
 const target = (port: number, agent: Agent) => ({
-  url: new URL(`http://127.0.0.1:${port}/v1/completions`), body: '{}', headers: { authorization: 'Bearer t' }, idHeader: 'x-request-id', timeoutMs: 30_000, agent,
+  url: new URL(`http://127.0.0.1:${port}/v1/completions`),
+  body: '{}',
+  headers: { authorization: 'Bearer t' },
+  idHeader: 'x-request-id',
+  timeoutMs: 30_000,
+  agent,
 });
 
 const until = async (check: () => boolean) => {
@@ -68,7 +73,11 @@ test('a stream the server ends without a finish is cut; ended properly it is ok;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const agent = new Agent({ keepAlive: false });
   try {
-    const load = startLoad({ target: target((server.address() as { port: number }).port, agent), ratePerSecond: 50, concurrency: 10 });
+    const load = startLoad({
+      target: target((server.address() as { port: number }).port, agent),
+      ratePerSecond: 50,
+      concurrency: 10,
+    });
     await until(() => load.stats.sent >= 4);
     load.stopSending();
     const results = await load.finished;
@@ -76,7 +85,10 @@ test('a stream the server ends without a finish is cut; ended properly it is ok;
       assert.equal(r.outcome, r.id % 2 === 1 ? 'ok' : 'cut', `request ${r.id}`);
       assert.ok(r.ttftMs !== null && r.ttftMs >= 0);
     }
-    assert.deepEqual(ids.map(Number).sort((a, b) => a - b), results.map((r) => r.id));
+    assert.deepEqual(
+      ids.map(Number).sort((a, b) => a - b),
+      results.map((r) => r.id),
+    );
     assert.ok(seen.every((h) => h === 'Bearer t'));
   } finally {
     agent.destroy();

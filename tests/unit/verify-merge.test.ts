@@ -6,23 +6,57 @@ import { join } from 'node:path';
 import { mergeReports, readReportFile } from '../../src/verify/merge.ts';
 import type { RequestRow, VerifyReport } from '../../src/verify/report.ts';
 
-const settings = { url: 'http://gw/v1/completions', api: 'completions' as const, model: 'm', ratePerSecond: 5, concurrency: 50, durationSeconds: 60, maxTokens: 200, timeoutSeconds: 300 };
+const settings = {
+  url: 'http://gw/v1/completions',
+  api: 'completions' as const,
+  model: 'm',
+  ratePerSecond: 5,
+  concurrency: 50,
+  durationSeconds: 60,
+  maxTokens: 200,
+  timeoutSeconds: 300,
+};
 
-const row = (id: number, start: number, end: number, outcome: RequestRow['outcome'], ttftMs: number | null = 100): RequestRow =>
-  ({ id, start, end, outcome, status: outcome === 'refused' ? 503 : 200, ttftMs, detail: null });
+const row = (
+  id: number,
+  start: number,
+  end: number,
+  outcome: RequestRow['outcome'],
+  ttftMs: number | null = 100,
+): RequestRow => ({ id, start, end, outcome, status: outcome === 'refused' ? 503 : 200, ttftMs, detail: null });
 
 /** Shard A starts at 12:00:00, shard B two seconds later. Counts written out by hand. */
 const a: VerifyReport = {
-  tool: 'hitless verify', version: 1, startedAt: '2026-12-01T12:00:00.000Z', settings,
-  requests: 3, outcomes: { ok: 2, refused: 1, cut: 0, aborted: 0, timeout: 0 }, lost: 1, skipped: 2, cancelled: 0,
-  ttftMs: { p50: 100, p99: 300 }, longestOkSeconds: 4, clientMaxLagMs: 12, shards: 1,
-  events: [{ atSeconds: 0, what: 'load starts' }, { atSeconds: 10, what: 'rollout complete' }],
+  tool: 'hitless verify',
+  version: 1,
+  startedAt: '2026-12-01T12:00:00.000Z',
+  settings,
+  requests: 3,
+  outcomes: { ok: 2, refused: 1, cut: 0, aborted: 0, timeout: 0 },
+  lost: 1,
+  skipped: 2,
+  cancelled: 0,
+  ttftMs: { p50: 100, p99: 300 },
+  longestOkSeconds: 4,
+  clientMaxLagMs: 12,
+  shards: 1,
+  events: [
+    { atSeconds: 0, what: 'load starts' },
+    { atSeconds: 10, what: 'rollout complete' },
+  ],
   perRequest: [row(1, 0, 4, 'ok', 100), row(2, 1, 1.1, 'refused', null), row(3, 2, 5, 'ok', 300)],
 };
 const b: VerifyReport = {
-  ...a, startedAt: '2026-12-01T12:00:02.000Z',
-  requests: 3, outcomes: { ok: 1, refused: 0, cut: 1, aborted: 0, timeout: 0 }, lost: 1, skipped: 0, cancelled: 1,
-  ttftMs: { p50: 200, p99: 200 }, longestOkSeconds: 6, clientMaxLagMs: 40,
+  ...a,
+  startedAt: '2026-12-01T12:00:02.000Z',
+  requests: 3,
+  outcomes: { ok: 1, refused: 0, cut: 1, aborted: 0, timeout: 0 },
+  lost: 1,
+  skipped: 0,
+  cancelled: 1,
+  ttftMs: { p50: 200, p99: 200 },
+  longestOkSeconds: 6,
+  clientMaxLagMs: 40,
   events: [{ atSeconds: 0, what: 'load starts' }],
   perRequest: [row(1, 0, 6, 'ok', 200), row(2, 0.5, 3, 'cut', 150), row(3, 1, 2, 'cancelled', null)],
 };
@@ -65,10 +99,16 @@ test('merging merged reports counts the shards inside them', () => {
 test('report files: kubectl log lines before the JSON are skipped; other files are refused naming the problem', () => {
   const dir = mkdtempSync(join(tmpdir(), 'verify-merge-'));
   try {
-    writeFileSync(join(dir, 'shard-0.json'), `Defaulted container "verify" out of: verify\n${JSON.stringify(a, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'shard-0.json'),
+      `Defaulted container "verify" out of: verify\n${JSON.stringify(a, null, 2)}\n`,
+    );
     assert.equal(readReportFile(join(dir, 'shard-0.json')).requests, 3);
     writeFileSync(join(dir, 'lab.json'), JSON.stringify({ wallSeconds: 3, scenarios: [] }));
-    assert.throws(() => readReportFile(join(dir, 'lab.json')), /lab\.json is not a hitless verify report: "tool" is not "hitless verify"/);
+    assert.throws(
+      () => readReportFile(join(dir, 'lab.json')),
+      /lab\.json is not a hitless verify report: "tool" is not "hitless verify"/,
+    );
     writeFileSync(join(dir, 'text.json'), 'hitless verify: 3 requests');
     assert.throws(() => readReportFile(join(dir, 'text.json')), /text\.json is not a hitless verify JSON report/);
     assert.throws(() => readReportFile(join(dir, 'missing.json')), /missing\.json cannot be read: ENOENT/);

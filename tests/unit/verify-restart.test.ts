@@ -85,7 +85,11 @@ after(() => {
 });
 
 /** Run the CLI with the stand-in first on PATH; one Ctrl-C is sent as soon as `sigintWhen` holds (polled). */
-function runCli(args: string[], stateDir: string, sigintWhen?: () => boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  stateDir: string,
+  sigintWhen?: () => boolean,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, 'verify', ...args], {
       env: { ...process.env, PATH: `${binDir}:${process.env.PATH}`, STANDIN_DIR: stateDir, HITLESS_KUBECTL: '' },
@@ -93,34 +97,76 @@ function runCli(args: string[], stateDir: string, sigintWhen?: () => boolean): P
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const poll = sigintWhen && setInterval(() => {
-      if (!sigintWhen()) return;
-      clearInterval(poll);
-      child.kill('SIGINT');
-    }, 50);
-    child.on('close', (code) => { clearTimeout(kill); if (poll) clearInterval(poll); resolve({ code, stdout, stderr }); });
+    const poll =
+      sigintWhen
+      && setInterval(() => {
+        if (!sigintWhen()) return;
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }, 50);
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      if (poll) clearInterval(poll);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
-const calls = (dir: string): string[][] => (existsSync(join(dir, 'calls.log'))
-  ? readFileSync(join(dir, 'calls.log'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]) : []);
+const calls = (dir: string): string[][] =>
+  existsSync(join(dir, 'calls.log'))
+    ? readFileSync(join(dir, 'calls.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as string[])
+    : [];
 
 test('--restart runs only the expected kubectl commands, scoped, and reports the pods as events', async () => {
   const state = mkdtempSync(join(tmpdir(), 'verify-state-'));
   try {
-    const r = await runCli(['--url', `http://127.0.0.1:${port}`, '--model', 'm', '--rate', '10', '--restart', 'deployment/web',
-      '-n', 'shop', '--context', 'ctx-1', '--warmup', '1', '--format', 'json', '--quiet'], state);
+    const r = await runCli(
+      [
+        '--url',
+        `http://127.0.0.1:${port}`,
+        '--model',
+        'm',
+        '--rate',
+        '10',
+        '--restart',
+        'deployment/web',
+        '-n',
+        'shop',
+        '--context',
+        'ctx-1',
+        '--warmup',
+        '1',
+        '--format',
+        'json',
+        '--quiet',
+      ],
+      state,
+    );
     assert.equal(r.code, 0, r.stderr);
     // The plan is said before anything is restarted.
     assert.match(r.stderr, /will restart one Deployment and change nothing else/);
     assert.match(r.stderr, /run: kubectl --context=ctx-1 --namespace=shop rollout restart deployment\/web/);
     const log = calls(state);
-    for (const c of log) assert.deepEqual(c.slice(0, 2), ['--context=ctx-1', '--namespace=shop'], `scoped: ${c.join(' ')}`);
+    for (const c of log)
+      assert.deepEqual(c.slice(0, 2), ['--context=ctx-1', '--namespace=shop'], `scoped: ${c.join(' ')}`);
     const verbs = log.map((c) => c.slice(2).join(' '));
-    const allowed = new Set(['get deployment/web -o json', 'get pods -l app=web,tier=model -o json', 'rollout restart deployment/web', 'rollout status deployment/web --timeout=900s']);
+    const allowed = new Set([
+      'get deployment/web -o json',
+      'get pods -l app=web,tier=model -o json',
+      'rollout restart deployment/web',
+      'rollout status deployment/web --timeout=900s',
+    ]);
     for (const v of verbs) assert.ok(allowed.has(v), `unexpected kubectl command: ${v}`);
     assert.equal(verbs.filter((v) => v === 'rollout restart deployment/web').length, 1);
     assert.equal(verbs.filter((v) => v === 'get deployment/web -o json').length, 1);
@@ -137,7 +183,8 @@ test('--restart runs only the expected kubectl commands, scoped, and reports the
       'pod web-a container model terminated: Completed, exit code 0',
       'pod web-a gone',
       'rollout complete',
-    ]) assert.ok(whats.includes(expected), `event "${expected}" in ${JSON.stringify(whats)}`);
+    ])
+      assert.ok(whats.includes(expected), `event "${expected}" in ${JSON.stringify(whats)}`);
     assert.ok(whats.indexOf('pod web-a gone') > whats.indexOf('pod web-a deletion started (grace 30 s)'));
     assert.equal(report.lost, 0);
     assert.ok(report.requests > 10);
@@ -169,32 +216,79 @@ test('--restart refuses without deployment/NAME or without -n, before running ku
 test('Ctrl-C during the warm-up stops before the restart: the Deployment is not touched', async () => {
   const state = mkdtempSync(join(tmpdir(), 'verify-state-'));
   try {
-    const r = await runCli(['--url', `http://127.0.0.1:${port}`, '--model', 'm', '--rate', '5', '--restart', 'deployment/web', '-n', 'shop',
-      '--warmup', '30', '--format', 'json', '--quiet'], state,
-    // Once the pods are being watched, the load is running and Ctrl-C is verify's to handle.
-    () => calls(state).some((c) => c.includes('pods')));
+    const r = await runCli(
+      [
+        '--url',
+        `http://127.0.0.1:${port}`,
+        '--model',
+        'm',
+        '--rate',
+        '5',
+        '--restart',
+        'deployment/web',
+        '-n',
+        'shop',
+        '--warmup',
+        '30',
+        '--format',
+        'json',
+        '--quiet',
+      ],
+      state,
+      // Once the pods are being watched, the load is running and Ctrl-C is verify's to handle.
+      () => calls(state).some((c) => c.includes('pods')),
+    );
     assert.equal(r.code, 1, 'a run without its rollout is not a pass');
     const verbs = calls(state).map((c) => c.slice(1).join(' '));
     assert.ok(!verbs.some((v) => v.startsWith('rollout')), `no rollout command: ${JSON.stringify(verbs)}`);
     const report = JSON.parse(r.stdout);
-    assert.ok(report.events.some((e: { what: string }) => e.what === 'interrupted before the restart: the Deployment was not touched'));
+    assert.ok(
+      report.events.some(
+        (e: { what: string }) => e.what === 'interrupted before the restart: the Deployment was not touched',
+      ),
+    );
   } finally {
     rmSync(state, { recursive: true, force: true });
   }
 });
 
 test('pod listings become events: created, ready, deletion, termination, gone', () => {
-  const before = readPods({ items: [
-    { metadata: { name: 'a' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-    { metadata: { name: 'b' }, status: { conditions: [{ type: 'Ready', status: 'False' }] } },
-  ] });
-  const after = readPods({ items: [
-    { metadata: { name: 'b' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-    { metadata: { name: 'c', deletionTimestamp: 'x', deletionGracePeriodSeconds: 5 }, status: { containerStatuses: [{ name: 'srv', state: { terminated: { reason: 'Error', exitCode: 137 } } }] } },
-  ] });
-  assert.deepEqual(podChanges(before, after), ['pod b ready', 'pod c created', 'pod c deletion started (grace 5 s)', 'pod c container srv terminated: Error, exit code 137', 'pod a gone']);
+  const before = readPods({
+    items: [
+      { metadata: { name: 'a' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      { metadata: { name: 'b' }, status: { conditions: [{ type: 'Ready', status: 'False' }] } },
+    ],
+  });
+  const after = readPods({
+    items: [
+      { metadata: { name: 'b' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      {
+        metadata: { name: 'c', deletionTimestamp: 'x', deletionGracePeriodSeconds: 5 },
+        status: { containerStatuses: [{ name: 'srv', state: { terminated: { reason: 'Error', exitCode: 137 } } }] },
+      },
+    ],
+  });
+  assert.deepEqual(podChanges(before, after), [
+    'pod b ready',
+    'pod c created',
+    'pod c deletion started (grace 5 s)',
+    'pod c container srv terminated: Error, exit code 137',
+    'pod a gone',
+  ]);
   assert.deepEqual(podChanges(after, after), []);
-  assert.equal(deploymentSelector({ spec: { selector: { matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['x', 'y'] }, { key: 'canary', operator: 'DoesNotExist' }] } } }),
-    'a=1,b=2,tier in (x,y),!canary');
+  assert.equal(
+    deploymentSelector({
+      spec: {
+        selector: {
+          matchLabels: { b: '2', a: '1' },
+          matchExpressions: [
+            { key: 'tier', operator: 'In', values: ['x', 'y'] },
+            { key: 'canary', operator: 'DoesNotExist' },
+          ],
+        },
+      },
+    }),
+    'a=1,b=2,tier in (x,y),!canary',
+  );
   assert.throws(() => deploymentSelector({ spec: {} }), /no pod selector/);
 });

@@ -8,7 +8,9 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 /** Feed `parts` in order and return the facts and how many times the first-token callback ran. */
 function read(parts: Uint8Array[]): { facts: StreamFacts; firstTokens: number } {
   let firstTokens = 0;
-  const reader = createStreamReader(() => { firstTokens++; });
+  const reader = createStreamReader(() => {
+    firstTokens++;
+  });
   for (const p of parts) reader.feed(p);
   return { facts: reader.end(), firstTokens };
 }
@@ -22,30 +24,43 @@ function splits(stream: Uint8Array): Uint8Array[][] {
 }
 
 /** Assert the same facts and outcome for every split of the stream. */
-function expectEverySplit(text: string, expected: Partial<StreamFacts>, outcome: VerifyOutcome, firstTokens: number): void {
+function expectEverySplit(
+  text: string,
+  expected: Partial<StreamFacts>,
+  outcome: VerifyOutcome,
+  firstTokens: number,
+): void {
   const stream = bytes(text);
   for (const parts of splits(stream)) {
     const { facts, firstTokens: n } = read(parts);
     const at = parts.length === 2 ? `split at byte ${parts[0].length}` : 'byte by byte';
-    for (const [key, value] of Object.entries(expected)) assert.deepEqual(facts[key as keyof StreamFacts], value, `${key}, ${at}`);
+    for (const [key, value] of Object.entries(expected))
+      assert.deepEqual(facts[key as keyof StreamFacts], value, `${key}, ${at}`);
     assert.equal(n, firstTokens, `first-token callbacks, ${at}`);
     assert.equal(classifyRequest({ status: 200, timedOut: false, stream: facts }), outcome, `outcome, ${at}`);
   }
 }
 
 test('a completion with comments, a keep-alive, CRLF line ends and multi-byte text is ok at every split', () => {
-  const text = ': connected\n\n'
+  const text =
+    ': connected\n\n'
     + 'data: {"choices":[{"index":0,"text":"Caf\u00e9 \u{1F600}"}]}\r\n\r\n'
     + ':\n\n'
     + 'data: {"choices":[{"index":0,"text":" \u00fcber"}]}\n\n'
     + 'data: {"choices":[{"index":0,"text":"","finish_reason":"length"}]}\n\n'
     + 'data: [DONE]\n\n';
   // 4 events (the comments are not events); two carried text; the first-token callback runs once.
-  expectEverySplit(text, { events: 4, tokenEvents: 2, done: true, finishReason: 'length', error: null, malformed: 0 }, 'ok', 1);
+  expectEverySplit(
+    text,
+    { events: 4, tokenEvents: 2, done: true, finishReason: 'length', error: null, malformed: 0 },
+    'ok',
+    1,
+  );
 });
 
 test('a chat stream that ends with a finish reason but no [DONE] is ok; the role-only delta is not a token', () => {
-  const text = 'data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n'
+  const text =
+    'data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n'
     + 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n'
     + 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n';
   expectEverySplit(text, { events: 3, tokenEvents: 1, done: false, finishReason: 'stop' }, 'ok', 1);
@@ -57,7 +72,8 @@ test('data split over several data: lines is one event', () => {
 });
 
 test('an error object in the stream makes the request aborted, even after [DONE]', () => {
-  const text = 'data: {"choices":[{"index":0,"text":"a"}]}\n\n'
+  const text =
+    'data: {"choices":[{"index":0,"text":"a"}]}\n\n'
     + 'data: {"error":{"message":"Request aborted: server shutting down","type":"server_shutdown"}}\n\n'
     + 'data: [DONE]\n\n';
   expectEverySplit(text, { error: 'Request aborted: server shutting down', done: true }, 'aborted', 1);
@@ -68,14 +84,25 @@ test('an SSE error event with plain-text data is aborted', () => {
 });
 
 test('the abort finish reason is aborted', () => {
-  const text = 'data: {"choices":[{"index":0,"text":"a"}]}\n\ndata: {"choices":[{"index":0,"text":"","finish_reason":"abort"}]}\n\ndata: [DONE]\n\n';
+  const text =
+    'data: {"choices":[{"index":0,"text":"a"}]}\n\ndata: {"choices":[{"index":0,"text":"","finish_reason":"abort"}]}\n\ndata: [DONE]\n\n';
   expectEverySplit(text, { finishReason: 'abort', done: true }, 'aborted', 1);
 });
 
 test('a stream that stops mid-way, or whose [DONE] is not terminated by a blank line, is cut', () => {
-  expectEverySplit('data: {"choices":[{"index":0,"text":"a"}]}\n\ndata: {"choices":[{"ind', { events: 1, done: false }, 'cut', 1);
+  expectEverySplit(
+    'data: {"choices":[{"index":0,"text":"a"}]}\n\ndata: {"choices":[{"ind',
+    { events: 1, done: false },
+    'cut',
+    1,
+  );
   // SSE drops an event the stream ends inside of, so a [DONE] line without its blank line does not count.
-  expectEverySplit('data: {"choices":[{"index":0,"text":"a"}]}\n\ndata: [DONE]\n', { events: 1, done: false }, 'cut', 1);
+  expectEverySplit(
+    'data: {"choices":[{"index":0,"text":"a"}]}\n\ndata: [DONE]\n',
+    { events: 1, done: false },
+    'cut',
+    1,
+  );
 });
 
 test('keep-alives alone are cut, not ok', () => {

@@ -24,14 +24,19 @@ interface Props {
 const CHECK_GROUPS: { label: string; flags: (spec: FieldSpec) => boolean }[] = [
   { label: 'Gateway timing', flags: (f) => f.group === 'gateway' && f.key !== 'gateway' },
   { label: 'Requests and drain', flags: (f) => f.group === 'request' },
-  { label: 'Model server and cluster', flags: (f) => ['model-server', 'teardown-seconds', 'kubernetes-version', 'spare-gpus', 'startup-seconds'].includes(f.flag) },
+  {
+    label: 'Model server and cluster',
+    flags: (f) =>
+      ['model-server', 'teardown-seconds', 'kubernetes-version', 'spare-gpus', 'startup-seconds'].includes(f.flag),
+  },
 ];
 
 /** The settings form. Everything the manifest states (probes, replicas, names) is read from it instead. */
 export function CheckSettings({ profiles, gateway, raw, defaults, errors, onInput, onReset }: Props) {
   const disabledHelp = healthCheckDisabledHelp(profiles);
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
-    if (spec.key === 'modelServer') return [['', 'Detect from the manifest'], ...profiles.modelServers.map((m): [string, string] => [m.id, m.name])];
+    if (spec.key === 'modelServer')
+      return [['', 'Detect from the manifest'], ...profiles.modelServers.map((m): [string, string] => [m.id, m.name])];
     return undefined;
   };
   const defaultText = (spec: FieldSpec): string => {
@@ -50,13 +55,27 @@ export function CheckSettings({ profiles, gateway, raw, defaults, errors, onInpu
         <fieldset key={group.label} class="gen-group">
           <legend>{group.label}</legend>
           {FIELDS.filter(group.flags).map((spec) => (
-            <InputField key={spec.flag} spec={spec} value={valueOf(spec)} error={errors.get(spec.flag)} placeholder={placeholderOf(spec)}
-              changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)} options={optionsFor(spec)} onInput={onInput}
-              {...(healthCheckDisabled(profiles, gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {})} />
+            <InputField
+              key={spec.flag}
+              spec={spec}
+              value={valueOf(spec)}
+              error={errors.get(spec.flag)}
+              placeholder={placeholderOf(spec)}
+              changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)}
+              options={optionsFor(spec)}
+              onInput={onInput}
+              {...(healthCheckDisabled(profiles, gateway, raw, spec.flag)
+                ? { disabled: true, help: disabledHelp }
+                : {})}
+            />
           ))}
         </fieldset>
       ))}
-      <p class="gen-reset"><button type="button" onClick={onReset}>Reset the settings</button></p>
+      <p class="gen-reset">
+        <button type="button" onClick={onReset}>
+          Reset the settings
+        </button>
+      </p>
     </form>
   );
 }

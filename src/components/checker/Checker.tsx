@@ -53,7 +53,9 @@ export default function Checker({ profiles }: Props) {
     return () => clearTimeout(handle);
   }, [outcome, fixedShown]);
 
-  useEffect(() => { setHydrated(true); }, []);
+  useEffect(() => {
+    setHydrated(true);
+  }, []);
   useEffect(() => () => runner.dispose(), [runner]);
 
   useEffect(() => {
@@ -63,7 +65,12 @@ export default function Checker({ profiles }: Props) {
       const reply = await runner.run(text, raw);
       if (cancelled || !reply) return;
       if ('failed' in reply) {
-        setOutcome({ state: 'problem', problem: { message: `The checker failed on this input (${reply.failed}); please report it with the manifest.` } });
+        setOutcome({
+          state: 'problem',
+          problem: {
+            message: `The checker failed on this input (${reply.failed}); please report it with the manifest.`,
+          },
+        });
       } else {
         setErrors(new Map(reply.errors));
         setOutcome(reply.outcome);
@@ -71,14 +78,19 @@ export default function Checker({ profiles }: Props) {
       setFixedShown(false);
       setBusy(false);
     }, 200);
-    return () => { cancelled = true; clearTimeout(handle); };
+    return () => {
+      cancelled = true;
+      clearTimeout(handle);
+    };
   }, [text, raw, runner]);
 
   const report = outcome.state === 'checked' ? outcome.report : undefined;
   const gateway = raw.gateway || report?.inputs.gateway || DEFAULT_GATEWAY;
   const modelServer = raw['model-server'] || report?.inputs.modelServer || DEFAULT_MODEL_SERVER;
   const defaults = useMemo(() => defaultsFor(profiles, gateway, modelServer), [profiles, gateway, modelServer]);
-  const showLine = (line: number) => { if (textarea.current) selectLineIn(textarea.current, line); };
+  const showLine = (line: number) => {
+    if (textarea.current) selectLineIn(textarea.current, line);
+  };
   const loadExample = () => setText(EXAMPLE_MANIFEST);
   const focusGateway = () => document.getElementById('in-gateway')?.focus();
   const setSetting = (flag: string, value: string) => setRaw((prev) => ({ ...prev, [flag]: value }));
@@ -86,48 +98,86 @@ export default function Checker({ profiles }: Props) {
     ['', `Detect from the manifest (else ${gatewayById(profiles, DEFAULT_GATEWAY).name})`],
     ...profiles.gateways.map((g): [string, string] => [g.id, g.name]),
   ];
-  const summary = outcome.state === 'checked'
-    ? (outcome.report.workloads === 0 ? `No model-server workload was checked, so this is not a pass (${describeCounts(outcome.report.counts)})` : describeCounts(outcome.report.counts))
-    : outcome.state === 'problem' ? 'The input cannot be checked' : 'Nothing checked yet';
+  const summary =
+    outcome.state === 'checked'
+      ? outcome.report.workloads === 0
+        ? `No model-server workload was checked, so this is not a pass (${describeCounts(outcome.report.counts)})`
+        : describeCounts(outcome.report.counts)
+      : outcome.state === 'problem'
+        ? 'The input cannot be checked'
+        : 'Nothing checked yet';
 
   return (
     <div class="chk" data-hydrated={hydrated ? 'true' : 'false'} data-busy={busy ? 'true' : 'false'}>
       <div class="chk-layout">
         <div class="chk-left">
           <div class="gen-form chk-gateway">
-            <InputField spec={{ ...GATEWAY_FIELD, help: 'The gateway in front of the InferencePool. Detect reads a GKE policy, a Gateway\u2019s class or the generator\u2019s header comment.' }}
-              value={raw.gateway ?? ''} error={errors.get('gateway')} changed={Boolean(raw.gateway)} options={gatewayOptions} onInput={setSetting} />
+            <InputField
+              spec={{
+                ...GATEWAY_FIELD,
+                help: 'The gateway in front of the InferencePool. Detect reads a GKE policy, a Gateway\u2019s class or the generator\u2019s header comment.',
+              }}
+              value={raw.gateway ?? ''}
+              error={errors.get('gateway')}
+              changed={Boolean(raw.gateway)}
+              options={gatewayOptions}
+              onInput={setSetting}
+            />
           </div>
           <ManifestInput text={text} onText={setText} textareaRef={textarea} onLoadExample={loadExample} />
         </div>
         <div class="chk-right">
           <section aria-labelledby="chk-findings-heading">
             <h2 id="chk-findings-heading">Findings</h2>
-            <p class="chk-count" role="status" aria-live="polite" data-testid="findings-count"
-              data-errors={report?.counts.error ?? ''} data-warnings={report?.counts.warning ?? ''}>
-              {summary}{report ? ` in ${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'}.` : '.'}
+            <p
+              class="chk-count"
+              role="status"
+              aria-live="polite"
+              data-testid="findings-count"
+              data-errors={report?.counts.error ?? ''}
+              data-warnings={report?.counts.warning ?? ''}
+            >
+              {summary}
+              {report ? ` in ${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'}.` : '.'}
             </p>
             {report ? (
-              <p class="chk-checked-for" data-testid="checked-for" data-gateway={report.checkedFor.gateway} data-source={report.checkedFor.source}>
-                Checked for: <strong>{report.checkedFor.name}</strong> <span class="chk-hint">({gatewaySource(report)})</span>{' '}
-                <button type="button" class="chk-line" onClick={focusGateway} aria-label="Change the gateway">change</button>
+              <p
+                class="chk-checked-for"
+                data-testid="checked-for"
+                data-gateway={report.checkedFor.gateway}
+                data-source={report.checkedFor.source}
+              >
+                Checked for: <strong>{report.checkedFor.name}</strong>{' '}
+                <span class="chk-hint">({gatewaySource(report)})</span>{' '}
+                <button type="button" class="chk-line" onClick={focusGateway} aria-label="Change the gateway">
+                  change
+                </button>
               </p>
             ) : null}
             {outcome.state === 'empty' ? (
               <div class="chk-empty">
                 <p class="chk-hint">Paste a manifest, or load the example, to see what a rollout would drop.</p>
                 <p>
-                  <button type="button" onClick={loadExample} data-testid="load-example-findings">Load the example manifest</button>
-                  {' '}<span class="chk-hint">GIE v1.5.0&rsquo;s reference vLLM Deployment and an InferencePool.</span>
+                  <button type="button" onClick={loadExample} data-testid="load-example-findings">
+                    Load the example manifest
+                  </button>{' '}
+                  <span class="chk-hint">GIE v1.5.0&rsquo;s reference vLLM Deployment and an InferencePool.</span>
                 </p>
               </div>
             ) : null}
             {outcome.state === 'problem' ? (
               <p class="chk-problem" role="alert" data-testid="input-problem">
                 {outcome.problem.message}
-                {outcome.problem.line !== undefined && !/line \d+/.test(outcome.problem.message) ? ` (line ${outcome.problem.line}${outcome.problem.column ? `, column ${outcome.problem.column}` : ''})` : ''}
+                {outcome.problem.line !== undefined && !/line \d+/.test(outcome.problem.message)
+                  ? ` (line ${outcome.problem.line}${outcome.problem.column ? `, column ${outcome.problem.column}` : ''})`
+                  : ''}
                 {outcome.problem.line !== undefined ? (
-                  <> <button type="button" class="chk-line" onClick={() => showLine(outcome.problem.line!)}>Show line {outcome.problem.line}</button></>
+                  <>
+                    {' '}
+                    <button type="button" class="chk-line" onClick={() => showLine(outcome.problem.line!)}>
+                      Show line {outcome.problem.line}
+                    </button>
+                  </>
                 ) : null}
               </p>
             ) : null}
@@ -135,21 +185,44 @@ export default function Checker({ profiles }: Props) {
           </section>
           {report ? (
             <p class="chk-generator">
-              <a href={`/generator/?${report.generator.query}`} data-testid="generator-link">Open the generator with these settings</a>
-              {' '}<span class="chk-hint">(what the manifest states plus your settings: {report.generator.flags ? <code>{report.generator.flags}</code> : 'all defaults'})</span>
+              <a href={`/generator/?${report.generator.query}`} data-testid="generator-link">
+                Open the generator with these settings
+              </a>{' '}
+              <span class="chk-hint">
+                (what the manifest states plus your settings:{' '}
+                {report.generator.flags ? <code>{report.generator.flags}</code> : 'all defaults'})
+              </span>
             </p>
           ) : null}
-          {outcome.state === 'checked' && !fixedShown ? null : outcome.state === 'checked' && outcome.fixed.edits > 0 ? (
-            <FixedManifest text={outcome.fixed.text} original={text} edits={outcome.fixed.edits} skipped={outcome.fixed.skipped} onCheckAgain={() => {
-              setText(outcome.fixed.text);
-              textarea.current?.focus();
-            }} />
-          ) : outcome.state === 'checked' ? <p class="chk-hint" data-testid="nothing-to-fix">Nothing to fix.</p> : null}
+          {outcome.state === 'checked' && !fixedShown ? null : outcome.state === 'checked'
+            && outcome.fixed.edits > 0 ? (
+            <FixedManifest
+              text={outcome.fixed.text}
+              original={text}
+              edits={outcome.fixed.edits}
+              skipped={outcome.fixed.skipped}
+              onCheckAgain={() => {
+                setText(outcome.fixed.text);
+                textarea.current?.focus();
+              }}
+            />
+          ) : outcome.state === 'checked' ? (
+            <p class="chk-hint" data-testid="nothing-to-fix">
+              Nothing to fix.
+            </p>
+          ) : null}
         </div>
         <details class="chk-settings-box" open>
           <summary>Settings: gateway, requests, cluster</summary>
-          <CheckSettings profiles={profiles} gateway={gateway} raw={raw} defaults={defaults} errors={errors}
-            onInput={setSetting} onReset={() => setRaw({})} />
+          <CheckSettings
+            profiles={profiles}
+            gateway={gateway}
+            raw={raw}
+            defaults={defaults}
+            errors={errors}
+            onInput={setSetting}
+            onReset={() => setRaw({})}
+          />
         </details>
       </div>
     </div>

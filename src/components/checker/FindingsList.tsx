@@ -29,19 +29,33 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
         <p class="chk-path">
           <code data-testid="finding-path">{finding.path}</code>
           {finding.line !== undefined ? (
-            <button type="button" class="chk-line" onClick={() => onShowLine(finding.line!)}
-              aria-label={`Show line ${finding.line} in the manifest`}>line {finding.line}</button>
+            <button
+              type="button"
+              class="chk-line"
+              onClick={() => onShowLine(finding.line!)}
+              aria-label={`Show line ${finding.line} in the manifest`}
+            >
+              line {finding.line}
+            </button>
           ) : null}
         </p>
       ) : null}
-      <p class="chk-message"><FlagText text={finding.message} /></p>
+      <p class="chk-message">
+        <FlagText text={finding.message} />
+      </p>
       {finding.fix ? (
         <div class="chk-fix">
-          <span class="chk-fix-label" data-remedy={finding.remedy}>{finding.remedy === 'applied' ? 'Fix (applied):' : 'Fix (by hand):'}</span>
+          <span class="chk-fix-label" data-remedy={finding.remedy}>
+            {finding.remedy === 'applied' ? 'Fix (applied):' : 'Fix (by hand):'}
+          </span>
           {/* A multi-line fix (a whole policy) may be wider than the panel: it scrolls, so it takes keyboard focus. */}
-          {finding.fix.text.includes('\n')
-            ? <pre tabIndex={0}><code>{finding.fix.text}</code></pre>
-            : <code>{finding.fix.text}</code>}
+          {finding.fix.text.includes('\n') ? (
+            <pre tabIndex={0}>
+              <code>{finding.fix.text}</code>
+            </pre>
+          ) : (
+            <code>{finding.fix.text}</code>
+          )}
         </div>
       ) : null}
     </li>
@@ -57,12 +71,21 @@ function Group({ heading, items, onShowLine }: { heading: string; items: Finding
   const rest = items.length - shown;
   return (
     <section aria-label={heading}>
-      <h3>{heading} ({items.length})</h3>
+      <h3>
+        {heading} ({items.length})
+      </h3>
       <ol class="chk-list">
-        {items.slice(0, shown).map((f, i) => <FindingItem key={`${f.code}-${i}`} finding={f} onShowLine={onShowLine} />)}
+        {items.slice(0, shown).map((f, i) => (
+          <FindingItem key={`${f.code}-${i}`} finding={f} onShowLine={onShowLine} />
+        ))}
       </ol>
       {rest > 0 ? (
-        <button type="button" class="chk-more" data-testid="show-more-findings" onClick={() => setShown(shown + PAGE_SIZE)}>
+        <button
+          type="button"
+          class="chk-more"
+          data-testid="show-more-findings"
+          onClick={() => setShown(shown + PAGE_SIZE)}
+        >
           Show {Math.min(rest, PAGE_SIZE)} more of {rest}
         </button>
       ) : null}

@@ -31,20 +31,43 @@ export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: 
       <div class="gen-output-bar">
         <h2 id="chk-fixed-heading">Fixed manifest</h2>
         <div class="gen-actions">
-          <button type="button" onClick={onCopy} data-testid="copy-fixed">Copy</button>
-          <button type="button" onClick={onDownload}>Download</button>
-          <button type="button" onClick={onCheckAgain} data-testid="check-fixed">Check the fixed manifest</button>
-          <button type="button" aria-pressed={showDiff} onClick={() => setShowDiff(!showDiff)} data-testid="show-diff">{showDiff ? 'Show the manifest' : 'Show changes'}</button>
-          <span role="status" class="gen-copy-status">{status}</span>
+          <button type="button" onClick={onCopy} data-testid="copy-fixed">
+            Copy
+          </button>
+          <button type="button" onClick={onDownload}>
+            Download
+          </button>
+          <button type="button" onClick={onCheckAgain} data-testid="check-fixed">
+            Check the fixed manifest
+          </button>
+          <button type="button" aria-pressed={showDiff} onClick={() => setShowDiff(!showDiff)} data-testid="show-diff">
+            {showDiff ? 'Show the manifest' : 'Show changes'}
+          </button>
+          <span role="status" class="gen-copy-status">
+            {status}
+          </span>
         </div>
       </div>
       <p class="chk-hint">
-        {edits} change{edits === 1 ? '' : 's'} applied; your comments and key order are kept, and each value the checker wrote says how it was derived.
-        {skipped > 0 ? ` ${skipped} change${skipped === 1 ? '' : 's'} could not be written because the path goes through a YAML alias (*name); make ${skipped === 1 ? 'it' : 'them'} by hand.` : ''}
+        {edits} change{edits === 1 ? '' : 's'} applied; your comments and key order are kept, and each value the checker
+        wrote says how it was derived.
+        {skipped > 0
+          ? ` ${skipped} change${skipped === 1 ? '' : 's'} could not be written because the path goes through a YAML alias (*name); make ${skipped === 1 ? 'it' : 'them'} by hand.`
+          : ''}
       </p>
       {showDiff ? <DiffView before={original} after={text} /> : null}
-      <pre hidden={showDiff} class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`} data-testid="fixed-manifest" tabIndex={0} aria-labelledby="chk-fixed-heading">
-        {text.length <= HIGHLIGHT_MAX_CHARS ? <YamlCode text={text} lines={highlighted} /> : <PlainInChunks text={text} />}
+      <pre
+        hidden={showDiff}
+        class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`}
+        data-testid="fixed-manifest"
+        tabIndex={0}
+        aria-labelledby="chk-fixed-heading"
+      >
+        {text.length <= HIGHLIGHT_MAX_CHARS ? (
+          <YamlCode text={text} lines={highlighted} />
+        ) : (
+          <PlainInChunks text={text} />
+        )}
       </pre>
     </section>
   );
@@ -61,22 +84,35 @@ function PlainInChunks({ text }: { text: string }) {
   const lines = text.split(/(?<=\n)/);
   const chunks: string[] = [];
   for (let i = 0; i < lines.length; i += CHUNK_LINES) chunks.push(lines.slice(i, i + CHUNK_LINES).join(''));
-  return <code>{chunks.map((chunk, i) => <span key={i} class="chk-chunk">{chunk}</span>)}</code>;
+  return (
+    <code>
+      {chunks.map((chunk, i) => (
+        <span key={i} class="chk-chunk">
+          {chunk}
+        </span>
+      ))}
+    </code>
+  );
 }
 
 /** The changed lines with three lines of context around them, as in a unified diff. */
 function DiffView({ before, after }: { before: string; after: string }) {
   const lines = diffLines(before, after);
   const near = new Set<number>();
-  lines.forEach((l, i) => { if (l.kind !== ' ') for (let k = i - 3; k <= i + 3; k++) near.add(k); });
+  lines.forEach((l, i) => {
+    if (l.kind !== ' ') for (let k = i - 3; k <= i + 3; k++) near.add(k);
+  });
   const shown = lines.map((l, i) => [l, i] as const).filter(([, i]) => near.has(i));
   return (
     <pre class="gen-manifest chk-diff" data-testid="fixed-diff" tabIndex={0} aria-label="Changes the fixes make">
-      {shown.length === 0 ? 'No changes.' : shown.map(([l, i], n) => (
-        <span key={i} class={l.kind === '+' ? 'chk-diff-add' : l.kind === '-' ? 'chk-diff-del' : undefined}>
-          {n > 0 && shown[n - 1][1] !== i - 1 ? '\u22ef\n' : ''}{`${l.kind} ${l.text}\n`}
-        </span>
-      ))}
+      {shown.length === 0
+        ? 'No changes.'
+        : shown.map(([l, i], n) => (
+            <span key={i} class={l.kind === '+' ? 'chk-diff-add' : l.kind === '-' ? 'chk-diff-del' : undefined}>
+              {n > 0 && shown[n - 1][1] !== i - 1 ? '\u22ef\n' : ''}
+              {`${l.kind} ${l.text}\n`}
+            </span>
+          ))}
     </pre>
   );
 }

@@ -1,5 +1,12 @@
 /** The messages between the checker page and its Web Worker (check-worker.ts), and the check that answers them. */
-import { checkManifest, fixManifest, settingErrors, type CheckReport, type FixedManifest, type InputProblem } from '../../drain/check/index.ts';
+import {
+  checkManifest,
+  fixManifest,
+  settingErrors,
+  type CheckReport,
+  type FixedManifest,
+  type InputProblem,
+} from '../../drain/check/index.ts';
 import type { Profiles } from '../../drain/profiles.ts';
 
 /** What the page shows for the current text and settings. */
@@ -16,9 +23,7 @@ export interface CheckRequest {
 }
 
 /** The settings' errors ([flag, message]) and the outcome, or the message of an exception the check threw. */
-export type CheckReply =
-  | { id: number; errors: [string, string][]; outcome: Outcome }
-  | { id: number; failed: string };
+export type CheckReply = { id: number; errors: [string, string][]; outcome: Outcome } | { id: number; failed: string };
 
 /** Answer one request: the settings' errors, then the outcome for the text (in the worker, or on the page without one). */
 export function answerCheck(request: CheckRequest, profiles: Profiles): CheckReply {

@@ -43,7 +43,10 @@ export function createCheckRunner(profiles: Profiles): CheckRunner {
   const start = (): Worker | undefined => {
     if (worker || noWorker) return worker;
     try {
-      const started = new Worker(new URL('./check-worker.ts', import.meta.url), { type: 'module', name: 'hitless-checker' });
+      const started = new Worker(new URL('./check-worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'hitless-checker',
+      });
       started.onmessage = (event: MessageEvent<CheckReply>) => {
         answered = true;
         if (event.data.id === nextId - 1) busySince = undefined; // it answered the latest request: idle again
@@ -55,7 +58,10 @@ export function createCheckRunner(profiles: Profiles): CheckRunner {
         noWorker = true;
         stop();
         const waiting = pending;
-        if (waiting) onPage(waiting.request).then(settle, (error: Error) => settle({ id: waiting.request.id, failed: error.message }));
+        if (waiting)
+          onPage(waiting.request).then(settle, (error: Error) =>
+            settle({ id: waiting.request.id, failed: error.message }),
+          );
       };
       started.postMessage({ profiles });
       worker = started;
@@ -79,8 +85,7 @@ export function createCheckRunner(profiles: Profiles): CheckRunner {
         if (running) {
           busySince ??= performance.now();
           running.postMessage(request);
-        }
-        else onPage(request).then(settle, (error: Error) => settle({ id: request.id, failed: error.message }));
+        } else onPage(request).then(settle, (error: Error) => settle({ id: request.id, failed: error.message }));
       });
     },
     dispose() {

@@ -39,7 +39,7 @@ interface Props {
   manifestHtml?: ComponentChildren;
 }
 
-type Emit = (typeof import('./emitter.ts'))['emitForPage'];
+type Emit = typeof import('./emitter.ts')['emitForPage'];
 
 /** What changes need: the emitter (and the yaml library) and every profile. */
 interface Loaded {
@@ -102,7 +102,9 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     wantEmitter();
   }, []);
   // Hydrated once the pending mark is in the DOM, so that a test never reads the defaults as the link's manifest.
-  useEffect(() => { if (linkPending) markHydrated(); }, [linkPending]);
+  useEffect(() => {
+    if (linkPending) markHydrated();
+  }, [linkPending]);
   const urlRead = useRef(false);
   useEffect(() => {
     if (!loaded || urlRead.current) return;
@@ -127,7 +129,10 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
 
   const resolved = useMemo(() => resolveInputs(raw, profiles), [raw, profiles]);
   const { inputs } = resolved;
-  const defaults = useMemo(() => defaultsFor(profiles, inputs.gateway, inputs.modelServer), [profiles, inputs.gateway, inputs.modelServer]);
+  const defaults = useMemo(
+    () => defaultsFor(profiles, inputs.gateway, inputs.modelServer),
+    [profiles, inputs.gateway, inputs.modelServer],
+  );
   const planned = useMemo(() => planFor(inputs, profiles), [inputs, profiles]);
   const isDefault = Object.values(raw).every((v) => v.trim() === '') && resolved.errors.length === 0;
   // null: the default manifest, as the server rendered it (highlighted at build time).
@@ -152,7 +157,9 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const inputErrors = useMemo(() => inputErrorLines(resolved.errors, inputs, planned), [resolved, planned]);
 
   // An alertdialog takes the focus when it opens (WAI-ARIA): its first button, "Use the preset's values".
-  useEffect(() => { if (pending) presetFirstButton.current?.focus(); }, [pending]);
+  useEffect(() => {
+    if (pending) presetFirstButton.current?.focus();
+  }, [pending]);
 
   // The address follows the inputs in the same commit as the manifest (a layout effect: replaceState does no layout),
   // and not while a link's own settings are still being read.
@@ -160,7 +167,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     if (!urlWritable.current || linkPending) return;
     const query = encodeQuery(inputs, profiles);
     const url = `${window.location.pathname}?${query}${window.location.hash}`;
-    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
+    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`)
+      window.history.replaceState(null, '', url);
   }, [inputs, profiles, linkPending]);
 
   const setValue = (flag: string, value: string) => {
@@ -201,7 +209,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     document.getElementById(`in-${pending.flag}`)?.focus();
   };
 
-  const presetName = (p: PendingPreset) => (p.flag === 'gateway' ? gatewayById(profiles, p.value).name : modelServerById(profiles, p.value).name);
+  const presetName = (p: PendingPreset) =>
+    p.flag === 'gateway' ? gatewayById(profiles, p.value).name : modelServerById(profiles, p.value).name;
 
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
     if (spec.key === 'gateway') return choices.gateways.map((g) => [g.id, g.name]);
@@ -216,19 +225,26 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     return d === undefined ? '' : String(d);
   };
 
-  const helpOf = (spec: FieldSpec): string | undefined => (spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined);
+  const helpOf = (spec: FieldSpec): string | undefined =>
+    spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined;
 
   const disabledHelp = useMemo(() => healthCheckDisabledHelp(choices), [choices]);
   const disabledProps = (spec: FieldSpec): { disabled?: boolean; help?: string } =>
-    (healthCheckDisabled(choices, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {});
+    healthCheckDisabled(choices, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {};
 
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
     if (spec.key === 'modelServerVersion') {
-      const release = planRelease({ ...inputs, modelServerVersion: undefined }, modelServerById(profiles, inputs.modelServer));
-      return release.release === null ? 'unknown: the image tag names no release' : `from the image: ${release.release}`;
+      const release = planRelease(
+        { ...inputs, modelServerVersion: undefined },
+        modelServerById(profiles, inputs.modelServer),
+      );
+      return release.release === null
+        ? 'unknown: the image tag names no release'
+        : `from the image: ${release.release}`;
     }
-    if (spec.key === 'removalSeconds' && defaults.removalSeconds === undefined) return `from health checks: ${planned.removalSeconds}`;
+    if (spec.key === 'removalSeconds' && defaults.removalSeconds === undefined)
+      return `from health checks: ${planned.removalSeconds}`;
     if (spec.group === 'gateway' && defaults[spec.key] === undefined) return 'not used';
     return undefined;
   };
@@ -238,29 +254,63 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
       {migration ? <MigrationNotice migration={migration} onDismiss={() => setMigration(null)} /> : null}
       {notices.length > 0 ? (
         <div class="gen-notices" role="status" data-testid="notices">
-          <p><strong>Some settings in the link could not be used:</strong></p>
-          <ul>{notices.map((n, i) => <li key={i}>{n}</li>)}</ul>
-          <button type="button" onClick={() => setNotices([])}>Dismiss</button>
+          <p>
+            <strong>Some settings in the link could not be used:</strong>
+          </p>
+          <ul>
+            {notices.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => setNotices([])}>
+            Dismiss
+          </button>
         </div>
       ) : null}
-      <p class="gen-skip"><a href="#gen-manifest-heading">Skip to the manifest</a></p>
+      <p class="gen-skip">
+        <a href="#gen-manifest-heading">Skip to the manifest</a>
+      </p>
       <div class="gen-layout">
-        <form class="gen-form" onSubmit={(e) => e.preventDefault()} aria-label="Drain settings"
-          onFocusIn={wantEmitter} onPointerDown={wantEmitter}>
+        <form
+          class="gen-form"
+          onSubmit={(e) => e.preventDefault()}
+          aria-label="Drain settings"
+          onFocusIn={wantEmitter}
+          onPointerDown={wantEmitter}
+        >
           {GROUPS.map((group) => {
             const fields = FIELDS.filter((f) => f.group === group.id);
             const rows = fields.map((spec) => (
               <div key={spec.flag}>
-                <InputField spec={spec} value={valueOf(spec)} placeholder={placeholderOf(spec)} error={errors.get(spec.flag)}
+                <InputField
+                  spec={spec}
+                  value={valueOf(spec)}
+                  placeholder={placeholderOf(spec)}
+                  error={errors.get(spec.flag)}
                   changed={spec.flag in raw && raw[spec.flag] !== String(defaults[spec.key] ?? '')}
-                  options={optionsFor(spec)} onInput={onInput} help={helpOf(spec)} {...disabledProps(spec)} />
+                  options={optionsFor(spec)}
+                  onInput={onInput}
+                  help={helpOf(spec)}
+                  {...disabledProps(spec)}
+                />
                 {pending && pending.flag === spec.flag ? (
-                  <div class="gen-preset-confirm" role="alertdialog" aria-labelledby="gen-preset-q" aria-describedby="gen-preset-values"
+                  <div
+                    class="gen-preset-confirm"
+                    role="alertdialog"
+                    aria-labelledby="gen-preset-q"
+                    aria-describedby="gen-preset-values"
                     data-testid="preset-confirm"
-                    onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); applyPending(false); } }}>
+                    onKeyDown={(e) => {
+                      if (e.key === 'Escape') {
+                        e.preventDefault();
+                        applyPending(false);
+                      }
+                    }}
+                  >
                     <p id="gen-preset-q">
-                      The {presetName(pending)} preset has its own value{pending.conflicts.length === 1 ? '' : 's'} for {pending.conflicts.length === 1 ? 'a field' : 'fields'} you
-                      changed. Replace your value{pending.conflicts.length === 1 ? '' : 's'} with the preset&rsquo;s?
+                      The {presetName(pending)} preset has its own value{pending.conflicts.length === 1 ? '' : 's'} for{' '}
+                      {pending.conflicts.length === 1 ? 'a field' : 'fields'} you changed. Replace your value
+                      {pending.conflicts.length === 1 ? '' : 's'} with the preset&rsquo;s?
                     </p>
                     <ul id="gen-preset-values">
                       {pending.conflicts.map((c) => {
@@ -268,42 +318,77 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
                         const preset = c.presetValue === '(not used)' ? 'not used' : formatValue(field, c.presetValue);
                         return (
                           <li key={c.flag} data-flag={c.flag}>
-                            {field?.label ?? c.flag} (<code>--{c.flag}</code>): yours {formatValue(field, raw[c.flag])}, the preset&rsquo;s {preset}
+                            {field?.label ?? c.flag} (<code>--{c.flag}</code>): yours {formatValue(field, raw[c.flag])},
+                            the preset&rsquo;s {preset}
                           </li>
                         );
                       })}
                     </ul>
-                    <button type="button" ref={presetFirstButton} onClick={() => applyPending(true)}>Use the preset&rsquo;s values</button>
-                    <button type="button" onClick={() => applyPending(false)}>Keep my values</button>
+                    <button type="button" ref={presetFirstButton} onClick={() => applyPending(true)}>
+                      Use the preset&rsquo;s values
+                    </button>
+                    <button type="button" onClick={() => applyPending(false)}>
+                      Keep my values
+                    </button>
                   </div>
                 ) : null}
               </div>
             ));
             if (!FOLDED_GROUPS.includes(group.id)) {
-              return <fieldset key={group.id} class="gen-group"><legend>{group.label}</legend>{rows}</fieldset>;
+              return (
+                <fieldset key={group.id} class="gen-group">
+                  <legend>{group.label}</legend>
+                  {rows}
+                </fieldset>
+              );
             }
             // Rarely changed groups start folded, and open when one of their fields is changed or wrong.
             // Their fields are rendered only once open, which keeps hydration short.
             const open = openGroups.includes(group.id) || fields.some((f) => f.flag in raw || errors.has(f.flag));
             const onToggle = (e: Event) => {
               const isOpen = (e.currentTarget as HTMLDetailsElement).open;
-              setOpenGroups((prev) => (isOpen ? [...new Set([...prev, group.id])] : prev.filter((g) => g !== group.id)));
+              setOpenGroups((prev) =>
+                isOpen ? [...new Set([...prev, group.id])] : prev.filter((g) => g !== group.id),
+              );
             };
             return (
               <details key={group.id} class="gen-group gen-folded" open={open || undefined} onToggle={onToggle}>
                 <summary>{group.label}</summary>
-                <fieldset><legend class="sr-only">{group.label}</legend>{open ? rows : null}</fieldset>
+                <fieldset>
+                  <legend class="sr-only">{group.label}</legend>
+                  {open ? rows : null}
+                </fieldset>
               </details>
             );
           })}
-          <p class="gen-reset"><button type="button" onClick={() => { urlWritable.current = true; setRaw({}); setPending(null); setDeferred(null); }}>Reset every input</button></p>
+          <p class="gen-reset">
+            <button
+              type="button"
+              onClick={() => {
+                urlWritable.current = true;
+                setRaw({});
+                setPending(null);
+                setDeferred(null);
+              }}
+            >
+              Reset every input
+            </button>
+          </p>
         </form>
         <div class="gen-result">
           <PlanSummary plan={planned} inputErrors={inputErrors} />
           {loadFailed && !emit ? (
-            <p class="gen-load-failed" role="alert">The page could not load what it needs to update the manifest: reload the page to try again.</p>
+            <p class="gen-load-failed" role="alert">
+              The page could not load what it needs to update the manifest: reload the page to try again.
+            </p>
           ) : null}
-          <ManifestOutput manifest={manifest} serverHtml={manifestHtml} fileName={`${inputs.name}.yaml`} pending={manifestPending} invalid={invalid} />
+          <ManifestOutput
+            manifest={manifest}
+            serverHtml={manifestHtml}
+            fileName={`${inputs.name}.yaml`}
+            pending={manifestPending}
+            invalid={invalid}
+          />
           <LazyTimeline plan={planned} profiles={profiles} />
           <Derivation plan={planned} keep={pristine} />
         </div>

@@ -21,38 +21,71 @@ interface Props {
 export function InputField({ spec, value, placeholder, error, changed, options, disabled, help, onInput }: Props) {
   const id = `in-${spec.flag}`;
   const describedBy = `${id}-help${error ? ` ${id}-error` : ''}`;
-  const common = { id, name: spec.flag, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, disabled: disabled || undefined };
+  const common = {
+    id,
+    name: spec.flag,
+    'aria-describedby': describedBy,
+    'aria-invalid': error ? true : undefined,
+    disabled: disabled || undefined,
+  };
   let control;
   if (spec.kind === 'bool') {
     control = (
-      <input {...common} type="checkbox" checked={value === 'true'}
-        onChange={(e) => onInput(spec.flag, (e.currentTarget as HTMLInputElement).checked ? 'true' : 'false')} />
+      <input
+        {...common}
+        type="checkbox"
+        checked={value === 'true'}
+        onChange={(e) => onInput(spec.flag, (e.currentTarget as HTMLInputElement).checked ? 'true' : 'false')}
+      />
     );
   } else if (spec.kind === 'enum' || spec.kind === 'profile') {
     const choices = options ?? spec.choices!.map((c) => [c, c] as [string, string]);
     control = (
-      <select {...common} value={value} onChange={(e) => onInput(spec.flag, (e.currentTarget as HTMLSelectElement).value)}>
-        {choices.map(([v, label]) => <option value={v} key={v}>{label}</option>)}
+      <select
+        {...common}
+        value={value}
+        onChange={(e) => onInput(spec.flag, (e.currentTarget as HTMLSelectElement).value)}
+      >
+        {choices.map(([v, label]) => (
+          <option value={v} key={v}>
+            {label}
+          </option>
+        ))}
       </select>
     );
   } else {
     const numeric = spec.kind === 'int' || spec.kind === 'number';
     control = (
-      <input {...common} type="text" inputMode={numeric ? (spec.kind === 'int' ? 'numeric' : 'decimal') : undefined}
-        autoComplete="off" spellcheck={false} value={value} placeholder={placeholder}
-        onInput={(e) => onInput(spec.flag, (e.currentTarget as HTMLInputElement).value)} />
+      <input
+        {...common}
+        type="text"
+        inputMode={numeric ? (spec.kind === 'int' ? 'numeric' : 'decimal') : undefined}
+        autoComplete="off"
+        spellcheck={false}
+        value={value}
+        placeholder={placeholder}
+        onInput={(e) => onInput(spec.flag, (e.currentTarget as HTMLInputElement).value)}
+      />
     );
   }
   return (
-    <div class={`gen-field${spec.kind === 'bool' ? ' is-check' : ''}${changed ? ' is-changed' : ''}${error ? ' has-error' : ''}${disabled ? ' is-disabled' : ''}`}>
+    <div
+      class={`gen-field${spec.kind === 'bool' ? ' is-check' : ''}${changed ? ' is-changed' : ''}${error ? ' has-error' : ''}${disabled ? ' is-disabled' : ''}`}
+    >
       <label for={id}>
         {spec.label}
         {spec.unit ? <span class="gen-unit"> ({spec.unit})</span> : null}
         {changed ? <span class="gen-changed-mark"> · changed</span> : null}
       </label>
       {control}
-      <p class="gen-help" id={`${id}-help`}>{help ?? spec.help} <code>--{spec.flag}</code></p>
-      {error ? <p class="gen-error" id={`${id}-error`}>{error}</p> : null}
+      <p class="gen-help" id={`${id}-help`}>
+        {help ?? spec.help} <code>--{spec.flag}</code>
+      </p>
+      {error ? (
+        <p class="gen-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

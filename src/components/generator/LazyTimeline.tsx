@@ -10,19 +10,28 @@ export function LazyTimeline(props: Props) {
   const [Loaded, setLoaded] = useState<FunctionComponent<Props> | null>(null);
   const slot = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const load = () => { import('../timeline/Timeline.tsx').then((m) => setLoaded(() => m.Timeline)); };
+    const load = () => {
+      import('../timeline/Timeline.tsx').then((m) => setLoaded(() => m.Timeline));
+    };
     if (!('IntersectionObserver' in window) || !slot.current) {
       load();
       return;
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        observer.disconnect();
-        load();
-      }
-    }, { rootMargin: '400px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          observer.disconnect();
+          load();
+        }
+      },
+      { rootMargin: '400px' },
+    );
     observer.observe(slot.current);
     return () => observer.disconnect();
   }, []);
-  return <div ref={slot} class={Loaded ? 'gen-timeline' : 'gen-timeline is-loading'}>{Loaded ? <Loaded {...props} /> : null}</div>;
+  return (
+    <div ref={slot} class={Loaded ? 'gen-timeline' : 'gen-timeline is-loading'}>
+      {Loaded ? <Loaded {...props} /> : null}
+    </div>
+  );
 }

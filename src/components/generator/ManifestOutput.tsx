@@ -33,9 +33,15 @@ function useHighlightedHtml(text: string | null): string | null {
     let cancelled = false;
     import('./highlight-client.ts')
       .then((m) => m.highlightManifestHtml(text))
-      .then((html) => { if (!cancelled) setResult({ code: text, html }); })
-      .catch(() => { /* plain text stays: highlighting is an enhancement */ });
-    return () => { cancelled = true; };
+      .then((html) => {
+        if (!cancelled) setResult({ code: text, html });
+      })
+      .catch(() => {
+        /* plain text stays: highlighting is an enhancement */
+      });
+    return () => {
+      cancelled = true;
+    };
   }, [text]);
   return result && result.code === text ? result.html : null;
 }
@@ -65,24 +71,48 @@ export function ManifestOutput({ manifest, serverHtml, fileName, pending = false
       <div class="gen-output-bar">
         <h2 id="gen-manifest-heading">Manifest</h2>
         <div class="gen-actions">
-          <button type="button" onClick={onCopy} data-testid="copy" disabled={blocked || undefined}
-            aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}>Copy</button>
-          <button type="button" onClick={onDownload} data-testid="download" disabled={blocked || undefined}
-            aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}>Download {fileName}</button>
-          <span role="status" class="gen-copy-status">{status}</span>
+          <button
+            type="button"
+            onClick={onCopy}
+            data-testid="copy"
+            disabled={blocked || undefined}
+            aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}
+          >
+            Copy
+          </button>
+          <button
+            type="button"
+            onClick={onDownload}
+            data-testid="download"
+            disabled={blocked || undefined}
+            aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}
+          >
+            Download {fileName}
+          </button>
+          <span role="status" class="gen-copy-status">
+            {status}
+          </span>
         </div>
       </div>
       <p class="gen-manifest-blocked" id="gen-manifest-blocked" role="status" data-testid="manifest-blocked">
         {blocked ? (
           <>
             Copy and Download are off until {invalid.length === 1 ? 'this input is' : 'these inputs are'} fixed:{' '}
-            {listOf(invalid.map((f) => `${f.label} (--${f.flag})`))}. Meanwhile the manifest below uses the fallback values the plan names.
+            {listOf(invalid.map((f) => `${f.label} (--${f.flag})`))}. Meanwhile the manifest below uses the fallback
+            values the plan names.
           </>
         ) : null}
       </p>
-      <pre ref={pre} class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`} data-testid="manifest" tabIndex={0}
-        aria-labelledby="gen-manifest-heading" aria-busy={pending ? 'true' : undefined} data-pending={pending ? 'true' : 'false'}
-        data-blocked={blocked ? 'true' : undefined}>
+      <pre
+        ref={pre}
+        class={`gen-manifest${highlighted ? ' is-highlighted' : ''}`}
+        data-testid="manifest"
+        tabIndex={0}
+        aria-labelledby="gen-manifest-heading"
+        aria-busy={pending ? 'true' : undefined}
+        data-pending={pending ? 'true' : 'false'}
+        data-blocked={blocked ? 'true' : undefined}
+      >
         {code}
       </pre>
     </div>

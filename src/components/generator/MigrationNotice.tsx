@@ -20,18 +20,32 @@ export function MigrationNotice({ migration, onDismiss }: Props) {
   return (
     <div class="gen-notices gen-migration" role="status" data-testid="migration-notice">
       <p>
-        <strong>This link was made with drain model v{migration.fromVersion}.</strong> It opens
-        with <a href="/drain-model/#changes-from-v1">drain model v{MODEL_VERSION}</a>, which
-        {migration.changes.length === 0 ? ' gives the same values for these inputs.' : ' changes these values (old \u2192 new):'}
+        <strong>This link was made with drain model v{migration.fromVersion}.</strong> It opens with{' '}
+        <a href="/drain-model/#changes-from-v1">drain model v{MODEL_VERSION}</a>, which
+        {migration.changes.length === 0
+          ? ' gives the same values for these inputs.'
+          : ' changes these values (old \u2192 new):'}
       </p>
-      {shown.length > 0 ? <ul>{shown.map((c) => <li key={c.label}>{describeChange(c)}</li>)}</ul> : null}
+      {shown.length > 0 ? (
+        <ul>
+          {shown.map((c) => (
+            <li key={c.label}>{describeChange(c)}</li>
+          ))}
+        </ul>
+      ) : null}
       {rest.length > 0 ? (
         <details>
           <summary>and {rest.length} more</summary>
-          <ul>{rest.map((c) => <li key={c.label}>{describeChange(c)}</li>)}</ul>
+          <ul>
+            {rest.map((c) => (
+              <li key={c.label}>{describeChange(c)}</li>
+            ))}
+          </ul>
         </details>
       ) : null}
-      <button type="button" onClick={onDismiss}>Dismiss</button>
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
     </div>
   );
 }

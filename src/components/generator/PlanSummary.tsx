@@ -5,10 +5,26 @@ import { serverContent } from './keep-server.ts';
 
 /** Message text with each flag name in code that does not wrap at its dashes. */
 export function FlagText({ text }: { text: string }) {
-  return <>{splitFlags(text).map((part, i) => (part.flag ? <code key={i} class="gen-flag">{part.text}</code> : part.text))}</>;
+  return (
+    <>
+      {splitFlags(text).map((part, i) =>
+        part.flag ? (
+          <code key={i} class="gen-flag">
+            {part.text}
+          </code>
+        ) : (
+          part.text
+        ),
+      )}
+    </>
+  );
 }
 
-const SEVERITY_LABELS: Record<Plan['warnings'][number]['severity'], string> = { error: 'Error', warning: 'Warning', info: 'Note' };
+const SEVERITY_LABELS: Record<Plan['warnings'][number]['severity'], string> = {
+  error: 'Error',
+  warning: 'Warning',
+  info: 'Note',
+};
 
 interface Props {
   plan: Plan;
@@ -23,20 +39,26 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
     <section class="gen-plan" data-testid="plan" data-plan={JSON.stringify(plan)} aria-labelledby="gen-plan-heading">
       <h2 id="gen-plan-heading">Plan</h2>
       <p class="gen-plan-line" aria-live="polite">
-        Grace period <strong>{plan.terminationGracePeriodSeconds}s</strong> = {plan.preStopSeconds}s preStop
-        + {plan.drainSeconds}s drain + {plan.teardownSeconds}s teardown;
-        rollout maxSurge {plan.strategy.maxSurge}, maxUnavailable {plan.strategy.maxUnavailable}.
+        Grace period <strong>{plan.terminationGracePeriodSeconds}s</strong> = {plan.preStopSeconds}s preStop +{' '}
+        {plan.drainSeconds}s drain + {plan.teardownSeconds}s teardown; rollout maxSurge {plan.strategy.maxSurge},
+        maxUnavailable {plan.strategy.maxUnavailable}.
       </p>
       <p class="gen-plan-rollout" data-testid="plan-rollout">
-        Rollout, worst case <strong>{plan.rolloutSeconds}s</strong> = {plan.rolloutSteps} step{plan.rolloutSteps === 1 ? '' : 's'} × ({plan.rolloutStepSeconds - plan.terminationGracePeriodSeconds}s
-        model load + {plan.terminationGracePeriodSeconds}s grace); {plan.rolloutServingReplicas} of {plan.rolloutServingReplicas + plan.strategy.maxUnavailable} replicas
-        serve during a step ({plan.rolloutCapacityPercent}%).
-        {plan.podDisruptionBudget ? ' A PodDisruptionBudget lets evictions take one pod at a time.' : ' No PodDisruptionBudget.'}
+        Rollout, worst case <strong>{plan.rolloutSeconds}s</strong> = {plan.rolloutSteps} step
+        {plan.rolloutSteps === 1 ? '' : 's'} × ({plan.rolloutStepSeconds - plan.terminationGracePeriodSeconds}s model
+        load + {plan.terminationGracePeriodSeconds}s grace); {plan.rolloutServingReplicas} of{' '}
+        {plan.rolloutServingReplicas + plan.strategy.maxUnavailable} replicas serve during a step (
+        {plan.rolloutCapacityPercent}%).
+        {plan.podDisruptionBudget
+          ? ' A PodDisruptionBudget lets evictions take one pod at a time.'
+          : ' No PodDisruptionBudget.'}
       </p>
       {inputErrors.length > 0 ? (
         <ul class="gen-warnings" data-testid="plan-input-errors">
           {inputErrors.map((line, i) => (
-            <li key={i} class="gen-warning is-error"><FlagText text={line} /></li>
+            <li key={i} class="gen-warning is-error">
+              <FlagText text={line} />
+            </li>
           ))}
         </ul>
       ) : null}
@@ -45,7 +67,12 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
           {warnings.map((w) => (
             <li key={w.code} class={`gen-warning is-${w.severity}`} data-code={w.code} data-severity={w.severity}>
               <strong>{SEVERITY_LABELS[w.severity]}:</strong> <FlagText text={w.message} />
-              {w.see ? <> <a href={w.see.path}>{w.see.label}</a>.</> : null}
+              {w.see ? (
+                <>
+                  {' '}
+                  <a href={w.see.path}>{w.see.label}</a>.
+                </>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -62,18 +89,32 @@ export function Derivation({ plan, keep = false }: { plan: Plan; keep?: boolean 
   return (
     <details class="gen-derivation" data-testid="derivation">
       <summary>How each value was derived</summary>
-      <dl {...serverContent(keep, plan.derivation.map((step) => {
-          const { label, manifestKey, value } = describeStep(step);
-          return (
-            <div key={step.field} data-field={step.field}>
-              <dt>
-                {label} = <FlagText text={value} />
-                {manifestKey ? <> <span class="gen-derivation-key">(<code>{manifestKey}</code>)</span></> : null}
-              </dt>
-              <dd><FlagText text={`${step.formula}. ${step.why}`} /></dd>
-            </div>
-          );
-        }))} />
+      <dl
+        {...serverContent(
+          keep,
+          plan.derivation.map((step) => {
+            const { label, manifestKey, value } = describeStep(step);
+            return (
+              <div key={step.field} data-field={step.field}>
+                <dt>
+                  {label} = <FlagText text={value} />
+                  {manifestKey ? (
+                    <>
+                      {' '}
+                      <span class="gen-derivation-key">
+                        (<code>{manifestKey}</code>)
+                      </span>
+                    </>
+                  ) : null}
+                </dt>
+                <dd>
+                  <FlagText text={`${step.formula}. ${step.why}`} />
+                </dd>
+              </div>
+            );
+          }),
+        )}
+      />
     </details>
   );
 }

@@ -20,6 +20,9 @@ export function emitForPage(plan: Plan, inputs: DrainInputs, profiles: Profiles)
     return { text: emitOutput(plan, inputs, profiles, outputFacts).text };
   } catch (error) {
     if (!(error instanceof OutputError)) throw error;
-    return { text: `# No ${inputs.output} output for these inputs: ${error.message}.\n`, problem: { flag: error.flag, message: error.message } };
+    return {
+      text: `# No ${inputs.output} output for these inputs: ${error.message}.\n`,
+      problem: { flag: error.flag, message: error.message },
+    };
   }
 }

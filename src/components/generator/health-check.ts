@@ -11,18 +11,29 @@ interface GatewayList {
 
 /** The four health-check fields, by flag. */
 export const HEALTH_CHECK_FLAGS: readonly string[] = [
-  'health-check-interval-seconds', 'health-check-unhealthy-threshold', 'health-check-timeout-seconds', 'propagation-seconds',
+  'health-check-interval-seconds',
+  'health-check-unhealthy-threshold',
+  'health-check-timeout-seconds',
+  'propagation-seconds',
 ];
 
 /**
  * Whether a health-check field is disabled: the gateway has no health-check data and the reader has not typed a
  * value there (a value the core refuses stays editable, so it can be cleared).
  */
-export function healthCheckDisabled(profiles: GatewayList, gatewayId: string, raw: Record<string, string>, flag: string): boolean {
+export function healthCheckDisabled(
+  profiles: GatewayList,
+  gatewayId: string,
+  raw: Record<string, string>,
+  flag: string,
+): boolean {
   if (!HEALTH_CHECK_FLAGS.includes(flag)) return false;
   if ((raw[flag] ?? '').trim() !== '') return false;
   const gateway = profiles.gateways.find((g) => g.id === gatewayId);
-  if (!gateway) throw new Error(`gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(gatewayId)})`);
+  if (!gateway)
+    throw new Error(
+      `gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(gatewayId)})`,
+    );
   return !gateway.healthCheck;
 }
 

@@ -30,10 +30,14 @@ export interface HighlightToken {
 const LINES_PER_SLICE = 20;
 
 /** The dark theme's colour for each light-theme colour, scope by scope. */
-const DARK_OF = new Map<string, string>([
-  [YAML_LIGHT.fg!, YAML_DARK.fg!],
-  ...YAML_LIGHT.tokenColors!.map((rule, i) => [rule.settings.foreground!, YAML_DARK.tokenColors![i].settings.foreground!] as [string, string]),
-].map(([light, dark]) => [light.toUpperCase(), dark]));
+const DARK_OF = new Map<string, string>(
+  [
+    [YAML_LIGHT.fg!, YAML_DARK.fg!],
+    ...YAML_LIGHT.tokenColors!.map(
+      (rule, i) => [rule.settings.foreground!, YAML_DARK.tokenColors![i].settings.foreground!] as [string, string],
+    ),
+  ].map(([light, dark]) => [light.toUpperCase(), dark]),
+);
 
 let highlighter: Promise<HighlighterCore> | undefined;
 
@@ -57,11 +61,19 @@ export async function highlightYaml(code: string): Promise<HighlightToken[][]> {
   for (let start = 0; start < lines.length; start += LINES_PER_SLICE) {
     if (start > 0) await nextTask();
     const slice = h.codeToTokensBase(lines.slice(start, start + LINES_PER_SLICE).join('\n'), {
-      lang: 'yaml', theme: YAML_LIGHT.name, grammarState,
+      lang: 'yaml',
+      theme: YAML_LIGHT.name,
+      grammarState,
     });
     grammarState = h.getLastGrammarState(slice);
     for (const line of slice) {
-      out.push(line.map((t) => ({ content: t.content, light: t.color, dark: t.color ? DARK_OF.get(t.color.toUpperCase()) : undefined })));
+      out.push(
+        line.map((t) => ({
+          content: t.content,
+          light: t.color,
+          dark: t.color ? DARK_OF.get(t.color.toUpperCase()) : undefined,
+        })),
+      );
     }
   }
   return out;
@@ -81,11 +93,24 @@ const COLOUR = /^#[0-9A-Fa-f]{3,8}$/;
  * its colours as `--hl-light` / `--hl-dark`. The text content is the lines joined with newlines, each ended by one.
  */
 export function linesToHtml(lines: HighlightToken[][]): string {
-  return lines.map((line) => `<span class="line">${line.map((t) => {
-    const style = [t.light && COLOUR.test(t.light) ? `--hl-light:${t.light}` : '', t.dark && COLOUR.test(t.dark) ? `--hl-dark:${t.dark}` : '']
-      .filter(Boolean).join(';');
-    return style ? `<span style="${style}">${escapeHtml(t.content)}</span>` : `<span>${escapeHtml(t.content)}</span>`;
-  }).join('')}\n</span>`).join('');
+  return lines
+    .map(
+      (line) =>
+        `<span class="line">${line
+          .map((t) => {
+            const style = [
+              t.light && COLOUR.test(t.light) ? `--hl-light:${t.light}` : '',
+              t.dark && COLOUR.test(t.dark) ? `--hl-dark:${t.dark}` : '',
+            ]
+              .filter(Boolean)
+              .join(';');
+            return style
+              ? `<span style="${style}">${escapeHtml(t.content)}</span>`
+              : `<span>${escapeHtml(t.content)}</span>`;
+          })
+          .join('')}\n</span>`,
+    )
+    .join('');
 }
 
 /** A manifest (ending in a newline) as highlighted HTML whose text content is the manifest exactly. */

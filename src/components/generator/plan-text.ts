@@ -13,7 +13,8 @@ const SEVERITY_ORDER: Record<string, number> = { error: 0, warning: 1, info: 2 }
 
 /** Errors, then warnings, then notes; the plan's order otherwise. */
 export function sortWarnings(warnings: readonly Warning[]): Warning[] {
-  return warnings.map((w, i) => [w, i] as const)
+  return warnings
+    .map((w, i) => [w, i] as const)
     .sort(([a, i], [b, j]) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3) || i - j)
     .map(([w]) => w);
 }
@@ -22,10 +23,14 @@ export function sortWarnings(warnings: readonly Warning[]): Warning[] {
  * Input flags that messages name without their dashes (`set removal-seconds`). Only names with a hyphen: a
  * one-word flag (`model`, `port`) reads as plain prose, and so does `model-server` ("model-server pods").
  */
-const BARE_FLAGS = FIELDS.map((f) => f.flag).filter((flag) => flag.includes('-') && flag !== 'model-server')
+const BARE_FLAGS = FIELDS.map((f) => f.flag)
+  .filter((flag) => flag.includes('-') && flag !== 'model-server')
   .sort((a, b) => b.length - a.length);
 
-const FLAG_PATTERN = new RegExp(`(?<![\\w-])(--[a-z][a-z0-9-]*(?:=[0-9][0-9.]*)?|(?:${BARE_FLAGS.join('|')}))(?![\\w-])`, 'g');
+const FLAG_PATTERN = new RegExp(
+  `(?<![\\w-])(--[a-z][a-z0-9-]*(?:=[0-9][0-9.]*)?|(?:${BARE_FLAGS.join('|')}))(?![\\w-])`,
+  'g',
+);
 
 /** One run of message text: plain words, or a flag name (with any `=value`) to set in code. */
 export interface TextPart {
@@ -65,7 +70,8 @@ export function inputErrorLines(errors: readonly FieldError[], inputs: DrainInpu
     const label = spec?.label ?? error.flag;
     const used = spec ? inputs[spec.key] : undefined;
     let instead: string;
-    if (spec?.key === 'maxRequestSeconds' && used === undefined) instead = `the plan derives ${plan.maxRequestSeconds} s from the tokens until it is fixed`;
+    if (spec?.key === 'maxRequestSeconds' && used === undefined)
+      instead = `the plan derives ${plan.maxRequestSeconds} s from the tokens until it is fixed`;
     else if (used === undefined || used === '') instead = 'the plan leaves it out until it is fixed';
     else instead = `the plan uses ${formatValue(spec, used)} until it is fixed`;
     return `${label} is not valid: ${error.message}; ${instead}.`;
@@ -100,5 +106,9 @@ export const DERIVATION_LABELS: Record<string, { label: string; manifestKey?: st
 export function describeStep(step: DerivationStep): { label: string; manifestKey?: string; value: string } {
   const known = DERIVATION_LABELS[step.field];
   const seconds = typeof step.value === 'number' && (/Seconds$/.test(step.field) || /\.window$/.test(step.field));
-  return { label: known?.label ?? step.field, manifestKey: known?.manifestKey, value: seconds ? `${step.value} s` : String(step.value) };
+  return {
+    label: known?.label ?? step.field,
+    manifestKey: known?.manifestKey,
+    value: seconds ? `${step.value} s` : String(step.value),
+  };
 }

@@ -20,7 +20,13 @@ export interface PendingPreset {
  * The reader's values that the preset for `value` would overwrite: fields whose default changes with the
  * choice and that the reader set to something other than the new default.
  */
-export function presetConflicts(profiles: Profiles, inputs: DrainInputs, raw: Record<string, string>, flag: string, value: string): PresetConflict[] {
+export function presetConflicts(
+  profiles: Profiles,
+  inputs: DrainInputs,
+  raw: Record<string, string>,
+  flag: string,
+  value: string,
+): PresetConflict[] {
   const gateway = flag === 'gateway' ? value : inputs.gateway;
   const modelServer = flag === 'model-server' ? value : inputs.modelServer;
   const before = defaultsFor(profiles, inputs.gateway, inputs.modelServer);

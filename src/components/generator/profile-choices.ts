@@ -40,14 +40,17 @@ interface RegExpJson {
 /** The profiles as JSON; regular expressions become `{ "$regexp": source, "flags": flags }`. */
 export function profilesToJson(profiles: Profiles): string {
   return JSON.stringify(profiles, (_key, value: unknown) =>
-    (value instanceof RegExp ? ({ $regexp: value.source, flags: value.flags } satisfies RegExpJson) : value));
+    value instanceof RegExp ? ({ $regexp: value.source, flags: value.flags } satisfies RegExpJson) : value,
+  );
 }
 
 /** Profiles back from `profilesToJson`, regular expressions included. */
 export function profilesFromJson(text: string): Profiles {
   return JSON.parse(text, (_key, value: unknown) => {
     const r = value as Partial<RegExpJson> | null;
-    return r !== null && typeof r === 'object' && typeof r.$regexp === 'string' && typeof r.flags === 'string' ? new RegExp(r.$regexp, r.flags) : value;
+    return r !== null && typeof r === 'object' && typeof r.$regexp === 'string' && typeof r.flags === 'string'
+      ? new RegExp(r.$regexp, r.flags)
+      : value;
   }) as Profiles;
 }
 
@@ -55,12 +58,14 @@ let allProfiles: Promise<Profiles> | undefined;
 
 /** Every profile, fetched once (a failed fetch is retried on the next call). */
 export function loadAllProfiles(): Promise<Profiles> {
-  allProfiles ??= fetch(PROFILES_URL).then((response) => {
-    if (!response.ok) throw new Error(`${PROFILES_URL}: HTTP ${response.status}`);
-    return response.text().then(profilesFromJson);
-  }).catch((error: unknown) => {
-    allProfiles = undefined;
-    throw error;
-  });
+  allProfiles ??= fetch(PROFILES_URL)
+    .then((response) => {
+      if (!response.ok) throw new Error(`${PROFILES_URL}: HTTP ${response.status}`);
+      return response.text().then(profilesFromJson);
+    })
+    .catch((error: unknown) => {
+      allProfiles = undefined;
+      throw error;
+    });
   return allProfiles;
 }

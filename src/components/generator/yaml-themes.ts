@@ -5,7 +5,11 @@
  */
 import type { ThemeRegistration } from '@shikijs/core';
 
-function yamlTheme(name: string, type: 'light' | 'dark', c: { text: string; comment: string; key: string; string: string; constant: string }): ThemeRegistration {
+function yamlTheme(
+  name: string,
+  type: 'light' | 'dark',
+  c: { text: string; comment: string; key: string; string: string; constant: string },
+): ThemeRegistration {
   return {
     name,
     type,
@@ -15,17 +19,34 @@ function yamlTheme(name: string, type: 'light' | 'dark', c: { text: string; comm
       { scope: ['comment', 'punctuation.definition.comment'], settings: { foreground: c.comment } },
       { scope: ['string', 'punctuation.definition.string'], settings: { foreground: c.string } },
       { scope: ['entity.name.tag'], settings: { foreground: c.key } },
-      { scope: ['constant.numeric', 'constant.language', 'entity.name.type.anchor', 'variable.other.alias', 'storage.type.tag-handle'], settings: { foreground: c.constant } },
+      {
+        scope: [
+          'constant.numeric',
+          'constant.language',
+          'entity.name.type.anchor',
+          'variable.other.alias',
+          'storage.type.tag-handle',
+        ],
+        settings: { foreground: c.constant },
+      },
     ],
   };
 }
 
 /** Light: github-light-high-contrast's colours for these scopes. */
 export const YAML_LIGHT = yamlTheme('hitless-yaml-light', 'light', {
-  text: '#0E1116', comment: '#66707B', key: '#024C1A', string: '#032563', constant: '#023B95',
+  text: '#0E1116',
+  comment: '#66707B',
+  key: '#024C1A',
+  string: '#032563',
+  constant: '#023B95',
 });
 
 /** Dark: github-dark-high-contrast's colours for these scopes. */
 export const YAML_DARK = yamlTheme('hitless-yaml-dark', 'dark', {
-  text: '#F0F3F6', comment: '#BDC4CC', key: '#72F088', string: '#ADDCFF', constant: '#91CBFF',
+  text: '#F0F3F6',
+  comment: '#BDC4CC',
+  key: '#72F088',
+  string: '#ADDCFF',
+  constant: '#91CBFF',
 });

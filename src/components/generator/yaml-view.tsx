@@ -11,10 +11,17 @@ export function useHighlighted(text: string, delayMs = 0): HighlightToken[][] | 
     const handle = setTimeout(() => {
       import('./highlight.ts')
         .then((m) => m.highlightYaml(text.replace(/\n$/, '')))
-        .then((lines) => { if (!cancelled) setTokens({ code: text, lines }); })
-        .catch(() => { /* plain text stays: highlighting is an enhancement */ });
+        .then((lines) => {
+          if (!cancelled) setTokens({ code: text, lines });
+        })
+        .catch(() => {
+          /* plain text stays: highlighting is an enhancement */
+        });
     }, delayMs);
-    return () => { cancelled = true; clearTimeout(handle); };
+    return () => {
+      cancelled = true;
+      clearTimeout(handle);
+    };
   }, [text]);
   return tokens && tokens.code === text ? tokens.lines : null;
 }
@@ -35,7 +42,12 @@ export function useCopy(text: string | (() => string)): { onCopy: () => Promise<
       setState('failed');
     }
   };
-  const status = state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Copy failed: select the text and copy it.' : '';
+  const status =
+    state === 'copied'
+      ? 'Copied to the clipboard.'
+      : state === 'failed'
+        ? 'Copy failed: select the text and copy it.'
+        : '';
   return { onCopy, status };
 }
 
@@ -55,11 +67,15 @@ export function YamlCode({ text, lines }: { text: string; lines: HighlightToken[
     <code>
       {lines
         ? lines.map((line, i) => (
-          <span class="line" key={i}>
-            {line.map((t, j) => <span key={j} style={{ '--hl-light': t.light, '--hl-dark': t.dark }}>{t.content}</span>)}
-            {'\n'}
-          </span>
-        ))
+            <span class="line" key={i}>
+              {line.map((t, j) => (
+                <span key={j} style={{ '--hl-light': t.light, '--hl-dark': t.dark }}>
+                  {t.content}
+                </span>
+              ))}
+              {'\n'}
+            </span>
+          ))
         : text}
     </code>
   );

@@ -28,7 +28,12 @@ export function manifestOf(raw: Record<string, unknown> = {}): string {
 /** The admission policy (Warn + Audit, every namespace) for raw inputs, as `hitless policy` prints it. */
 export function policyOf(format: PolicyFormat, raw: Record<string, unknown> = {}): string {
   const inputs = resolved(raw);
-  return emitPolicy(plan(inputs, profiles), inputs, { format, actions: ['Warn', 'Audit'], namespaceLabels: {}, name: 'hitless-drain' });
+  return emitPolicy(plan(inputs, profiles), inputs, {
+    format,
+    actions: ['Warn', 'Audit'],
+    namespaceLabels: {},
+    name: 'hitless-drain',
+  });
 }
 
 /**
@@ -45,5 +50,8 @@ export function yamlBlock(manifest: string, key: string): string {
   while (first > 0 && indentOf(lines[first - 1]) === indent && lines[first - 1].trimStart().startsWith('#')) first--;
   let end = start + 1;
   while (end < lines.length && lines[end].trim() !== '' && indentOf(lines[end]) > indent) end++;
-  return lines.slice(first, end).map((l) => l.slice(indent)).join('\n');
+  return lines
+    .slice(first, end)
+    .map((l) => l.slice(indent))
+    .join('\n');
 }

@@ -47,7 +47,13 @@ export interface LabScenarioData {
   modelServer: string;
   modelServerName?: string;
   mechanism: string;
-  plan: { removalSeconds: number; preStopSeconds: number; drainSeconds: number; terminationGracePeriodSeconds: number; drainFlag: string | null };
+  plan: {
+    removalSeconds: number;
+    preStopSeconds: number;
+    drainSeconds: number;
+    terminationGracePeriodSeconds: number;
+    drainFlag: string | null;
+  };
   applied: { preStopSeconds: number; terminationGracePeriodSeconds: number; changes: string[] };
   prediction: {
     expect: string;
@@ -57,7 +63,16 @@ export interface LabScenarioData {
     /** The pod is still up at this time, when the model says so (Triton held by an idle connection). */
     podUpUntilSeconds?: number | null;
   };
-  runs: { seed: number; counts: Record<string, number>; lost: number; noisy: boolean; maxLagMs: number; wallMs: number; attempts: number; podExitSeconds?: number | null }[];
+  runs: {
+    seed: number;
+    counts: Record<string, number>;
+    lost: number;
+    noisy: boolean;
+    maxLagMs: number;
+    wallMs: number;
+    attempts: number;
+    podExitSeconds?: number | null;
+  }[];
   median: Record<string, number>;
   verdict: string;
   timeline: { width: number; buckets: LabBucket[] };
@@ -113,9 +128,16 @@ export function predictedVersusMeasured(s: LabScenarioData): { kind: string; pre
     { kind: 'lost in all', predicted: rangeText(p.lost), measured: String(s.median.lost ?? 0) },
   ];
   if (typeof p.podUpUntilSeconds === 'number') {
-    const exits = s.runs.map((r) => r.podExitSeconds).filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
+    const exits = s.runs
+      .map((r) => r.podExitSeconds)
+      .filter((x): x is number => typeof x === 'number')
+      .sort((a, b) => a - b);
     const mid = exits[Math.floor((exits.length - 1) / 2)];
-    rows.push({ kind: 'pod exits', predicted: `at ${secondsText(p.podUpUntilSeconds)} or later`, measured: mid === undefined ? 'not recorded' : `at ${secondsText(mid)}` });
+    rows.push({
+      kind: 'pod exits',
+      predicted: `at ${secondsText(p.podUpUntilSeconds)} or later`,
+      measured: mid === undefined ? 'not recorded' : `at ${secondsText(mid)}`,
+    });
   }
   return rows;
 }
@@ -131,7 +153,9 @@ function spanText(buckets: readonly LabBucket[], key: OutcomeKey, width: number)
   if (hits.length === 0) return '';
   const first = hits[0].from;
   const last = hits[hits.length - 1].from + width;
-  return hits.length === 1 ? `between ${secondsText(first)} and ${secondsText(last)}` : `from ${secondsText(first)} to ${secondsText(last)}`;
+  return hits.length === 1
+    ? `between ${secondsText(first)} and ${secondsText(last)}`
+    : `from ${secondsText(first)} to ${secondsText(last)}`;
 }
 
 /** The chart in one paragraph: totals per outcome and when the losses happened. */
@@ -169,6 +193,7 @@ export function predictionText(s: LabScenarioData): string {
   };
   const parts: string[] = [];
   if ((p.refused.max ?? 0) > 0) parts.push(`${span(p.refused)} refused`);
-  if (p.back && (p.back.count.max ?? 0) > 0) parts.push(`${span(p.back.count)} ${p.back.outcome} at ${secondsText(p.back.atSeconds ?? 0)}`);
+  if (p.back && (p.back.count.max ?? 0) > 0)
+    parts.push(`${span(p.back.count)} ${p.back.outcome} at ${secondsText(p.back.atSeconds ?? 0)}`);
   return `The model predicts ${parts.join(' and ')} per run.`;
 }

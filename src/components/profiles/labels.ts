@@ -14,8 +14,16 @@ export const MECHANISM_LABELS: Record<Mechanism, string> = {
 /** How a number is known, and the badge it gets. */
 export const BASIS_LABELS: Record<Basis | 'given', { text: string; variant: BadgeVariant; meaning: string }> = {
   documented: { text: 'documented', variant: 'success', meaning: 'a public source states it' },
-  observed: { text: 'observed', variant: 'note', meaning: 'someone measured it and published the value; the setup is not fully described' },
-  estimate: { text: 'estimate', variant: 'caution', meaning: 'no source gives it; Hitless reasoned it out, so measure it' },
+  observed: {
+    text: 'observed',
+    variant: 'note',
+    meaning: 'someone measured it and published the value; the setup is not fully described',
+  },
+  estimate: {
+    text: 'estimate',
+    variant: 'caution',
+    meaning: 'no source gives it; Hitless reasoned it out, so measure it',
+  },
   example: { text: 'example', variant: 'danger', meaning: 'a placeholder to replace with your own values' },
   given: { text: 'given', variant: 'default', meaning: 'entered by you' },
 };

@@ -39,7 +39,10 @@ export function presetFor(profiles: Profiles, raw: { gateway?: string; 'model-se
   const { inputs } = resolved;
   const plan = planFor(inputs, profiles);
   const extras = extraManifestDocuments(plan, inputs, profiles).map((extra) => ({
-    id: extra.id, kind: extra.kind, purpose: extra.purpose, yaml: documentText(extra.document),
+    id: extra.id,
+    kind: extra.kind,
+    purpose: extra.purpose,
+    yaml: documentText(extra.document),
   }));
   return {
     inputs,
@@ -57,12 +60,23 @@ export function stepsFor(plan: Plan, fields: readonly string[]): DerivationStep[
 
 /** The plan fields a gateway page shows, from removal to the gateway's own settings. */
 export const GATEWAY_PAGE_FIELDS = [
-  'removalSeconds', 'preStopSeconds', 'maxRequestSeconds', 'drainSeconds', 'terminationGracePeriodSeconds',
-  'drainFlag', 'gatewayRequestTimeoutSeconds', 'gatewayDrainingSeconds',
+  'removalSeconds',
+  'preStopSeconds',
+  'maxRequestSeconds',
+  'drainSeconds',
+  'terminationGracePeriodSeconds',
+  'drainFlag',
+  'gatewayRequestTimeoutSeconds',
+  'gatewayDrainingSeconds',
 ] as const;
 
 /** The plan fields a model-server page shows: the drain and the probes. */
 export const MODEL_SERVER_PAGE_FIELDS = [
-  'maxRequestSeconds', 'drainSeconds', 'drainFlag', 'terminationGracePeriodSeconds',
-  'startupProbe.failureThreshold', 'readinessProbe.window', 'livenessProbe.window',
+  'maxRequestSeconds',
+  'drainSeconds',
+  'drainFlag',
+  'terminationGracePeriodSeconds',
+  'startupProbe.failureThreshold',
+  'readinessProbe.window',
+  'livenessProbe.window',
 ] as const;

@@ -6,7 +6,13 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import './timeline.css';
 import type { Plan } from '../../drain/plan.ts';
 import type { Profiles } from '../../drain/profiles.ts';
-import { buildTimeline, frontZoomSeconds, settingsFor, type Timeline as TimelineData, type TimelineOverrides } from '../../drain/timeline.ts';
+import {
+  buildTimeline,
+  frontZoomSeconds,
+  settingsFor,
+  type Timeline as TimelineData,
+  type TimelineOverrides,
+} from '../../drain/timeline.ts';
 import { formatSeconds as fmt } from '../../drain/seconds.ts';
 import { TimelineChart } from './TimelineChart.tsx';
 import { TimelineText } from './TimelineText.tsx';
@@ -27,9 +33,11 @@ const SERVER_WIDTH = 640;
 /** One sentence that says what the chart shows. */
 export function summaryOf(t: TimelineData): string {
   const count = (fate: string) => t.requests.filter((r) => r.fate === fate).length;
-  return `From deletion to SIGKILL at ${fmt(t.sigkillSeconds)}: SIGTERM at ${fmt(t.sigtermSeconds)}, `
+  return (
+    `From deletion to SIGKILL at ${fmt(t.sigkillSeconds)}: SIGTERM at ${fmt(t.sigtermSeconds)}, `
     + `last routing path removed at ${fmt(t.lastRemovalSeconds)}. Of ${t.requests.length} example requests, `
-    + `${count('ok')} finish, ${count('refused')} refused, ${count('cut')} cut.`;
+    + `${count('ok')} finish, ${count('refused')} refused, ${count('cut')} cut.`
+  );
 }
 
 /** The timeline figure. `data-testid="timeline"` and each request's `data-fate` are stable test hooks. */
@@ -49,23 +57,48 @@ export function Timeline({ plan, profiles, overrides, heading = 'Drain timeline'
   }, []);
 
   const zoom = frontZoomSeconds(timeline);
-  const counts = Object.fromEntries(['ok', 'refused', 'cut'].map((f) => [f, timeline.requests.filter((r) => r.fate === f).length]));
+  const counts = Object.fromEntries(
+    ['ok', 'refused', 'cut'].map((f) => [f, timeline.requests.filter((r) => r.fate === f).length]),
+  );
   return (
-    <figure class="tl not-content" data-testid="timeline" data-refused={counts.refused} data-cut={counts.cut}
-      aria-labelledby={`${uid}-heading`}>
+    <figure
+      class="tl not-content"
+      data-testid="timeline"
+      data-refused={counts.refused}
+      data-cut={counts.cut}
+      aria-labelledby={`${uid}-heading`}
+    >
       <figcaption>
-        <p class="tl-heading" id={`${uid}-heading`}>{heading}</p>
-        <p class="tl-summary" id={`${uid}-summary`} aria-live="polite">{summaryOf(timeline)}</p>
+        <p class="tl-heading" id={`${uid}-heading`}>
+          {heading}
+        </p>
+        <p class="tl-summary" id={`${uid}-summary`} aria-live="polite">
+          {summaryOf(timeline)}
+        </p>
       </figcaption>
       <div class="tl-chart" ref={box}>
-        <TimelineChart timeline={timeline} width={width} uid={uid} labelledBy={`${uid}-summary`} describedBy={`${uid}-text`} />
+        <TimelineChart
+          timeline={timeline}
+          width={width}
+          uid={uid}
+          labelledBy={`${uid}-summary`}
+          describedBy={`${uid}-text`}
+        />
       </div>
       {zoom !== undefined ? (
         <div class="tl-chart tl-zoom" data-testid="timeline-zoom">
           <p class="tl-zoom-caption" id={`${uid}-zoom`}>
-            The first {fmt(zoom)}, enlarged: deletion, the preStop sleep, SIGTERM and the last routing path, which the long drain above makes small.
+            The first {fmt(zoom)}, enlarged: deletion, the preStop sleep, SIGTERM and the last routing path, which the
+            long drain above makes small.
           </p>
-          <TimelineChart timeline={timeline} width={width} uid={`${uid}-z`} spanSeconds={zoom} labelledBy={`${uid}-zoom`} describedBy={`${uid}-text`} />
+          <TimelineChart
+            timeline={timeline}
+            width={width}
+            uid={`${uid}-z`}
+            spanSeconds={zoom}
+            labelledBy={`${uid}-zoom`}
+            describedBy={`${uid}-text`}
+          />
         </div>
       ) : null}
       <TimelineText timeline={timeline} id={`${uid}-text`} />

@@ -45,10 +45,13 @@ function windowText(w: TimelineWindow | undefined, timeline: Timeline): string {
   const killed = (end: number) => (end > timeline.sigkillSeconds ? ' (SIGKILL ends it)' : '');
   if (w.id === 'prestop') return `preStop sleep · ${range}`;
   if (w.id === 'teardown') {
-    return w.endSeconds > w.startSeconds ? `Teardown · ${range}${killed(timeline.teardownEndSeconds)}` : 'Teardown · no time left before SIGKILL';
+    return w.endSeconds > w.startSeconds
+      ? `Teardown · ${range}${killed(timeline.teardownEndSeconds)}`
+      : 'Teardown · no time left before SIGKILL';
   }
   const s = timeline.settings;
-  if (s.drain.kind === 'seconds' && s.drain.seconds === 0) return `No drain: in-flight requests aborted at ${fmt(w.startSeconds)}`;
+  if (s.drain.kind === 'seconds' && s.drain.seconds === 0)
+    return `No drain: in-flight requests aborted at ${fmt(w.startSeconds)}`;
   return `Drain · ${range}${killed(timeline.drainEndSeconds)} · ${s.drainSetting}`;
 }
 
@@ -72,11 +75,14 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
   const rowSpecs: Row[] = [];
 
   for (const { path, atSeconds } of t.removals) {
-    const label = path.basis === 'watch'
-      ? `${path.label}: stops at its next pod event`
-      : `${path.label}: until ${fmt(atSeconds)}${path.from === 'sigterm' ? ` (SIGTERM + ${fmt(path.seconds)})` : ''}`;
+    const label =
+      path.basis === 'watch'
+        ? `${path.label}: stops at its next pod event`
+        : `${path.label}: until ${fmt(atSeconds)}${path.from === 'sigterm' ? ` (SIGTERM + ${fmt(path.seconds)})` : ''}`;
     rowSpecs.push({
-      key: `path-${path.id}`, label, attrs: { 'data-path': path.id, class: 'tl-route' },
+      key: `path-${path.id}`,
+      label,
+      attrs: { 'data-path': path.id, class: 'tl-route' },
       draw: (y) => [
         <rect x={x(0)} y={y} width={w(0, atSeconds)} height={BAR} class="tl-route-bar" />,
         <path d={`M${x(atSeconds)} ${y - 2} l6 8 l-6 8 l-6 -8 z`} class="tl-route-end" />,
@@ -84,13 +90,35 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
     });
   }
 
-  for (const [id, pattern] of [['prestop', 'sleep'], ['drain', 'drain'], ['teardown', 'teardown']] as const) {
+  for (const [id, pattern] of [
+    ['prestop', 'sleep'],
+    ['drain', 'drain'],
+    ['teardown', 'teardown'],
+  ] as const) {
     const win = windowOf(id);
     rowSpecs.push({
-      key: id, label: windowText(win, t), attrs: { 'data-window': id },
-      draw: (y) => (win && win.endSeconds > win.startSeconds
-        ? <rect x={x(win.startSeconds)} y={y} width={w(win.startSeconds, win.endSeconds)} height={BAR} fill={`url(#${uid}-${pattern})`} class={`tl-phase tl-phase-${id}`} />
-        : <line x1={x(win?.startSeconds ?? 0)} x2={x(win?.startSeconds ?? 0)} y1={y - 2} y2={y + BAR + 2} class={`tl-phase tl-phase-${id}`} />),
+      key: id,
+      label: windowText(win, t),
+      attrs: { 'data-window': id },
+      draw: (y) =>
+        win && win.endSeconds > win.startSeconds ? (
+          <rect
+            x={x(win.startSeconds)}
+            y={y}
+            width={w(win.startSeconds, win.endSeconds)}
+            height={BAR}
+            fill={`url(#${uid}-${pattern})`}
+            class={`tl-phase tl-phase-${id}`}
+          />
+        ) : (
+          <line
+            x1={x(win?.startSeconds ?? 0)}
+            x2={x(win?.startSeconds ?? 0)}
+            y1={y - 2}
+            y2={y + BAR + 2}
+            class={`tl-phase tl-phase-${id}`}
+          />
+        ),
     });
   }
 
@@ -99,14 +127,38 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
     rowSpecs.push({
       key: r.request.id,
       label: `${requestLetter(i)} · ${fmt(r.request.durationSeconds)} request at ${fmt(arrival)}: ${fateText(r)}`,
-      attrs: { 'data-testid': 'timeline-request', 'data-request': r.request.id, 'data-fate': r.fate, class: `tl-req is-${r.fate}` },
+      attrs: {
+        'data-testid': 'timeline-request',
+        'data-request': r.request.id,
+        'data-fate': r.fate,
+        class: `tl-req is-${r.fate}`,
+      },
       draw: (y) => [
-        r.fate !== 'ok' ? <rect x={x(r.endSeconds)} y={y} width={w(r.endSeconds, r.wouldEndSeconds)} height={BAR} class="tl-req-ghost" /> : null,
-        r.fate !== 'refused'
-          ? <rect x={x(arrival)} y={y} width={w(arrival, r.endSeconds)} height={BAR} class="tl-req-bar" />
-          : <rect x={x(arrival) - 1} y={y - 2} width={10} height={BAR + 4} fill={`url(#${uid}-front)`} class="tl-req-refused" />,
+        r.fate !== 'ok' ? (
+          <rect
+            x={x(r.endSeconds)}
+            y={y}
+            width={w(r.endSeconds, r.wouldEndSeconds)}
+            height={BAR}
+            class="tl-req-ghost"
+          />
+        ) : null,
+        r.fate !== 'refused' ? (
+          <rect x={x(arrival)} y={y} width={w(arrival, r.endSeconds)} height={BAR} class="tl-req-bar" />
+        ) : (
+          <rect
+            x={x(arrival) - 1}
+            y={y - 2}
+            width={10}
+            height={BAR + 4}
+            fill={`url(#${uid}-front)`}
+            class="tl-req-refused"
+          />
+        ),
         r.fate === 'cut' ? <path d={`M${x(r.endSeconds)} ${y - 3} l4 4 l-8 4 l8 4 l-4 4`} class="tl-req-cut" /> : null,
-        r.fate === 'refused' ? <path d={`M${x(arrival) - 5} ${y + 1} l10 10 m0 -10 l-10 10`} class="tl-req-cross" /> : null,
+        r.fate === 'refused' ? (
+          <path d={`M${x(arrival) - 5} ${y + 1} l10 10 m0 -10 l-10 10`} class="tl-req-cross" />
+        ) : null,
       ],
     });
   });
@@ -121,7 +173,11 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
     return (
       <g key={row.key} {...row.attrs}>
         <text x={PAD_X} y={top + 12} class="tl-label">
-          {lines.map((line, i) => <tspan key={i} x={PAD_X} dy={i === 0 ? 0 : LINE}>{line}</tspan>)}
+          {lines.map((line, i) => (
+            <tspan key={i} x={PAD_X} dy={i === 0 ? 0 : LINE}>
+              {line}
+            </tspan>
+          ))}
         </text>
         <g clip-path={`url(#${uid}-plot)`}>{row.draw(barY)}</g>
       </g>
@@ -136,27 +192,46 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
   const anchor = (seconds: number) => (x(seconds) > width * 0.65 ? 'end' : 'start');
 
   return (
-    <svg class="tl-svg" role="img" aria-labelledby={labelledBy} aria-describedby={describedBy}
-      viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="xMinYMin meet">
+    <svg
+      class="tl-svg"
+      role="img"
+      aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
+      viewBox={`0 0 ${width} ${height}`}
+      width="100%"
+      height={height}
+      preserveAspectRatio="xMinYMin meet"
+    >
       <defs>
         <pattern id={`${uid}-sleep`} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-          <rect width="6" height="6" class="tl-pat-bg" /><line x1="0" y1="0" x2="0" y2="6" class="tl-pat-line" />
+          <rect width="6" height="6" class="tl-pat-bg" />
+          <line x1="0" y1="0" x2="0" y2="6" class="tl-pat-line" />
         </pattern>
         <pattern id={`${uid}-drain`} width="5" height="5" patternUnits="userSpaceOnUse">
-          <rect width="5" height="5" class="tl-pat-bg" /><circle cx="2.5" cy="2.5" r="1.2" class="tl-pat-dot" />
+          <rect width="5" height="5" class="tl-pat-bg" />
+          <circle cx="2.5" cy="2.5" r="1.2" class="tl-pat-dot" />
         </pattern>
         <pattern id={`${uid}-teardown`} width="4" height="4" patternUnits="userSpaceOnUse">
-          <rect width="4" height="4" class="tl-pat-bg" /><line x1="1" y1="0" x2="1" y2="4" class="tl-pat-line" />
+          <rect width="4" height="4" class="tl-pat-bg" />
+          <line x1="1" y1="0" x2="1" y2="4" class="tl-pat-line" />
         </pattern>
         <pattern id={`${uid}-front`} width="6" height="6" patternUnits="userSpaceOnUse">
           <path d="M0 0 L6 6 M6 0 L0 6" class="tl-pat-bad" />
         </pattern>
-        <clipPath id={`${uid}-plot`}><rect x={x(0) - 12} y={0} width={x(span) - x(0) + 24} height={height} /></clipPath>
+        <clipPath id={`${uid}-plot`}>
+          <rect x={x(0) - 12} y={0} width={x(span) - x(0) + 24} height={height} />
+        </clipPath>
       </defs>
       {front ? (
         <g data-window="front" clip-path={`url(#${uid}-plot)`}>
-          <rect x={x(front.startSeconds)} y={TOP - 6} width={w(front.startSeconds, front.endSeconds)} height={bottom - TOP + 6}
-            fill={`url(#${uid}-front)`} class="tl-front" />
+          <rect
+            x={x(front.startSeconds)}
+            y={TOP - 6}
+            width={w(front.startSeconds, front.endSeconds)}
+            height={bottom - TOP + 6}
+            fill={`url(#${uid}-front)`}
+            class="tl-front"
+          />
         </g>
       ) : null}
       <g class="tl-marker" data-event="sigterm">
@@ -168,16 +243,36 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
         </g>
       ) : null}
       {rows}
-      <text x={x(t.sigtermSeconds) + (anchor(t.sigtermSeconds) === 'end' ? -4 : 4)} y={14} text-anchor={anchor(t.sigtermSeconds)} class="tl-label tl-strong">SIGTERM {fmt(t.sigtermSeconds)}</text>
-      {inView(t.sigkillSeconds)
-        ? <text x={x(t.sigkillSeconds) + (anchor(t.sigkillSeconds) === 'end' ? -4 : 4)} y={30} text-anchor={anchor(t.sigkillSeconds)} class="tl-label tl-strong">SIGKILL {fmt(t.sigkillSeconds)}</text>
-        : <text x={x(span)} y={30} text-anchor="end" class="tl-label tl-strong">SIGKILL {fmt(t.sigkillSeconds)} →</text>}
+      <text
+        x={x(t.sigtermSeconds) + (anchor(t.sigtermSeconds) === 'end' ? -4 : 4)}
+        y={14}
+        text-anchor={anchor(t.sigtermSeconds)}
+        class="tl-label tl-strong"
+      >
+        SIGTERM {fmt(t.sigtermSeconds)}
+      </text>
+      {inView(t.sigkillSeconds) ? (
+        <text
+          x={x(t.sigkillSeconds) + (anchor(t.sigkillSeconds) === 'end' ? -4 : 4)}
+          y={30}
+          text-anchor={anchor(t.sigkillSeconds)}
+          class="tl-label tl-strong"
+        >
+          SIGKILL {fmt(t.sigkillSeconds)}
+        </text>
+      ) : (
+        <text x={x(span)} y={30} text-anchor="end" class="tl-label tl-strong">
+          SIGKILL {fmt(t.sigkillSeconds)} →
+        </text>
+      )}
       <g class="tl-axis">
         <line x1={x(0)} x2={x(span)} y1={bottom + 4} y2={bottom + 4} />
         {ticks.map((tick, i) => (
           <g key={tick}>
             <line x1={x(tick)} x2={x(tick)} y1={bottom + 4} y2={bottom + 9} />
-            <text x={x(tick)} y={bottom + 22} text-anchor={tick === 0 ? 'start' : 'middle'} class="tl-tick">{labels[i]}</text>
+            <text x={x(tick)} y={bottom + 22} text-anchor={tick === 0 ? 'start' : 'middle'} class="tl-tick">
+              {labels[i]}
+            </text>
           </g>
         ))}
       </g>

@@ -17,11 +17,16 @@ const ORDER: ControlId[] = ['gateway', 'modelServer', 'removal', 'longest', 'pre
 
 /** Model inputs by control, keyed by their drain-model flag. */
 const MODEL_FLAGS: Partial<Record<ControlId, string>> = {
-  gateway: 'gateway', modelServer: 'model-server', removal: 'removal-seconds', longest: 'max-request-seconds',
+  gateway: 'gateway',
+  modelServer: 'model-server',
+  removal: 'removal-seconds',
+  longest: 'max-request-seconds',
 };
 
 const OVERRIDE_KEYS: Partial<Record<ControlId, keyof TimelineOverrides>> = {
-  preStop: 'preStopSeconds', drain: 'drainSeconds', grace: 'terminationGracePeriodSeconds',
+  preStop: 'preStopSeconds',
+  drain: 'drainSeconds',
+  grace: 'terminationGracePeriodSeconds',
 };
 
 /** The largest override accepted, one day (the drain cap's own limit). */
@@ -43,7 +48,9 @@ function parseOverride(text: string, min: number): { value?: number; error?: str
   const trimmed = text.trim();
   if (trimmed === '') return {};
   if (!/^\d+$/.test(trimmed) || Number(trimmed) < min || Number(trimmed) > MAX_OVERRIDE_SECONDS) {
-    return { error: `Enter whole seconds from ${min} to ${MAX_OVERRIDE_SECONDS}, or leave it empty for the plan's value.` };
+    return {
+      error: `Enter whole seconds from ${min} to ${MAX_OVERRIDE_SECONDS}, or leave it empty for the plan's value.`,
+    };
   }
   return { value: Number(trimmed) };
 }
@@ -111,31 +118,60 @@ export default function TimelineDemo({ profiles, id: name, controls = ORDER, ini
     if (id === 'gateway' || id === 'modelServer') {
       const options = id === 'gateway' ? profiles.gateways : profiles.modelServers;
       control = (
-        <select id={inputId} aria-describedby={describedBy} value={id === 'gateway' ? inputs.gateway : inputs.modelServer}
-          onChange={(e) => set(id, (e.currentTarget as HTMLSelectElement).value)}>
-          {options.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+        <select
+          id={inputId}
+          aria-describedby={describedBy}
+          value={id === 'gateway' ? inputs.gateway : inputs.modelServer}
+          onChange={(e) => set(id, (e.currentTarget as HTMLSelectElement).value)}
+        >
+          {options.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name}
+            </option>
+          ))}
         </select>
       );
     } else if (id === 'drain' && server.drain.kind !== 'flag') {
       return (
         <div class="tl-field" key={id}>
-          <p class="tl-help" id={`${inputId}-help`}>{server.name} has no drain flag: {server.drain.whileDraining}</p>
+          <p class="tl-help" id={`${inputId}-help`}>
+            {server.name} has no drain flag: {server.drain.whileDraining}
+          </p>
         </div>
       );
     } else {
       control = (
-        <input id={inputId} type="text" inputMode={id === 'removal' || id === 'longest' ? 'decimal' : 'numeric'} autoComplete="off"
-          aria-describedby={describedBy} aria-invalid={error ? true : undefined} value={values[id] ?? ''}
-          placeholder={id === 'removal' ? String(planned.removalSeconds) : id === 'longest' ? String(planned.maxRequestSeconds) : 'plan'}
-          onInput={(e) => set(id, (e.currentTarget as HTMLInputElement).value)} />
+        <input
+          id={inputId}
+          type="text"
+          inputMode={id === 'removal' || id === 'longest' ? 'decimal' : 'numeric'}
+          autoComplete="off"
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          value={values[id] ?? ''}
+          placeholder={
+            id === 'removal'
+              ? String(planned.removalSeconds)
+              : id === 'longest'
+                ? String(planned.maxRequestSeconds)
+                : 'plan'
+          }
+          onInput={(e) => set(id, (e.currentTarget as HTMLInputElement).value)}
+        />
       );
     }
     return (
       <div class={`tl-field${error ? ' has-error' : ''}`} key={id}>
         <label for={inputId}>{labels[id]}</label>
         {control}
-        <p class="tl-help" id={`${inputId}-help`}>{helps[id]}</p>
-        {error ? <p class="tl-error" id={`${inputId}-error`}>{error}</p> : null}
+        <p class="tl-help" id={`${inputId}-help`}>
+          {helps[id]}
+        </p>
+        {error ? (
+          <p class="tl-error" id={`${inputId}-error`}>
+            {error}
+          </p>
+        ) : null}
       </div>
     );
   };
@@ -144,9 +180,19 @@ export default function TimelineDemo({ profiles, id: name, controls = ORDER, ini
     <div class="tl-demo not-content" data-testid="timeline-demo" data-hydrated={hydrated ? 'true' : 'false'}>
       <form class="tl-controls" aria-label="Timeline settings" onSubmit={(e) => e.preventDefault()}>
         {shown.map(field)}
-        <p class="tl-reset"><button type="button" onClick={() => setValues(initial)}>Reset</button></p>
+        <p class="tl-reset">
+          <button type="button" onClick={() => setValues(initial)}>
+            Reset
+          </button>
+        </p>
       </form>
-      <Timeline plan={planned} profiles={profiles} overrides={stableOverrides} heading={heading} idPrefix={`tl-${name}`} />
+      <Timeline
+        plan={planned}
+        profiles={profiles}
+        overrides={stableOverrides}
+        heading={heading}
+        idPrefix={`tl-${name}`}
+      />
     </div>
   );
 }

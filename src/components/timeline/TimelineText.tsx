@@ -12,7 +12,11 @@ export function TimelineText({ timeline, id }: { timeline: Timeline; id: string 
     <div class="tl-text" id={id}>
       {t.problems.length > 0 ? (
         <ul class="tl-problems" data-testid="timeline-problems">
-          {t.problems.map((p) => <li key={p.code} data-code={p.code}><strong>Problem:</strong> {p.message}</li>)}
+          {t.problems.map((p) => (
+            <li key={p.code} data-code={p.code}>
+              <strong>Problem:</strong> {p.message}
+            </li>
+          ))}
         </ul>
       ) : (
         <p class="tl-fine">No example request is refused or cut with these values.</p>
@@ -20,19 +24,38 @@ export function TimelineText({ timeline, id }: { timeline: Timeline; id: string 
       <div class="tl-tables">
         <table class="tl-table">
           <caption>Events, in seconds after deletion</caption>
-          <thead><tr><th scope="col">Time</th><th scope="col">Event</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Event</th>
+            </tr>
+          </thead>
           <tbody>
-            {t.events.map((e, i) => <tr key={`${e.id}-${e.pathId ?? i}`}><td class="tl-time">{fmt(e.atSeconds)}</td><td>{e.label}</td></tr>)}
+            {t.events.map((e, i) => (
+              <tr key={`${e.id}-${e.pathId ?? i}`}>
+                <td class="tl-time">{fmt(e.atSeconds)}</td>
+                <td>{e.label}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
         <table class="tl-table">
           <caption>Example requests</caption>
-          <thead><tr><th scope="col">Request</th><th scope="col">Fate</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Request</th>
+              <th scope="col">Fate</th>
+            </tr>
+          </thead>
           <tbody>
             {t.requests.map((r, i) => (
               <tr key={r.request.id} class={`is-${r.fate}`}>
-                <td>{requestLetter(i)}. {r.request.label}: arrives at {fmt(r.request.arrivalSeconds)}</td>
-                <td><strong>{FATE_WORD[r.fate]}</strong>: {r.reason}</td>
+                <td>
+                  {requestLetter(i)}. {r.request.label}: arrives at {fmt(r.request.arrivalSeconds)}
+                </td>
+                <td>
+                  <strong>{FATE_WORD[r.fate]}</strong>: {r.reason}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -15,7 +15,7 @@ import { checkManifest, type CheckReport, type WholeInput } from './check.ts';
 import { countFindings, sortFindings, type Finding } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
 import { formatKiB, MAX_INPUT_BYTES } from './limits.ts';
-import { locate, sameNamespace, selects } from './locate.ts';
+import { locate, selects } from './locate.ts';
 import { isRecord, valueAt } from './path.ts';
 import { readManifest } from './read-manifest.ts';
 import { detectGateway, headerSettings, type FoundSetting } from './settings.ts';
@@ -63,7 +63,13 @@ function unionFind(size: number): { find: (i: number) => number; union: (a: numb
     }
     return i;
   };
-  return { find, union: (a, b) => { const [x, y] = [find(a), find(b)]; if (x !== y) parent[Math.max(x, y)] = Math.min(x, y); } };
+  return {
+    find,
+    union: (a, b) => {
+      const [x, y] = [find(a), find(b)];
+      if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
+    },
+  };
 }
 
 /** Move a problem found in one part to the input's lines and documents. */
@@ -77,10 +83,21 @@ function problemInInput(problem: InputProblem, part: Part, index: { document: nu
 }
 
 /** The index of one part, or the problem that stops the check. */
-function indexPart(part: Part, document: number, profiles: Profiles): { index: PartIndex; gateway: { policy?: FoundSetting; gateway?: FoundSetting }; header?: WholeInput } | { problem: InputProblem } {
+function indexPart(
+  part: Part,
+  document: number,
+  profiles: Profiles,
+):
+  | { index: PartIndex; gateway: { policy?: FoundSetting; gateway?: FoundSetting }; header?: WholeInput }
+  | { problem: InputProblem } {
   const bytes = new TextEncoder().encode(part.text).length;
   if (bytes > MAX_INPUT_BYTES) {
-    return { problem: { message: `The YAML document at line ${part.line} is ${formatKiB(bytes)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`, line: part.line } };
+    return {
+      problem: {
+        message: `The YAML document at line ${part.line} is ${formatKiB(bytes)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`,
+        line: part.line,
+      },
+    };
   }
   const read = readManifest(part.text);
   const lines = part.text.split('\n').length - (part.text.endsWith('\n') ? 1 : 0);
@@ -90,7 +107,12 @@ function indexPart(part: Part, document: number, profiles: Profiles): { index: P
     document,
     documents: read.manifest.documents.length,
     lines,
-    workloads: located.workloads.map((w) => ({ namespace: w.object.namespace, labels: w.serving.labels, name: w.object.name, document: document + w.object.document })),
+    workloads: located.workloads.map((w) => ({
+      namespace: w.object.namespace,
+      labels: w.serving.labels,
+      name: w.object.name,
+      document: document + w.object.document,
+    })),
     pools: located.pools.map((p) => ({ namespace: p.object.namespace, name: p.object.name, selector: p.selector })),
     refs: [],
     unnamedRef: false,
@@ -101,15 +123,23 @@ function indexPart(part: Part, document: number, profiles: Profiles): { index: P
   };
   for (const policy of located.policies) {
     const ref = valueAt(policy.value, ['spec', 'targetRef']);
-    if (isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string') index.refs.push({ name: ref.name, namespace: policy.namespace });
+    if (isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string')
+      index.refs.push({ name: ref.name, namespace: policy.namespace });
     else index.unnamedRef = true;
   }
   for (const route of located.routes) {
     const rules = valueAt(route.value, ['spec', 'rules']);
     for (const rule of Array.isArray(rules) ? rules : []) {
-      const backend = isRecord(rule) && Array.isArray(rule.backendRefs) ? rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool') : undefined;
+      const backend =
+        isRecord(rule) && Array.isArray(rule.backendRefs)
+          ? rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool')
+          : undefined;
       if (!isRecord(backend)) continue;
-      if (typeof backend.name === 'string') index.refs.push({ name: backend.name, namespace: typeof backend.namespace === 'string' ? backend.namespace : route.namespace });
+      if (typeof backend.name === 'string')
+        index.refs.push({
+          name: backend.name,
+          namespace: typeof backend.namespace === 'string' ? backend.namespace : route.namespace,
+        });
       else index.unnamedRef = true;
     }
   }
@@ -117,14 +147,29 @@ function indexPart(part: Part, document: number, profiles: Profiles): { index: P
   const gateway = detectGateway('', { ...located, policies: [] }, profiles);
   const header = headerSettings(part.text, profiles);
   // The header's line is the part's; the whole input's is `part.line - 1` further on.
-  const moved = (f: FoundSetting | undefined) => f && { ...f, from: f.from.replace(/\(line (\d+)\)/, (_, n: string) => `(line ${part.line + Number(n) - 1})`) };
-  return { index, gateway: { policy, gateway }, header: 'gateway' in header ? { gateway: moved(header.gateway), modelServer: moved(header.modelServer) } : undefined };
+  const moved = (f: FoundSetting | undefined) =>
+    f && { ...f, from: f.from.replace(/\(line (\d+)\)/, (_, n: string) => `(line ${part.line + Number(n) - 1})`) };
+  return {
+    index,
+    gateway: { policy, gateway },
+    header:
+      'gateway' in header ? { gateway: moved(header.gateway), modelServer: moved(header.modelServer) } : undefined,
+  };
 }
 
 /** A batch of parts (in input order) checked together, with what maps its lines and documents back. */
-type BatchResult = { report: CheckReport; findings: Finding[]; workloadDocuments: number[] } | { problem: InputProblem };
+type BatchResult =
+  | { report: CheckReport; findings: Finding[]; workloadDocuments: number[] }
+  | { problem: InputProblem };
 
-function checkBatch(parts: Part[], members: number[], indexes: PartIndex[], settings: Record<string, string>, profiles: Profiles, whole: WholeInput): BatchResult {
+function checkBatch(
+  parts: Part[],
+  members: number[],
+  indexes: PartIndex[],
+  settings: Record<string, string>,
+  profiles: Profiles,
+  whole: WholeInput,
+): BatchResult {
   const text = members.map((i) => parts[i].text).join('');
   const result = checkManifest(text, settings, profiles, whole);
   if (!result.ok) {
@@ -146,7 +191,8 @@ function checkBatch(parts: Part[], members: number[], indexes: PartIndex[], sett
     while (k > 0 && starts[k] > at) k--;
     return k;
   };
-  const mapDocument = (d: number) => indexes[members[memberAt(documentStarts, d)]].document + d - documentStarts[memberAt(documentStarts, d)];
+  const mapDocument = (d: number) =>
+    indexes[members[memberAt(documentStarts, d)]].document + d - documentStarts[memberAt(documentStarts, d)];
   const findings = result.report.findings.map((source): Finding => {
     // A large input is not fixed in one piece, so a fix keeps its text, not its edits (which would only hold memory).
     const f = source.fix ? { ...source, fix: { text: source.fix.text, edits: [] } } : source;
@@ -180,7 +226,12 @@ function dedupe(findings: Finding[]): Finding[] {
  * Check the parts of an input (from `splitDocuments`, in input order) as `checkManifest` checks the whole text:
  * findings carry the input's documents and lines. `limits` bound a batch (tests make them small).
  */
-export function checkParts(parts: Part[], settings: Record<string, string>, profiles: Profiles, limits: BatchLimits = DEFAULT_LIMITS): PartsResult {
+export function checkParts(
+  parts: Part[],
+  settings: Record<string, string>,
+  profiles: Profiles,
+  limits: BatchLimits = DEFAULT_LIMITS,
+): PartsResult {
   // First pass: read each part alone, keep the index, release the trees.
   const indexes: PartIndex[] = [];
   const gatewayHints: { policy?: FoundSetting; gateway?: FoundSetting } = {};
@@ -195,11 +246,17 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
     gatewayHints.gateway ??= indexed.gateway.gateway;
     header ??= indexed.header;
   }
-  const whole: WholeInput = { gateway: gatewayHints.policy ?? gatewayHints.gateway ?? header?.gateway, modelServer: header?.modelServer };
+  const whole: WholeInput = {
+    gateway: gatewayHints.policy ?? gatewayHints.gateway ?? header?.gateway,
+    modelServer: header?.modelServer,
+  };
   const anyChecked = indexes.some((x) => x.checked > 0);
   if (!indexes.some((x) => x.objects > 0)) {
     // No Kubernetes object at all: the whole check's own message, from the part with the first stray document.
-    const first = Math.max(0, indexes.findIndex((x) => x.strays));
+    const first = Math.max(
+      0,
+      indexes.findIndex((x) => x.strays),
+    );
     const result = checkManifest(parts[first].text, settings, profiles, whole);
     if (!result.ok) return { ok: false, problem: problemInInput(result.problem, parts[first], indexes[first]) };
   }
@@ -222,31 +279,48 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
   // Relate the parts: a pool with the workloads it selects, a policy or route with the pools it names.
   const groups = unionFind(parts.length);
   const byLabel = new Map<string, number[]>();
-  indexes.forEach((x, i) => x.workloads.forEach((w) => {
-    for (const [k, v] of Object.entries(w.labels)) add(byLabel, `${k}=${v}`, i);
-  }));
+  indexes.forEach((x, i) =>
+    x.workloads.forEach((w) => {
+      for (const [k, v] of Object.entries(w.labels)) add(byLabel, `${k}=${v}`, i);
+    }),
+  );
   const poolsByName = new Map<string, { part: number; namespace?: string }[]>();
   const unmatchedPools = new Set<number>();
-  indexes.forEach((x, i) => x.pools.forEach((pool) => {
-    add(poolsByName, pool.name, { part: i, namespace: pool.namespace });
-    // The workloads that carry the selector's rarest label are the only ones it can select.
-    const candidates = Object.entries(pool.selector).map(([k, v]) => byLabel.get(`${k}=${v}`) ?? [])
-      .reduce<number[] | undefined>((least, list) => (least === undefined || list.length < least.length ? list : least), undefined) ?? [];
-    let matched = false;
-    for (const c of new Set(candidates)) {
-      if (indexes[c].workloads.some((w) => (w.namespace === undefined || pool.namespace === undefined || w.namespace === pool.namespace) && selects(pool.selector, w.labels))) {
-        groups.union(i, c);
-        matched = true;
+  indexes.forEach((x, i) =>
+    x.pools.forEach((pool) => {
+      add(poolsByName, pool.name, { part: i, namespace: pool.namespace });
+      // The workloads that carry the selector's rarest label are the only ones it can select.
+      const candidates =
+        Object.entries(pool.selector)
+          .map(([k, v]) => byLabel.get(`${k}=${v}`) ?? [])
+          .reduce<number[] | undefined>(
+            (least, list) => (least === undefined || list.length < least.length ? list : least),
+            undefined,
+          ) ?? [];
+      let matched = false;
+      for (const c of new Set(candidates)) {
+        if (
+          indexes[c].workloads.some(
+            (w) =>
+              (w.namespace === undefined || pool.namespace === undefined || w.namespace === pool.namespace)
+              && selects(pool.selector, w.labels),
+          )
+        ) {
+          groups.union(i, c);
+          matched = true;
+        }
       }
-    }
-    if (!matched) unmatchedPools.add(i);
-  }));
+      if (!matched) unmatchedPools.add(i);
+    }),
+  );
   // Parts that need the whole check's "first workload" or a pool's namesake: checked last, with those workloads.
   const needsWhole = new Set<number>(unmatchedPools);
   indexes.forEach((x, i) => {
     if (x.unnamedRef) needsWhole.add(i);
     for (const ref of x.refs) {
-      const pools = (poolsByName.get(ref.name) ?? []).filter((p) => ref.namespace === undefined || p.namespace === undefined || p.namespace === ref.namespace);
+      const pools = (poolsByName.get(ref.name) ?? []).filter(
+        (p) => ref.namespace === undefined || p.namespace === undefined || p.namespace === ref.namespace,
+      );
       if (pools.length === 0) needsWhole.add(i);
       for (const p of pools) groups.union(i, p.part);
     }
@@ -270,17 +344,25 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
   let firstReport: CheckReport | undefined;
   let firstWorkloadReport: { report: CheckReport; document: number } | undefined;
   const globalNotes = new Map<string, Finding>();
-  const keep = (batch: { report: CheckReport; findings: Finding[]; workloadDocuments: number[] }, late: boolean, own?: (f: Finding) => boolean) => {
+  const keep = (
+    batch: { report: CheckReport; findings: Finding[]; workloadDocuments: number[] },
+    late: boolean,
+    own?: (f: Finding) => boolean,
+  ) => {
     for (const f of batch.findings) {
       if (own && !own(f)) continue;
-      if (f.document === undefined && (f.code === 'no-pool' || f.code === 'workload-skipped')) globalNotes.set(f.code, f);
+      if (f.document === undefined && (f.code === 'no-pool' || f.code === 'workload-skipped'))
+        globalNotes.set(f.code, f);
       else if (!(AGGREGATE_NOTES.has(f.code) && f.object)) findings.push(f);
     }
     if (late) return;
     firstReport ??= batch.report;
     workloads += batch.report.workloads;
     workloadDocuments.push(...batch.workloadDocuments);
-    if (batch.workloadDocuments.length > 0 && (!firstWorkloadReport || batch.workloadDocuments[0] < firstWorkloadReport.document)) {
+    if (
+      batch.workloadDocuments.length > 0
+      && (!firstWorkloadReport || batch.workloadDocuments[0] < firstWorkloadReport.document)
+    ) {
       firstWorkloadReport = { report: batch.report, document: batch.workloadDocuments[0] };
     }
   };
@@ -288,7 +370,14 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
   let bytes = 0;
   const flush = (): InputProblem | undefined => {
     if (batch.length === 0) return undefined;
-    const checked = checkBatch(parts, batch.sort((a, b) => a - b), indexes, settings, profiles, whole);
+    const checked = checkBatch(
+      parts,
+      batch.sort((a, b) => a - b),
+      indexes,
+      settings,
+      profiles,
+      whole,
+    );
     batch = [];
     bytes = 0;
     if ('problem' in checked) return checked.problem;
@@ -313,7 +402,9 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
   const late = new Set<number>();
   for (const root of lateRoots) for (const i of members.get(root)!) late.add(i);
   const lateOwn = new Set(late);
-  const withGroup = (part: number) => { for (const i of members.get(groups.find(part))!) late.add(i); };
+  const withGroup = (part: number) => {
+    for (const i of members.get(groups.find(part))!) late.add(i);
+  };
   if (lateOwn.size > 0) {
     const contexts = [...workloadDocuments].sort((a, b) => a - b);
     const isContext = new Set(contexts);
@@ -324,8 +415,13 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
     }
     for (const i of unmatchedPools) {
       for (const pool of indexes[i].pools) {
-        const near = contexts.flatMap((d) => indexes[partOf(d)].workloads.filter((w) => w.document === d))
-          .filter((w) => isContext.has(w.document) && (w.namespace === undefined || pool.namespace === undefined || w.namespace === pool.namespace));
+        const near = contexts
+          .flatMap((d) => indexes[partOf(d)].workloads.filter((w) => w.document === d))
+          .filter(
+            (w) =>
+              isContext.has(w.document)
+              && (w.namespace === undefined || pool.namespace === undefined || w.namespace === pool.namespace),
+          );
         const target = near.find((w) => w.name === pool.name) ?? near[0];
         if (target) withGroup(partOf(target.document));
       }
@@ -333,14 +429,23 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
   }
   const ignoredSeen = new Map<string, number>();
   const ignoredCounts = new Map<string, number>();
-  indexes.forEach((x, i) => x.ignored.forEach((key) => {
-    ignoredCounts.set(key, (ignoredCounts.get(key) ?? 0) + 1);
-    const seen = ignoredSeen.get(key) ?? 0;
-    if (seen < 3) late.add(i);
-    ignoredSeen.set(key, seen + 1);
-  }));
+  indexes.forEach((x, i) =>
+    x.ignored.forEach((key) => {
+      ignoredCounts.set(key, (ignoredCounts.get(key) ?? 0) + 1);
+      const seen = ignoredSeen.get(key) ?? 0;
+      if (seen < 3) late.add(i);
+      ignoredSeen.set(key, seen + 1);
+    }),
+  );
   if (late.size > 0) {
-    const checked = checkBatch(parts, [...late].sort((a, b) => a - b), indexes, settings, profiles, whole);
+    const checked = checkBatch(
+      parts,
+      [...late].sort((a, b) => a - b),
+      indexes,
+      settings,
+      profiles,
+      whole,
+    );
     if ('problem' in checked) return { ok: false, problem: checked.problem };
     const findingPart = (f: Finding) => (f.document === undefined ? -1 : partOf(f.document - 1));
     // The ignored-kind notes name the first three objects of a kind and count the rest: the whole input's rest.
@@ -360,7 +465,8 @@ export function checkParts(parts: Part[], settings: Record<string, string>, prof
     const own = checked.workloadDocuments.filter((d) => lateOwn.has(partOf(d)));
     workloads += own.length;
     workloadDocuments.push(...own);
-    if (own.length > 0 && (!firstWorkloadReport || own[0] < firstWorkloadReport.document)) firstWorkloadReport = { report: checked.report, document: own[0] };
+    if (own.length > 0 && (!firstWorkloadReport || own[0] < firstWorkloadReport.document))
+      firstWorkloadReport = { report: checked.report, document: own[0] };
     firstReport ??= checked.report;
   }
 

@@ -26,7 +26,15 @@ import { checkRejectedValues } from './checks/rejected-values.ts';
 import { checkRollout } from './checks/rollout.ts';
 import { checkShellPid1 } from './checks/shell-pid1.ts';
 import {
-  checkedFor, detectGateway, findSettings, generatorSettings, headerSettings, resolveSettings, usableSettings, type CheckedFor, type FoundSetting,
+  checkedFor,
+  detectGateway,
+  findSettings,
+  generatorSettings,
+  headerSettings,
+  resolveSettings,
+  usableSettings,
+  type CheckedFor,
+  type FoundSetting,
 } from './settings.ts';
 import { computeTargets } from './targets.ts';
 import { fieldFor } from '../fields.ts';
@@ -62,21 +70,38 @@ export interface WholeInput {
 export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } | { ok: false; problem: InputProblem };
 
 /** Build the context of each model-server workload; note the workloads that run none. */
-function workloadContexts(check: CheckContext, user: Record<string, string>, hint: FoundSetting | undefined, whole?: WholeInput): WorkloadContext[] {
+function workloadContexts(
+  check: CheckContext,
+  user: Record<string, string>,
+  hint: FoundSetting | undefined,
+  whole?: WholeInput,
+): WorkloadContext[] {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
   const givenServer = user['model-server'];
   // The model server the generator's header names: used only for a workload the profiles do not recognise.
-  const headerServer = givenServer ? undefined : whole ? whole.modelServer : headerSettings(check.manifest.text, profiles).modelServer;
+  const headerServer = givenServer
+    ? undefined
+    : whole
+      ? whole.modelServer
+      : headerSettings(check.manifest.text, profiles).modelServer;
   for (const workload of located.workloads) {
     const object = workload.object;
     const containers = containersOf(workload.serving);
     const identified = identifyServer(workload.serving, containers, profiles);
-    const pool = located.pools.find((p) => sameNamespace(p.object, object) && selects(p.selector, workload.serving.labels));
+    const pool = located.pools.find(
+      (p) => sameNamespace(p.object, object) && selects(p.selector, workload.serving.labels),
+    );
     const hasGpus = containers.some((c) => c.gpus > 0);
     if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
-      report(check, object, 'workload-skipped', 'info', [...workload.serving.specPath, 'containers'],
-        `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it; a ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too), so it was not checked.`);
+      report(
+        check,
+        object,
+        'workload-skipped',
+        'info',
+        [...workload.serving.specPath, 'containers'],
+        `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it; a ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too), so it was not checked.`,
+      );
       continue;
     }
     const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
@@ -86,22 +111,52 @@ function workloadContexts(check: CheckContext, user: Record<string, string>, hin
     const { inputs, unused } = resolveSettings(user, found, profiles);
     for (const value of unused) {
       const spec = fieldFor(value.flag);
-      const range = spec && spec.min !== undefined && spec.max !== undefined ? ` (the drain model reads ${spec.min}\u2013${spec.max})` : '';
-      report(check, object, 'value-out-of-range', 'warning', [],
-        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((spec ? inputs[spec.key] : undefined) ?? 'its default'))} instead; check that setting by hand.`);
+      const range =
+        spec && spec.min !== undefined && spec.max !== undefined
+          ? ` (the drain model reads ${spec.min}\u2013${spec.max})`
+          : '';
+      report(
+        check,
+        object,
+        'value-out-of-range',
+        'warning',
+        [],
+        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((spec ? inputs[spec.key] : undefined) ?? 'its default'))} instead; check that setting by hand.`,
+      );
     }
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
     const plan = planFor(inputs, profiles);
-    const invocation = !serverKnown ? undefined
-      : identified && identified.profile.id === server.id && identified.container === container ? identified.invocation
+    const invocation = !serverKnown
+      ? undefined
+      : identified && identified.profile.id === server.id && identified.container === container
+        ? identified.invocation
         : findInvocation(container.line, server, isServerImage(server, container.image));
     const targets = computeTargets(container, workload.serving.spec, server, invocation, plan, inputs);
-    const ctx: WorkloadContext = { check, workload, object, containers, container, server, serverKnown, invocation, found, inputs, plan, targets };
+    const ctx: WorkloadContext = {
+      check,
+      workload,
+      object,
+      containers,
+      container,
+      server,
+      serverKnown,
+      invocation,
+      found,
+      inputs,
+      plan,
+      targets,
+    };
     if (!serverKnown) {
-      report(check, object, 'model-server-unknown', 'info', [...container.path, 'image'],
+      report(
+        check,
+        object,
+        'model-server-unknown',
+        'info',
+        [...container.path, 'image'],
         `The checker cannot tell which model server the ${container.name} container runs (no server image or server command of its own; a ${ENGINE_TYPE_LABEL} label alone does not say), `
-        + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`);
+          + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`,
+      );
     }
     contexts.push(ctx);
   }
@@ -123,13 +178,23 @@ function dedupe(findings: Finding[]): Finding[] {
  * manifest-only ones are left out (see `settingErrors` to report them). Unusable text gives a problem. `whole`
  * is given when `text` is part of a larger input (see `WholeInput`).
  */
-export function checkManifest(text: string, settings: Record<string, string>, profiles: Profiles, whole?: WholeInput): CheckResult {
+export function checkManifest(
+  text: string,
+  settings: Record<string, string>,
+  profiles: Profiles,
+  whole?: WholeInput,
+): CheckResult {
   const read = readManifest(text);
   if (!read.ok) return read;
   const manifest = read.manifest;
   if (manifest.objects.length === 0) {
     const what = manifest.strays[0]?.[1];
-    return { ok: false, problem: { message: `The input holds no Kubernetes object${what ? ` (document ${manifest.strays[0][0] + 1} is ${what})` : ''}, so it cannot be checked: paste manifests with apiVersion and kind.` } };
+    return {
+      ok: false,
+      problem: {
+        message: `The input holds no Kubernetes object${what ? ` (document ${manifest.strays[0][0] + 1} is ${what})` : ''}, so it cannot be checked: paste manifests with apiVersion and kind.`,
+      },
+    };
   }
   const located = locate(manifest, profiles);
   const check: CheckContext = { manifest, located, profiles, findings: [] };
@@ -155,7 +220,11 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   let basePlan: Plan | undefined;
   const fallbackPlan = () => (basePlan ??= planFor(base, profiles));
   checkGatewayTimeouts(check, (poolName, namespace) => {
-    const pool = located.pools.find((p) => p.object.name === poolName && (namespace === undefined || p.object.namespace === undefined || p.object.namespace === namespace));
+    const pool = located.pools.find(
+      (p) =>
+        p.object.name === poolName
+        && (namespace === undefined || p.object.namespace === undefined || p.object.namespace === namespace),
+    );
     // Not a pool of the input: another pool's (when the input has pools) or a Service's, so no plan here is its own.
     if (!pool && (poolName === undefined || located.pools.length > 0)) return undefined;
     const ctx = pool ? contexts.find((c) => selects(pool.selector, c.workload.serving.labels)) : contexts[0];
@@ -163,13 +232,31 @@ export function checkManifest(text: string, settings: Record<string, string>, pr
   });
   checkGatewayPolicyMissing(check, contexts, gatewayUsed, { plan: fallbackPlan, inputs: base });
   if (contexts.length > 0 && located.pools.length === 0) {
-    report(check, undefined, 'no-pool', 'info', [],
-      'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.');
+    report(
+      check,
+      undefined,
+      'no-pool',
+      'info',
+      [],
+      'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.',
+    );
   }
   objectNotes(check);
   applySuppressions(check);
-  if (located.workloads.length === 0 && located.pools.length === 0 && located.policies.length === 0 && located.routes.length === 0) {
-    report(check, undefined, 'workload-skipped', 'info', [], 'The input has no Deployment, StatefulSet, LeaderWorkerSet or InferencePool, so there was nothing to check.');
+  if (
+    located.workloads.length === 0
+    && located.pools.length === 0
+    && located.policies.length === 0
+    && located.routes.length === 0
+  ) {
+    report(
+      check,
+      undefined,
+      'workload-skipped',
+      'info',
+      [],
+      'The input has no Deployment, StatefulSet, LeaderWorkerSet or InferencePool, so there was nothing to check.',
+    );
   }
 
   const findings = sortFindings(dedupe(check.findings));

@@ -55,7 +55,13 @@ function strings(value: unknown): string[] | undefined {
 /** The tokens of one statement of a script. */
 export function callTokens(script: Script, call: ScriptCall): Token[] {
   return call.words.map((w) => ({
-    text: w.literal ?? w.source, list: script.list, index: script.index, start: w.start, end: w.end, inScript: true, literal: w.literal !== undefined,
+    text: w.literal ?? w.source,
+    list: script.list,
+    index: script.index,
+    start: w.start,
+    end: w.end,
+    inScript: true,
+    literal: w.literal !== undefined,
   }));
 }
 
@@ -64,8 +70,24 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
   const command = strings(container.command);
   const args = strings(container.args);
   const argv: Token[] = [
-    ...(command ?? []).map((text, index) => ({ text, list: 'command' as const, index, start: 0, end: text.length, inScript: false, literal: true })),
-    ...(args ?? []).map((text, index) => ({ text, list: 'args' as const, index, start: 0, end: text.length, inScript: false, literal: true })),
+    ...(command ?? []).map((text, index) => ({
+      text,
+      list: 'command' as const,
+      index,
+      start: 0,
+      end: text.length,
+      inScript: false,
+      literal: true,
+    })),
+    ...(args ?? []).map((text, index) => ({
+      text,
+      list: 'args' as const,
+      index,
+      start: 0,
+      end: text.length,
+      inScript: false,
+      literal: true,
+    })),
   ];
   // `sh -c SCRIPT` or `bash -exc SCRIPT`: options first, the script is the next item after them.
   let script: Script | undefined;
@@ -74,12 +96,24 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
     while (i < argv.length && /^[-+][a-zA-Z]+$/.test(argv[i].text) && !/c/.test(argv[i].text)) i++;
     if (i < argv.length && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(argv[i].text) && i + 1 < argv.length) {
       const item = argv[i + 1];
-      script = { list: item.list, index: item.index, text: item.text, shell: argv[0].text, parsed: parseScript(item.text) };
+      script = {
+        list: item.list,
+        index: item.index,
+        text: item.text,
+        shell: argv[0].text,
+        parsed: parseScript(item.text),
+      };
     }
   }
   const scriptTokens = script?.parsed.ok ? script.parsed.calls.flatMap((call) => callTokens(script, call)) : [];
   const rest = argv.filter((t) => !(script && t.list === script.list && t.index === script.index));
-  return { argv, tokens: [...scriptTokens, ...rest], script, hasArgs: args !== undefined, hasCommand: command !== undefined };
+  return {
+    argv,
+    tokens: [...scriptTokens, ...rest],
+    script,
+    hasArgs: args !== undefined,
+    hasCommand: command !== undefined,
+  };
 }
 
 /** Where a flag is set: its token, and its value and the token holding it. */
@@ -102,11 +136,21 @@ export function findFlag(tokens: readonly Token[], flag: string): FlagUse | unde
   tokens.forEach((token, i) => {
     const eq = token.text.indexOf('=');
     if (eq !== -1 && sameFlag(token.text.slice(0, eq), flag)) {
-      found = { flag: token, value: token.literal ? token.text.slice(eq + 1) : undefined, valueToken: token, inline: true };
+      found = {
+        flag: token,
+        value: token.literal ? token.text.slice(eq + 1) : undefined,
+        valueToken: token,
+        inline: true,
+      };
     } else if (sameFlag(token.text, flag)) {
       const next = tokens[i + 1];
       const hasValue = next && !next.text.startsWith('-');
-      found = { flag: token, value: hasValue && next.literal ? next.text : undefined, valueToken: hasValue ? next : undefined, inline: false };
+      found = {
+        flag: token,
+        value: hasValue && next.literal ? next.text : undefined,
+        valueToken: hasValue ? next : undefined,
+        inline: false,
+      };
     }
   });
   return found;

@@ -52,8 +52,13 @@ export function objectName(object: ManifestObject): string {
 
 /** Add a finding about a path inside an object (the path is relative to the object). */
 export function report(
-  check: CheckContext, object: ManifestObject | undefined, code: FindingCode, severity: Severity,
-  path: Segment[], message: string, fix?: Fix,
+  check: CheckContext,
+  object: ManifestObject | undefined,
+  code: FindingCode,
+  severity: Severity,
+  path: Segment[],
+  message: string,
+  fix?: Fix,
 ): void {
   const full = object ? [...object.base, ...path] : [];
   check.findings.push({

@@ -28,14 +28,17 @@ export function diffLines(before: string, after: string): DiffLine[] {
   const x = a.slice(head, a.length - tail);
   const y = b.slice(head, b.length - tail);
   const table: Uint32Array[] = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
-  for (let i = x.length - 1; i >= 0; i--) for (let j = y.length - 1; j >= 0; j--) table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+  for (let i = x.length - 1; i >= 0; i--)
+    for (let j = y.length - 1; j >= 0; j--)
+      table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
   const out: DiffLine[] = a.slice(0, head).map((text, i) => ({ kind: ' ', text, oldLine: i + 1, newLine: i + 1 }));
   let i = 0;
   let j = 0;
   while (i < x.length || j < y.length) {
     if (i < x.length && j < y.length && x[i] === y[j]) {
       out.push({ kind: ' ', text: x[i], oldLine: head + i + 1, newLine: head + j + 1 });
-      i++; j++;
+      i++;
+      j++;
     } else if (j < y.length && (i >= x.length || table[i][j + 1] > table[i + 1][j])) {
       out.push({ kind: '+', text: y[j], newLine: head + j + 1 });
       j++;
@@ -44,7 +47,13 @@ export function diffLines(before: string, after: string): DiffLine[] {
       i++;
     }
   }
-  for (let k = 0; k < tail; k++) out.push({ kind: ' ', text: a[a.length - tail + k], oldLine: a.length - tail + k + 1, newLine: b.length - tail + k + 1 });
+  for (let k = 0; k < tail; k++)
+    out.push({
+      kind: ' ',
+      text: a[a.length - tail + k],
+      oldLine: a.length - tail + k + 1,
+      newLine: b.length - tail + k + 1,
+    });
   return out;
 }
 

@@ -87,7 +87,13 @@ const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 export function sortFindings(findings: Finding[]): Finding[] {
   return findings
     .map((f, i) => [f, i] as const)
-    .sort(([a, i], [b, j]) => ORDER[a.severity] - ORDER[b.severity] || (a.document ?? 0) - (b.document ?? 0) || (a.line ?? 0) - (b.line ?? 0) || i - j)
+    .sort(
+      ([a, i], [b, j]) =>
+        ORDER[a.severity] - ORDER[b.severity]
+        || (a.document ?? 0) - (b.document ?? 0)
+        || (a.line ?? 0) - (b.line ?? 0)
+        || i - j,
+    )
     .map(([f]) => f);
 }
 

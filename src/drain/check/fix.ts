@@ -3,7 +3,19 @@
  * outside those nodes stays byte for byte: indentation, flow style, comments, octal literals, custom tags,
  * and documents without a fix. Each document is re-read after each of its edits, so edits compose.
  */
-import { Document, isAlias, isCollection, isMap, isPair, isScalar, isSeq, parse, parseAllDocuments, type Node, type Scalar } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parse,
+  parseAllDocuments,
+  type Node,
+  type Scalar,
+} from 'yaml';
 import type { Edit } from './edit.ts';
 import type { Finding } from './findings.ts';
 import type { Segment } from './path.ts';
@@ -25,11 +37,16 @@ function nested(rest: readonly Segment[], value: unknown): unknown {
 }
 
 /** A node along a path, with whether any collection on the way is in flow style. */
-interface Step { node: Node | null | undefined; flow: boolean }
+interface Step {
+  node: Node | null | undefined;
+  flow: boolean;
+}
 
 /** Walk a path; stops (with `at` short of the path's length) at the first step that does not exist. */
 function walk(doc: Document.Parsed, path: readonly Segment[]): { steps: Step[]; at: number; alias: boolean } {
-  const steps: Step[] = [{ node: doc.contents as Node, flow: isCollection(doc.contents) && Boolean(doc.contents.flow) }];
+  const steps: Step[] = [
+    { node: doc.contents as Node, flow: isCollection(doc.contents) && Boolean(doc.contents.flow) },
+  ];
   for (let i = 0; i < path.length; i++) {
     const { node, flow } = steps[i];
     if (isAlias(node)) return { steps, at: i, alias: true };
@@ -68,19 +85,31 @@ function inlineScalar(value: unknown): string {
 /** Inline (flow) YAML for any value: `{key: value, …}` and `[a, b]` with plain scalars where they read back the same. */
 function flowText(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(flowText).join(', ')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${inlineScalar(k)}: ${flowText(v)}`).join(', ')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${inlineScalar(k)}: ${flowText(v)}`)
+      .join(', ')}}`;
   return inlineScalar(value);
 }
 
 /** Block YAML for `value`, indented by `indent` spaces, with a comment at the leaf path `commentAt`. */
-function blockText(value: unknown, indent: number, indentSeq: boolean, comment?: { path: Segment[]; text: string }): string {
+function blockText(
+  value: unknown,
+  indent: number,
+  indentSeq: boolean,
+  comment?: { path: Segment[]; text: string },
+): string {
   const doc = new Document(value);
   if (comment) {
     const node = doc.getIn(comment.path, true) as { comment?: string } | undefined;
     if (node) node.comment = comment.text;
   }
   const pad = ' '.repeat(indent);
-  return doc.toString({ lineWidth: 0, indentSeq }).split('\n').map((l) => (l === '' ? l : pad + l)).join('\n');
+  return doc
+    .toString({ lineWidth: 0, indentSeq })
+    .split('\n')
+    .map((l) => (l === '' ? l : pad + l))
+    .join('\n');
 }
 
 /** The column of an offset. */
@@ -106,10 +135,25 @@ function rewriteString(text: string, node: Scalar, value: string): string {
     const oldLines = String(node.value).replace(/\n$/, '').split('\n');
     const newLines = value.replace(/\n$/, '').split('\n');
     if (header.startsWith('|-') === value.endsWith('\n')) return keepNewline(source, JSON.stringify(value));
-    const out = newLines.map((line, i) => (oldLines.length === newLines.length && line === oldLines[i] && bodyLines[i] !== undefined
-      ? bodyLines[i] : line === '' ? '' : ' '.repeat(indent) + line));
+    const out = newLines.map((line, i) =>
+      oldLines.length === newLines.length && line === oldLines[i] && bodyLines[i] !== undefined
+        ? bodyLines[i]
+        : line === ''
+          ? ''
+          : ' '.repeat(indent) + line,
+    );
     const trailing = source.endsWith('\n') ? '\n' : '';
-    return header + out.join('\n') + trailing + (bodyLines.length > newLines.length + 1 ? bodyLines.slice(newLines.length, -1).map(() => '\n').join('') : '');
+    return (
+      header
+      + out.join('\n')
+      + trailing
+      + (bodyLines.length > newLines.length + 1
+        ? bodyLines
+            .slice(newLines.length, -1)
+            .map(() => '\n')
+            .join('')
+        : '')
+    );
   }
   if (node.type === 'QUOTE_SINGLE' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
   if (node.type === 'PLAIN' && plainSafe(value)) return value;
@@ -131,7 +175,12 @@ function sourceOffsets(text: string, node: Scalar): ((offset: number) => number 
   const source = text.slice(start, end);
   const value = String(node.value);
   if (!source.includes('\n')) {
-    const inner = node.type === 'PLAIN' ? source : node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? source.slice(1, -1) : undefined;
+    const inner =
+      node.type === 'PLAIN'
+        ? source
+        : node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE'
+          ? source.slice(1, -1)
+          : undefined;
     if (inner !== value) return undefined;
     const shift = node.type === 'PLAIN' ? 0 : 1;
     return (offset) => start + shift + offset;
@@ -163,11 +212,19 @@ function sourceOffsets(text: string, node: Scalar): ((offset: number) => number 
 }
 
 /** Add ` #comment` after `end` when the rest of that line is blank. */
-function withComment(text: string, end: number, replacement: string, comment: string | undefined, flow: boolean): string {
+function withComment(
+  text: string,
+  end: number,
+  replacement: string,
+  comment: string | undefined,
+  flow: boolean,
+): string {
   if (!comment || flow) return replacement;
   const eol = text.indexOf('\n', end);
   const rest = text.slice(end, eol === -1 ? text.length : eol);
-  return rest.trim() === '' && !replacement.includes('\n') && !text.slice(0, end).endsWith('\n') ? `${replacement} #${comment}` : replacement;
+  return rest.trim() === '' && !replacement.includes('\n') && !text.slice(0, end).endsWith('\n')
+    ? `${replacement} #${comment}`
+    : replacement;
 }
 
 /** Apply one edit to one document's text; undefined when it cannot be written. */
@@ -188,8 +245,16 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
     const insert = String(edit.value);
     const from = inSource?.(edit.start ?? 0);
     const to = inSource?.(edit.end ?? 0);
-    const quoteSafe = !(target.type === 'QUOTE_DOUBLE' && /["\\]/.test(insert)) && !(target.type === 'QUOTE_SINGLE' && insert.includes("'"));
-    if (from !== undefined && to !== undefined && !insert.includes('\n') && quoteSafe && text.slice(from, to) === old.slice(edit.start, edit.end)) {
+    const quoteSafe =
+      !(target.type === 'QUOTE_DOUBLE' && /["\\]/.test(insert))
+      && !(target.type === 'QUOTE_SINGLE' && insert.includes("'"));
+    if (
+      from !== undefined
+      && to !== undefined
+      && !insert.includes('\n')
+      && quoteSafe
+      && text.slice(from, to) === old.slice(edit.start, edit.end)
+    ) {
       return splice(from, to, insert);
     }
     const value = old.slice(0, edit.start) + String(edit.value) + old.slice(edit.end);
@@ -203,7 +268,12 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
         const sep = target.items.length > 0 ? ', ' : '';
         return splice(close, close, `${sep}${flowText(edit.value)}`);
       }
-      const item = blockText([edit.value], columnOf(text, target.range[0]), true, edit.comment ? { path: [0], text: edit.comment } : undefined);
+      const item = blockText(
+        [edit.value],
+        columnOf(text, target.range[0]),
+        true,
+        edit.comment ? { path: [0], text: edit.comment } : undefined,
+      );
       const where = lineAfter(text, target.range[1]);
       return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${item}` : item);
     }
@@ -216,12 +286,20 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
     if (!target?.range) return undefined;
     if (isScalar(target) && primitive) {
       if (target.value === edit.value) {
-        return target.comment ? text : splice(target.range[1], target.range[1], withComment(text, target.range[1], '', edit.comment, flow));
+        return target.comment
+          ? text
+          : splice(target.range[1], target.range[1], withComment(text, target.range[1], '', edit.comment, flow));
       }
-      const rendered = typeof edit.value === 'string' && typeof target.value === 'string'
-        ? rewriteString(text, target, edit.value) : inlineScalar(edit.value);
+      const rendered =
+        typeof edit.value === 'string' && typeof target.value === 'string'
+          ? rewriteString(text, target, edit.value)
+          : inlineScalar(edit.value);
       const hasComment = Boolean(target.comment);
-      return splice(target.range[0], target.range[1], hasComment ? rendered : withComment(text, target.range[1], rendered, edit.comment, flow));
+      return splice(
+        target.range[0],
+        target.range[1],
+        hasComment ? rendered : withComment(text, target.range[1], rendered, edit.comment, flow),
+      );
     }
     if (isCollection(target) && !primitive) {
       if (flow) return splice(target.range[0], target.range[1], flowText(edit.value));
@@ -246,7 +324,12 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
   const keyStart = (first?.key as Node | undefined)?.range?.[0];
   if (keyStart === undefined) return undefined;
   const leafPath = [key, ...edit.path.slice(at + 1).map((s) => (typeof s === 'number' ? 0 : s))];
-  const lines = blockText({ [key]: value }, columnOf(text, keyStart), indentSeq, edit.comment && primitive ? { path: leafPath, text: edit.comment } : undefined);
+  const lines = blockText(
+    { [key]: value },
+    columnOf(text, keyStart),
+    indentSeq,
+    edit.comment && primitive ? { path: leafPath, text: edit.comment } : undefined,
+  );
   const where = lineAfter(text, parent.range[1]);
   return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${lines}` : lines);
 }
@@ -258,7 +341,7 @@ function sequencesIndented(text: string): boolean {
     const item = /^(\s*)- /.exec(lines[i]);
     if (!item) continue;
     let j = i - 1;
-    while (j >= 0 && (/^\s*(#.*)?$/.test(lines[j]))) j--;
+    while (j >= 0 && /^\s*(#.*)?$/.test(lines[j])) j--;
     const key = j >= 0 ? /^(\s*)(- )?[^\s#][^#]*:\s*(#.*)?$/.exec(lines[j]) : null;
     if (key) return item[1].length > key[1].length + (key[2] ? 2 : 0);
   }
@@ -280,13 +363,19 @@ export function editsOf(findings: readonly Finding[]): Edit[] {
   }
   // Splices of one string go last offset first, so the earlier offsets stay right.
   const splices = edits.filter((e) => e.op === 'splice').sort((a, b) => (b.start ?? 0) - (a.start ?? 0));
-  return [...edits.filter((e) => e.op === 'set'), ...splices, ...edits.filter((e) => e.op === 'append'), ...edits.filter((e) => e.op === 'add-document')];
+  return [
+    ...edits.filter((e) => e.op === 'set'),
+    ...splices,
+    ...edits.filter((e) => e.op === 'append'),
+    ...edits.filter((e) => e.op === 'add-document'),
+  ];
 }
 
 /** The manifest with every finding's fix applied. */
 export function fixManifest(manifest: Manifest, findings: readonly Finding[]): FixedManifest {
   const edits = editsOf(findings);
-  if (edits.length === 0) return { text: manifest.crOnly ? manifest.text.replaceAll('\n', '\r') : manifest.text, edits: 0, skipped: 0 };
+  if (edits.length === 0)
+    return { text: manifest.crOnly ? manifest.text.replaceAll('\n', '\r') : manifest.text, edits: 0, skipped: 0 };
   const text = manifest.text;
   let out = '';
   let from = 0;

@@ -31,17 +31,33 @@ function groupOf(apiVersion: unknown): string {
 
 /** Every policy kind some gateway profile's extra manifests create. */
 export function policyKinds(profiles: Profiles): PolicyKind[] {
-  return profiles.gateways.flatMap((gateway) => (gateway.extraManifests ?? []).map((extra) => ({
-    kind: extra.kind,
-    group: groupOf(extra.manifest.apiVersion),
-    gateway,
-  })));
+  return profiles.gateways.flatMap((gateway) =>
+    (gateway.extraManifests ?? []).map((extra) => ({
+      kind: extra.kind,
+      group: groupOf(extra.manifest.apiVersion),
+      gateway,
+    })),
+  );
 }
 
-function settingFrom(gateway: GatewayProfile, role: PolicySetting['role'], setting: GatewaySecondsSetting | undefined): PolicySetting[] {
+function settingFrom(
+  gateway: GatewayProfile,
+  role: PolicySetting['role'],
+  setting: GatewaySecondsSetting | undefined,
+): PolicySetting[] {
   const m = setting ? /^(\S+) (\S+)$/.exec(setting.setting) : null;
   if (!setting || !m) return [];
-  return [{ gateway, role, kind: m[1], path: m[2].split('.'), defaultSeconds: setting.defaultSeconds, maxSeconds: setting.maxSeconds, setting: setting.setting }];
+  return [
+    {
+      gateway,
+      role,
+      kind: m[1],
+      path: m[2].split('.'),
+      defaultSeconds: setting.defaultSeconds,
+      maxSeconds: setting.maxSeconds,
+      setting: setting.setting,
+    },
+  ];
 }
 
 /** Every request-timeout and connection-draining setting the gateway profiles place in a policy. */

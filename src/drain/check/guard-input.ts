@@ -36,7 +36,8 @@ export function utf8Length(text: string): number {
 /** A problem for an input over the size limit, given its size in bytes. */
 export function tooLarge(bytes: number): InputProblem {
   return {
-    message: `The input is ${formatKiB(bytes)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}. `
+    message:
+      `The input is ${formatKiB(bytes)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)}. `
       + 'Check the model-server manifests on their own, one file at a time.',
   };
 }
@@ -92,7 +93,10 @@ export function guardText(text: string): InputProblem | undefined {
   }
   const deep = deepFlowOffset(text, MAX_NESTING_DEPTH);
   if (deep !== undefined) {
-    return { message: `The input nests more than ${MAX_NESTING_DEPTH} levels of [ ] or { }; no Kubernetes manifest is that deep.`, ...positionOf(text, deep) };
+    return {
+      message: `The input nests more than ${MAX_NESTING_DEPTH} levels of [ ] or { }; no Kubernetes manifest is that deep.`,
+      ...positionOf(text, deep),
+    };
   }
   return undefined;
 }

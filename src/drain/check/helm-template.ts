@@ -11,7 +11,8 @@ import { positionOf } from './guard-input.ts';
  * (`.Values`, `$name`), or a template keyword or Helm function. Jinja (vLLM chat templates inside args) writes
  * `{{ message }}` or `{% if %}`, never `{{ .x }}`, `{{ $x }}` or these keywords, so it is not matched.
  */
-const ACTION = /\{\{-?\s*(?:\.[A-Za-z_]|\$|(?:if|else|end|range|with|define|template|include|block|toYaml|tpl|required|printf|default|quote|nindent|indent)\b)[^\n]*?\}\}/;
+const ACTION =
+  /\{\{-?\s*(?:\.[A-Za-z_]|\$|(?:if|else|end|range|with|define|template|include|block|toYaml|tpl|required|printf|default|quote|nindent|indent)\b)[^\n]*?\}\}/;
 
 /** A problem naming the first Helm template action in the text, or undefined when it has none. */
 export function helmTemplateProblem(text: string): InputProblem | undefined {
@@ -20,7 +21,8 @@ export function helmTemplateProblem(text: string): InputProblem | undefined {
   const at = positionOf(text, match.index);
   const action = match[0].length > 60 ? `${match[0].slice(0, 57)}...` : match[0];
   return {
-    message: `This is a Helm template, not a Kubernetes manifest: line ${at.line} has the template action ${JSON.stringify(action)}, `
+    message:
+      `This is a Helm template, not a Kubernetes manifest: line ${at.line} has the template action ${JSON.stringify(action)}, `
       + 'whose value is only known once the chart is rendered, so it cannot be checked as written: render it first '
       + '(helm template RELEASE CHART -f values.yaml | hitless check -) and check the output.',
     ...at,

@@ -47,24 +47,42 @@ export function isServerImage(profile: ModelServerProfile, image: string): boole
  * repository identify it; the engine-type label and the drain flag add weight to that evidence but never
  * identify a server alone (simulators and mocks carry the label).
  */
-function score(profile: ModelServerProfile, container: Container, labels: Record<string, string>): { points: number; evidence: string[]; invocation: Invocation } {
+function score(
+  profile: ModelServerProfile,
+  container: Container,
+  labels: Record<string, string>,
+): { points: number; evidence: string[]; invocation: Invocation } {
   let points = 0;
   const evidence: string[] = [];
-  const add = (n: number, why: string) => { points += n; evidence.push(why); };
+  const add = (n: number, why: string) => {
+    points += n;
+    evidence.push(why);
+  };
   const imageIsServer = isServerImage(profile, container.image);
   const invocation = findInvocation(container.line, profile, imageIsServer);
   if (invocation.found && invocation.how !== 'entrypoint') {
-    add(4, `command ${invocation.words.slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom).map((t) => t.text).join(' ')}`);
+    add(
+      4,
+      `command ${invocation.words
+        .slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom)
+        .map((t) => t.text)
+        .join(' ')}`,
+    );
   }
   if (imageIsServer) add(4, `image ${imageRepository(container.image)}`);
   if (points === 0) return { points, evidence, invocation };
   if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(1, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);
-  if (profile.drain.flag && invocation.found && findFlag(serverArgs(invocation), profile.drain.flag)) add(1, `flag ${profile.drain.flag}`);
+  if (profile.drain.flag && invocation.found && findFlag(serverArgs(invocation), profile.drain.flag))
+    add(1, `flag ${profile.drain.flag}`);
   return { points, evidence, invocation };
 }
 
 /** The model server a pod template runs, or `undefined` when no container looks like a known one. */
-export function identifyServer(template: PodTemplate, containers: Container[], profiles: Profiles): Identified | undefined {
+export function identifyServer(
+  template: PodTemplate,
+  containers: Container[],
+  profiles: Profiles,
+): Identified | undefined {
   let best: (Identified & { points: number }) | undefined;
   for (const container of containers) {
     for (const profile of profiles.modelServers) {
@@ -73,7 +91,9 @@ export function identifyServer(template: PodTemplate, containers: Container[], p
       if (points > 0 && better) best = { profile, container, evidence, invocation, points };
     }
   }
-  return best ? { profile: best.profile, container: best.container, evidence: best.evidence, invocation: best.invocation } : undefined;
+  return best
+    ? { profile: best.profile, container: best.container, evidence: best.evidence, invocation: best.invocation }
+    : undefined;
 }
 
 /** The flag a profile's arguments put before a placeholder (`{model}` → `--model`, `{port}` → `--http-port`). */

@@ -7,4 +7,10 @@ export type { Rule } from './rule.ts';
 export type { InputProblem } from './guard-input.ts';
 export { utf8Length, tooLarge } from './guard-input.ts';
 export { MAX_INPUT_BYTES, formatKiB } from './limits.ts';
-export { CHECK_SETTING_FLAGS, describeCheckedFor, settingErrors, type CheckedFor, type FoundSetting } from './settings.ts';
+export {
+  CHECK_SETTING_FLAGS,
+  describeCheckedFor,
+  settingErrors,
+  type CheckedFor,
+  type FoundSetting,
+} from './settings.ts';

@@ -102,7 +102,9 @@ export function groupOf(apiVersion: string): string {
 
 function stringMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (isRecord(value)) for (const [k, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+  if (isRecord(value))
+    for (const [k, v] of Object.entries(value))
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
   return out;
 }
 
@@ -126,9 +128,17 @@ function templateAt(object: ManifestObject, role: PodTemplate['role'], path: Seg
 function llmInferenceServiceFrom(object: ManifestObject): Workload | undefined {
   const spec = valueAt(object.value, ['spec', 'template']);
   if (!isRecord(spec)) return undefined;
-  const serving: PodTemplate = { role: 'pod', path: ['spec', 'template'], specPath: ['spec', 'template'], labels: {}, spec };
+  const serving: PodTemplate = {
+    role: 'pod',
+    path: ['spec', 'template'],
+    specPath: ['spec', 'template'],
+    labels: {},
+    spec,
+  };
   const worker = valueAt(object.value, ['spec', 'worker']);
-  const workers: PodTemplate | undefined = isRecord(worker) ? { role: 'worker', path: ['spec', 'worker'], specPath: ['spec', 'worker'], labels: {}, spec: worker } : undefined;
+  const workers: PodTemplate | undefined = isRecord(worker)
+    ? { role: 'worker', path: ['spec', 'worker'], specPath: ['spec', 'worker'], labels: {}, spec: worker }
+    : undefined;
   const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
   const replicas = wholeNumber(rawReplicas, 1);
   return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1 };
@@ -143,7 +153,8 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
   const kind = object.kind as Workload['kind'];
   const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
   const replicas = wholeNumber(rawReplicas, 1);
-  const replicasRead = rawReplicas === undefined || rawReplicas === null || replicas === rawReplicas || String(replicas) === rawReplicas;
+  const replicasRead =
+    rawReplicas === undefined || rawReplicas === null || replicas === rawReplicas || String(replicas) === rawReplicas;
   if (kind === 'LeaderWorkerSet') {
     const base = ['spec', 'leaderWorkerTemplate'];
     const workers = templateAt(object, 'worker', [...base, 'workerTemplate']);
@@ -151,7 +162,10 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
     const served = leader ?? (workers ? { ...workers, role: 'leader' as const } : undefined);
     if (!served) return undefined;
     // The LeaderWorkerSet controller labels every pod with the set's name, and the leader with worker index 0.
-    const serving = { ...served, labels: { ...served.labels, [LWS_NAME_LABEL]: object.name, [LWS_WORKER_INDEX_LABEL]: '0' } };
+    const serving = {
+      ...served,
+      labels: { ...served.labels, [LWS_NAME_LABEL]: object.name, [LWS_WORKER_INDEX_LABEL]: '0' },
+    };
     const groupSize = wholeNumber(valueAt(object.value, [...base, 'size']), 1) || 1;
     return { object, kind, serving, workers: leader ? workers : undefined, replicas, replicasRead, groupSize };
   }
@@ -169,7 +183,11 @@ function poolFrom(object: ManifestObject): Pool {
       current,
       selector: stringMap(valueAt(spec, ['selector', 'matchLabels'])),
       selectorPath: ['spec', 'selector', 'matchLabels'],
-      targetPorts: ports.flatMap((p, i) => (isRecord(p) && typeof p.number === 'number' ? [{ number: p.number, path: ['spec', 'targetPorts', i, 'number'] }] : [])),
+      targetPorts: ports.flatMap((p, i) =>
+        isRecord(p) && typeof p.number === 'number'
+          ? [{ number: p.number, path: ['spec', 'targetPorts', i, 'number'] }]
+          : [],
+      ),
     };
   }
   // v1alpha2: a flat selector map and a single targetPortNumber.
@@ -178,7 +196,10 @@ function poolFrom(object: ManifestObject): Pool {
     current,
     selector: stringMap(spec.selector),
     selectorPath: ['spec', 'selector'],
-    targetPorts: typeof spec.targetPortNumber === 'number' ? [{ number: spec.targetPortNumber, path: ['spec', 'targetPortNumber'] }] : [],
+    targetPorts:
+      typeof spec.targetPortNumber === 'number'
+        ? [{ number: spec.targetPortNumber, path: ['spec', 'targetPortNumber'] }]
+        : [],
   };
 }
 

@@ -2,7 +2,18 @@
  * Read manifest text into YAML Documents (kept for line numbers and for fixes) and plain objects (for
  * the rules). Everything that can go wrong with untrusted text ends here as one `InputProblem`.
  */
-import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node,
+} from 'yaml';
 import { guardText, type InputProblem } from './guard-input.ts';
 import { helmTemplateProblem } from './helm-template.ts';
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH } from './limits.ts';
@@ -37,15 +48,25 @@ export type ReadResult = { ok: true; manifest: Manifest } | { ok: false; problem
 
 const TEMPLATE_HINT = ' It looks like a Helm or Go template: render it first (helm template …) and check the output.';
 
-function yamlProblem(text: string, error: { message: string; code: string; linePos?: [{ line: number; col: number }, ...unknown[]] }): InputProblem {
+function yamlProblem(
+  text: string,
+  error: { message: string; code: string; linePos?: [{ line: number; col: number }, ...unknown[]] },
+): InputProblem {
   const first = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   const place = error.linePos?.[0];
   if (error.code === 'RESOURCE_EXHAUSTION') {
-    return { message: `The YAML nests too deeply for the parser (more than ${MAX_NESTING_DEPTH} levels are refused).`, line: place?.line, column: place?.col };
+    return {
+      message: `The YAML nests too deeply for the parser (more than ${MAX_NESTING_DEPTH} levels are refused).`,
+      line: place?.line,
+      column: place?.col,
+    };
   }
   const hint = /\{\{|\{%/.test(text) ? TEMPLATE_HINT : '';
   return {
-    message: `Not valid YAML${place ? ` at line ${place.line}, column ${place.col}` : ''}: ${first}.${hint}`.replace(/\.\./, '.'),
+    message: `Not valid YAML${place ? ` at line ${place.line}, column ${place.col}` : ''}: ${first}.${hint}`.replace(
+      /\.\./,
+      '.',
+    ),
     line: place?.line,
     column: place?.col,
   };
@@ -93,7 +114,10 @@ function scanDocument(doc: Document.Parsed): DocumentScan {
 }
 
 function objectFrom(value: unknown, document: number, base: Segment[]): ManifestObject | string {
-  if (!isRecord(value)) return value === null || value === undefined ? '' : `a ${Array.isArray(value) ? 'list' : typeof value}, not a Kubernetes object`;
+  if (!isRecord(value))
+    return value === null || value === undefined
+      ? ''
+      : `a ${Array.isArray(value) ? 'list' : typeof value}, not a Kubernetes object`;
   const { apiVersion, kind } = value;
   if (typeof kind !== 'string' || kind === '') return 'a mapping without a kind';
   const metadata = isRecord(value.metadata) ? value.metadata : {};
@@ -102,7 +126,12 @@ function objectFrom(value: unknown, document: number, base: Segment[]): Manifest
     base,
     apiVersion: typeof apiVersion === 'string' ? apiVersion : '',
     kind,
-    name: typeof metadata.name === 'string' ? metadata.name : typeof metadata.generateName === 'string' ? `${metadata.generateName}*` : '(no name)',
+    name:
+      typeof metadata.name === 'string'
+        ? metadata.name
+        : typeof metadata.generateName === 'string'
+          ? `${metadata.generateName}*`
+          : '(no name)',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
     value,
   };
@@ -122,7 +151,12 @@ export function readManifest(input: string): ReadResult {
   const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > MAX_DOCUMENTS) {
-    return { ok: false, problem: { message: `The input has ${documents.length} YAML documents; the checker reads at most ${MAX_DOCUMENTS}.` } };
+    return {
+      ok: false,
+      problem: {
+        message: `The input has ${documents.length} YAML documents; the checker reads at most ${MAX_DOCUMENTS}.`,
+      },
+    };
   }
   const objects: ManifestObject[] = [];
   const strays: [number, string][] = [];
@@ -132,15 +166,36 @@ export function readManifest(input: string): ReadResult {
     const scan = scanDocument(doc);
     if (scan.tooDeep !== undefined) {
       const pos = lineCounter.linePos(scan.tooDeep);
-      return { ok: false, problem: { message: `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`, line: pos.line, column: pos.col } };
+      return {
+        ok: false,
+        problem: {
+          message: `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
+          line: pos.line,
+          column: pos.col,
+        },
+      };
     }
     if (scan.duplicate) {
       const pos = lineCounter.linePos(scan.duplicate.offset);
-      return { ok: false, problem: { message: `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`, line: pos.line, column: pos.col } };
+      return {
+        ok: false,
+        problem: {
+          message: `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
+          line: pos.line,
+          column: pos.col,
+        },
+      };
     }
     if (scan.aliases > MAX_ALIAS_COUNT) {
       const pos = lineCounter.linePos(doc.range[0]);
-      return { ok: false, problem: { message: `Document ${index + 1} has ${scan.aliases} aliases (*name); the checker reads at most ${MAX_ALIAS_COUNT}, since many aliases are how alias bombs exhaust memory.`, line: pos.line, column: pos.col } };
+      return {
+        ok: false,
+        problem: {
+          message: `Document ${index + 1} has ${scan.aliases} aliases (*name); the checker reads at most ${MAX_ALIAS_COUNT}, since many aliases are how alias bombs exhaust memory.`,
+          line: pos.line,
+          column: pos.col,
+        },
+      };
     }
     let value: unknown;
     try {

@@ -59,21 +59,25 @@ export function serverArgsStart(words: readonly Token[], points: readonly EntryP
 /** The server's invocation in a container, or why it cannot be told with certainty. */
 export type Invocation =
   | {
-    found: true;
-    /** The words of the invocation (argv items, or the words of the script's statement). */
-    words: Token[];
-    /** Index in `words` where the server's own arguments start. */
-    argsFrom: number;
-    /** argv: the container's command/args start the server; entrypoint: args only, on the server's image; script: one statement. */
-    how: 'argv' | 'entrypoint' | 'script';
-    call?: ScriptCall;
-  }
+      found: true;
+      /** The words of the invocation (argv items, or the words of the script's statement). */
+      words: Token[];
+      /** Index in `words` where the server's own arguments start. */
+      argsFrom: number;
+      /** argv: the container's command/args start the server; entrypoint: args only, on the server's image; script: one statement. */
+      how: 'argv' | 'entrypoint' | 'script';
+      call?: ScriptCall;
+    }
   | { found: false; reason: string; mentioned: boolean };
 
 /** Whether a word anywhere in the command line names one of the entry points. */
 function mentions(line: CommandLine, points: readonly EntryPoint[]): boolean {
   const text = line.argv.map((t) => t.text).join(' ');
-  return points.some((p) => (p.module && text.includes(p.module)) || (p.binary && new RegExp(`(^|[\\s/"'])${p.binary}($|[\\s"';])`).test(text)));
+  return points.some(
+    (p) =>
+      (p.module && text.includes(p.module))
+      || (p.binary && new RegExp(`(^|[\\s/"'])${p.binary}($|[\\s"';])`).test(text)),
+  );
 }
 
 /**
@@ -84,11 +88,20 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
   const points = entryPointsOf(profile);
   if (!line.hasCommand) {
     if (imageIsServer) return { found: true, words: line.argv, argsFrom: 0, how: 'entrypoint' };
-    return { found: false, reason: 'the container sets no command, and its image is not one whose entrypoint is known to start the server', mentioned: false };
+    return {
+      found: false,
+      reason: 'the container sets no command, and its image is not one whose entrypoint is known to start the server',
+      mentioned: false,
+    };
   }
   if (line.script) {
     const { parsed } = line.script;
-    if (!parsed.ok) return { found: false, reason: `its script does not parse (${parsed.message})`, mentioned: mentions(line, points) };
+    if (!parsed.ok)
+      return {
+        found: false,
+        reason: `its script does not parse (${parsed.message})`,
+        mentioned: mentions(line, points),
+      };
     const matches = parsed.calls.filter((call) => serverArgsStart(callTokens(line.script!, call), points) !== -1);
     if (matches.length === 1) {
       const words = callTokens(line.script, matches[0]);
@@ -97,17 +110,22 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
     const mentioned = mentions(line, points);
     return {
       found: false,
-      reason: matches.length > 1
-        ? `its script starts the server in ${matches.length} places`
-        : mentioned
-          ? 'its script starts the server only inside a substitution, a function or another program\u2019s argument'
-          : 'its script does not start the server itself',
+      reason:
+        matches.length > 1
+          ? `its script starts the server in ${matches.length} places`
+          : mentioned
+            ? 'its script starts the server only inside a substitution, a function or another program\u2019s argument'
+            : 'its script does not start the server itself',
       mentioned,
     };
   }
   const argsFrom = serverArgsStart(line.argv, points);
   if (argsFrom !== -1) return { found: true, words: line.argv, argsFrom, how: 'argv' };
-  return { found: false, reason: `its command starts ${JSON.stringify(basename(line.argv[0]?.text ?? ''))}, not the server`, mentioned: mentions(line, points) };
+  return {
+    found: false,
+    reason: `its command starts ${JSON.stringify(basename(line.argv[0]?.text ?? ''))}, not the server`,
+    mentioned: mentions(line, points),
+  };
 }
 
 /** The server's own arguments. */
@@ -123,15 +141,26 @@ export type FlagEdit = { ok: true; edit: Edit } | { ok: false; reason: string };
  * rewritten in place; otherwise the flag is added after the invocation's last word (in a script) or to
  * `args` (argv). A use whose value the shell decides is not touched.
  */
-export function flagEdit(line: CommandLine, invocation: Invocation & { found: true }, containerPath: Segment[], flag: string, value: string): FlagEdit {
+export function flagEdit(
+  line: CommandLine,
+  invocation: Invocation & { found: true },
+  containerPath: Segment[],
+  flag: string,
+  value: string,
+): FlagEdit {
   const use = findFlag(serverArgs(invocation), flag);
-  const setItem = (token: Token, text: string): FlagEdit => ({ ok: true, edit: { op: 'set', document: 0, path: [...containerPath, token.list, token.index], value: text } });
+  const setItem = (token: Token, text: string): FlagEdit => ({
+    ok: true,
+    edit: { op: 'set', document: 0, path: [...containerPath, token.list, token.index], value: text },
+  });
   if (use && !use.flag.literal) return { ok: false, reason: `${flag} is set by the shell (${use.flag.text})` };
-  if (use?.valueToken && !use.valueToken.literal) return { ok: false, reason: `the value of ${flag} is set by the shell (${use.valueToken.text})` };
+  if (use?.valueToken && !use.valueToken.literal)
+    return { ok: false, reason: `the value of ${flag} is set by the shell (${use.valueToken.text})` };
   if (invocation.how === 'script' && line.script) {
     const item = invocation.words[0];
     const spliceAt = (start: number, end: number, text: string): FlagEdit => ({
-      ok: true, edit: { op: 'splice', document: 0, path: [...containerPath, item.list, item.index], value: text, start, end },
+      ok: true,
+      edit: { op: 'splice', document: 0, path: [...containerPath, item.list, item.index], value: text, start, end },
     });
     if (use) {
       if (use.inline) return spliceAt(use.flag.start, use.flag.end, `${flag}=${value}`);

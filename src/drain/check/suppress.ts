@@ -15,13 +15,19 @@ export const IGNORE_ANNOTATION = 'hitless.dev/ignore';
 export function parseIgnore(value: string): { codes: string[]; reason: string } | { problem: string } {
   // The separator is an em dash, or a dash between spaces (a code itself has dashes).
   const m = /^\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)(?:\s*\u2014\s*|\s+(?:\u2013|--|-)\s+)(\S.*)$/s.exec(value);
-  if (!m) return { problem: `${IGNORE_ANNOTATION} is ${quote(value)}; write the codes, a dash and the reason: "prestop-missing — the proxy drains for it"` };
+  if (!m)
+    return {
+      problem: `${IGNORE_ANNOTATION} is ${quote(value)}; write the codes, a dash and the reason: "prestop-missing — the proxy drains for it"`,
+    };
   return { codes: m[1].split(',').map((c) => c.trim()), reason: m[2].trim() };
 }
 
 function annotationOf(object: ManifestObject): string | undefined {
   const metadata = object.value.metadata as Record<string, unknown> | undefined;
-  const annotations = metadata && typeof metadata.annotations === 'object' && metadata.annotations ? metadata.annotations as Record<string, unknown> : undefined;
+  const annotations =
+    metadata && typeof metadata.annotations === 'object' && metadata.annotations
+      ? (metadata.annotations as Record<string, unknown>)
+      : undefined;
   const value = annotations?.[IGNORE_ANNOTATION];
   return value === undefined ? undefined : String(value);
 }
@@ -33,7 +39,14 @@ export function applySuppressions(check: CheckContext): void {
     if (value === undefined) continue;
     const parsed = parseIgnore(value);
     if ('problem' in parsed) {
-      report(check, object, 'value-unreadable', 'warning', ['metadata', 'annotations', IGNORE_ANNOTATION], `${parsed.problem}. Nothing was suppressed.`);
+      report(
+        check,
+        object,
+        'value-unreadable',
+        'warning',
+        ['metadata', 'annotations', IGNORE_ANNOTATION],
+        `${parsed.problem}. Nothing was suppressed.`,
+      );
       continue;
     }
     const name = objectName(object);

@@ -8,7 +8,15 @@ import type { ModelServerProfile } from '../profiles.ts';
 import type { DrainInputs } from '../resolve.ts';
 import { findFlag, type FlagUse } from './command-line.ts';
 import { serverArgs, type Invocation } from './server-invocation.ts';
-import { DEFAULT_GRACE_SECONDS, intField, intOr, readPreStop, type Container, type IntField, type PreStop } from './pod.ts';
+import {
+  DEFAULT_GRACE_SECONDS,
+  intField,
+  intOr,
+  readPreStop,
+  type Container,
+  type IntField,
+  type PreStop,
+} from './pod.ts';
 
 /** The drain flag as the container sets it and as the fix sets it. */
 export interface FlagTarget {
@@ -37,28 +45,41 @@ export interface Targets {
 
 function preStopSeconds(preStop: PreStop): number | undefined {
   switch (preStop.kind) {
-    case 'none': return 0;
-    case 'sleep': return preStop.seconds.state === 'set' ? preStop.seconds.value : undefined;
-    case 'exec-sleep': return preStop.seconds;
-    default: return undefined;
+    case 'none':
+      return 0;
+    case 'sleep':
+      return preStop.seconds.state === 'set' ? preStop.seconds.value : undefined;
+    case 'exec-sleep':
+      return preStop.seconds;
+    default:
+      return undefined;
   }
 }
 
 /** Work out the current and target drain values of a workload's model-server container. */
 export function computeTargets(
-  container: Container, podSpec: Record<string, unknown>, server: ModelServerProfile, invocation: Invocation | undefined,
-  plan: Plan, inputs: DrainInputs,
+  container: Container,
+  podSpec: Record<string, unknown>,
+  server: ModelServerProfile,
+  invocation: Invocation | undefined,
+  plan: Plan,
+  inputs: DrainInputs,
 ): Targets {
   const preStop = readPreStop(container);
   const preStopNow = preStopSeconds(preStop);
-  const preStopTarget = preStopNow !== undefined && preStopNow >= plan.preStopSeconds ? preStopNow : plan.preStopSeconds;
+  const preStopTarget =
+    preStopNow !== undefined && preStopNow >= plan.preStopSeconds ? preStopNow : plan.preStopSeconds;
   const grace = intField(podSpec, 'terminationGracePeriodSeconds');
   const graceNow = intOr(grace, DEFAULT_GRACE_SECONDS);
   const graceTarget = Math.max(graceNow, preStopTarget + plan.drainSeconds + plan.teardownSeconds);
   let flag: FlagTarget | undefined;
   if (invocation && server.drain.kind === 'flag' && server.drain.flag) {
     const use = invocation.found ? findFlag(serverArgs(invocation), server.drain.flag) : undefined;
-    const now = use ? (use.value !== undefined && /^\d+$/.test(use.value) ? Number(use.value) : undefined) : (server.drain.defaultSeconds ?? 0);
+    const now = use
+      ? use.value !== undefined && /^\d+$/.test(use.value)
+        ? Number(use.value)
+        : undefined
+      : (server.drain.defaultSeconds ?? 0);
     const room = graceTarget - preStopTarget - plan.teardownSeconds;
     const target = now === undefined || now < plan.drainSeconds ? plan.drainSeconds : Math.min(now, room);
     flag = { flag: server.drain.flag, invocation, use, now, target };

@@ -23,8 +23,7 @@ export interface PolicyOptions {
   name: string;
 }
 
-const MATCH_EXPRESSION =
-  `has(object.spec.template.metadata) && has(object.spec.template.metadata.labels) && '${ENGINE_TYPE_LABEL}' in object.spec.template.metadata.labels`;
+const MATCH_EXPRESSION = `has(object.spec.template.metadata) && has(object.spec.template.metadata.labels) && '${ENGINE_TYPE_LABEL}' in object.spec.template.metadata.labels`;
 
 /** The rule's message as a CEL string literal that names the rule's page. */
 function messageOf(rule: PolicyRule): string {
@@ -51,34 +50,51 @@ function commentRules(seq: unknown, rules: PolicyRule[]): void {
 
 function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): Document[] {
   const rules = policyRules(plan, inputs);
-  const policy = new Document({
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: options.name },
-    spec: {
-      failurePolicy: 'Fail',
-      matchConstraints: {
-        resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments', 'statefulsets'] }],
+  const policy = new Document(
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: options.name },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: ['apps'],
+              apiVersions: ['v1'],
+              operations: ['CREATE', 'UPDATE'],
+              resources: ['deployments', 'statefulsets'],
+            },
+          ],
+        },
+        matchConditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
+        variables: policyVariables(),
+        validations: rules.map((rule) => ({
+          expression: rule.expression,
+          message: messageOf(rule),
+          reason: 'Invalid',
+        })),
       },
-      matchConditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
-      variables: policyVariables(),
-      validations: rules.map((rule) => ({ expression: rule.expression, message: messageOf(rule), reason: 'Invalid' })),
     },
-  }, DOCUMENT_OPTIONS);
+    DOCUMENT_OPTIONS,
+  );
   policy.commentBefore = headerOf(plan, inputs);
   commentRules(policy.getIn(['spec', 'validations'], true), rules);
-  const binding = new Document({
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: options.name },
-    spec: {
-      policyName: options.name,
-      validationActions: options.actions,
-      ...(Object.keys(options.namespaceLabels).length > 0
-        ? { matchResources: { namespaceSelector: { matchLabels: options.namespaceLabels } } }
-        : {}),
+  const binding = new Document(
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: options.name },
+      spec: {
+        policyName: options.name,
+        validationActions: options.actions,
+        ...(Object.keys(options.namespaceLabels).length > 0
+          ? { matchResources: { namespaceSelector: { matchLabels: options.namespaceLabels } } }
+          : {}),
+      },
     },
-  }, DOCUMENT_OPTIONS);
+    DOCUMENT_OPTIONS,
+  );
   binding.commentBefore = options.actions.includes('Deny')
     ? ' Deny: the API server rejects a workload that breaks a rule.'
     : ' Warn + Audit: the API server admits the workload, warns the client and records an audit annotation. Add Deny (hitless policy --deny) to reject.';
@@ -88,36 +104,45 @@ function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): 
 function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): Document[] {
   const rules = policyRules(plan, inputs);
   const enforce = options.actions.includes('Deny');
-  const match: Record<string, unknown> = { resources: { kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'], operations: ['CREATE', 'UPDATE'] } };
+  const match: Record<string, unknown> = {
+    resources: { kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'], operations: ['CREATE', 'UPDATE'] },
+  };
   if (Object.keys(options.namespaceLabels).length > 0) {
     (match.resources as Record<string, unknown>).namespaceSelector = { matchLabels: options.namespaceLabels };
   }
-  const policy = new Document({
-    apiVersion: 'kyverno.io/v1',
-    kind: 'ClusterPolicy',
-    metadata: {
-      name: options.name,
-      annotations: {
-        'policies.kyverno.io/title': 'Hitless: roll out and drain InferencePool model servers without dropping requests',
-        'policies.kyverno.io/description': 'preStop, grace period, vLLM --shutdown-timeout and probes sized by the Hitless drain plan.',
+  const policy = new Document(
+    {
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: {
+        name: options.name,
+        annotations: {
+          'policies.kyverno.io/title':
+            'Hitless: roll out and drain InferencePool model servers without dropping requests',
+          'policies.kyverno.io/description':
+            'preStop, grace period, vLLM --shutdown-timeout and probes sized by the Hitless drain plan.',
+        },
+      },
+      spec: {
+        validationFailureAction: enforce ? 'Enforce' : 'Audit',
+        background: true,
+        rules: [
+          {
+            name: 'drain-pattern',
+            match: { any: [match] },
+            celPreconditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
+            validate: {
+              cel: {
+                variables: policyVariables(),
+                expressions: rules.map((rule) => ({ expression: rule.expression, message: messageOf(rule) })),
+              },
+            },
+          },
+        ],
       },
     },
-    spec: {
-      validationFailureAction: enforce ? 'Enforce' : 'Audit',
-      background: true,
-      rules: [{
-        name: 'drain-pattern',
-        match: { any: [match] },
-        celPreconditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
-        validate: {
-          cel: {
-            variables: policyVariables(),
-            expressions: rules.map((rule) => ({ expression: rule.expression, message: messageOf(rule) })),
-          },
-        },
-      }],
-    },
-  }, DOCUMENT_OPTIONS);
+    DOCUMENT_OPTIONS,
+  );
   policy.commentBefore = `${headerOf(plan, inputs)}\n Kyverno 1.12 or later (CEL validation with celPreconditions); Kyverno 1.17 deprecated ClusterPolicy. ${enforce ? 'Enforce: violations are rejected.' : 'Audit: violations are reported in policy reports, not rejected. Add --deny to enforce.'}`;
   commentRules(policy.getIn(['spec', 'rules', 0, 'validate', 'cel', 'expressions'], true), rules);
   return [policy];
@@ -130,5 +155,7 @@ export function policyDocuments(plan: Plan, inputs: DrainInputs, options: Policy
 
 /** The policy as YAML text, documents separated by `---`. */
 export function emitPolicy(plan: Plan, inputs: DrainInputs, options: PolicyOptions): string {
-  return policyDocuments(plan, inputs, options).map((d) => d.toString(TO_STRING)).join('---\n');
+  return policyDocuments(plan, inputs, options)
+    .map((d) => d.toString(TO_STRING))
+    .join('---\n');
 }

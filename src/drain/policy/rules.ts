@@ -50,28 +50,78 @@ export function policyVariables(): PolicyVariable[] {
   return [
     { name: 'pod', expression: `${T}.spec` },
     { name: 'labels', expression: `has(${T}.metadata) && has(${T}.metadata.labels) ? ${T}.metadata.labels : {}` },
-    { name: 'engine', expression: `'${ENGINE_TYPE_LABEL}' in variables.labels ? variables.labels['${ENGINE_TYPE_LABEL}'] : ''` },
-    { name: 'mainName', expression: `has(${T}.metadata) && has(${T}.metadata.annotations) && '${DEFAULT_CONTAINER_ANNOTATION}' in ${T}.metadata.annotations ? ${T}.metadata.annotations['${DEFAULT_CONTAINER_ANNOTATION}'] : ''` },
-    { name: 'server', expression: 'variables.pod.containers.exists(c, c.name == variables.mainName) ? variables.pod.containers.filter(c, c.name == variables.mainName)[0] : variables.pod.containers[0]' },
-    { name: 'grace', expression: 'has(variables.pod.terminationGracePeriodSeconds) ? variables.pod.terminationGracePeriodSeconds : 30' },
+    {
+      name: 'engine',
+      expression: `'${ENGINE_TYPE_LABEL}' in variables.labels ? variables.labels['${ENGINE_TYPE_LABEL}'] : ''`,
+    },
+    {
+      name: 'mainName',
+      expression: `has(${T}.metadata) && has(${T}.metadata.annotations) && '${DEFAULT_CONTAINER_ANNOTATION}' in ${T}.metadata.annotations ? ${T}.metadata.annotations['${DEFAULT_CONTAINER_ANNOTATION}'] : ''`,
+    },
+    {
+      name: 'server',
+      expression:
+        'variables.pod.containers.exists(c, c.name == variables.mainName) ? variables.pod.containers.filter(c, c.name == variables.mainName)[0] : variables.pod.containers[0]',
+    },
+    {
+      name: 'grace',
+      expression: 'has(variables.pod.terminationGracePeriodSeconds) ? variables.pod.terminationGracePeriodSeconds : 30',
+    },
     { name: 'hasHook', expression: 'has(variables.server.lifecycle) && has(variables.server.lifecycle.preStop)' },
     { name: 'hasSleepAction', expression: 'variables.hasHook && has(variables.server.lifecycle.preStop.sleep)' },
     // The exec command's words joined, so that `["/bin/sleep", "30"]` and `["sh", "-c", "sleep 30"]` read alike.
-    { name: 'execText', expression: "variables.hasHook && has(variables.server.lifecycle.preStop.exec) && has(variables.server.lifecycle.preStop.exec.command) ? ' ' + variables.server.lifecycle.preStop.exec.command.join(' ') : ''" },
+    {
+      name: 'execText',
+      expression:
+        "variables.hasHook && has(variables.server.lifecycle.preStop.exec) && has(variables.server.lifecycle.preStop.exec.command) ? ' ' + variables.server.lifecycle.preStop.exec.command.join(' ') : ''",
+    },
     // A loop that polls (`while …; do sleep 5; done`) cannot be timed: its sleep is the poll interval.
-    { name: 'execSleepWord', expression: "variables.execText.indexOf('while ') >= 0 || variables.execText.indexOf('until ') >= 0 ? '' : variables.execText.indexOf(' sleep ') >= 0 ? variables.execText.substring(variables.execText.indexOf(' sleep ') + 7).trim().split(' ')[0] : variables.execText.indexOf('/sleep ') >= 0 ? variables.execText.substring(variables.execText.indexOf('/sleep ') + 7).trim().split(' ')[0] : ''" },
-    { name: 'execSleepDigits', expression: "variables.execSleepWord.replace('\"', '').replace(\"'\", '').replace(';', '').replace('s', '')" },
+    {
+      name: 'execSleepWord',
+      expression:
+        "variables.execText.indexOf('while ') >= 0 || variables.execText.indexOf('until ') >= 0 ? '' : variables.execText.indexOf(' sleep ') >= 0 ? variables.execText.substring(variables.execText.indexOf(' sleep ') + 7).trim().split(' ')[0] : variables.execText.indexOf('/sleep ') >= 0 ? variables.execText.substring(variables.execText.indexOf('/sleep ') + 7).trim().split(' ')[0] : ''",
+    },
+    {
+      name: 'execSleepDigits',
+      expression: "variables.execSleepWord.replace('\"', '').replace(\"'\", '').replace(';', '').replace('s', '')",
+    },
     // Seconds the hook holds SIGTERM back: 0 without a hook, -1 when it cannot be timed.
-    { name: 'preStopNow', expression: '!variables.hasHook ? 0 : variables.hasSleepAction ? (has(variables.server.lifecycle.preStop.sleep.seconds) ? variables.server.lifecycle.preStop.sleep.seconds : -1) : variables.execSleepDigits.matches(\'^[0-9]{1,9}$\') ? int(variables.execSleepDigits) : -1' },
+    {
+      name: 'preStopNow',
+      expression:
+        "!variables.hasHook ? 0 : variables.hasSleepAction ? (has(variables.server.lifecycle.preStop.sleep.seconds) ? variables.server.lifecycle.preStop.sleep.seconds : -1) : variables.execSleepDigits.matches('^[0-9]{1,9}$') ? int(variables.execSleepDigits) : -1",
+    },
     // The command line as one text, for flags written as list items or inside a shell script.
-    { name: 'commandLine', expression: "' ' + (has(variables.server.command) ? variables.server.command.join(' ') : '') + ' ' + (has(variables.server.args) ? variables.server.args.join(' ') : '') + ' '" },
-    { name: 'isVllm', expression: "variables.engine == 'vllm' && (variables.server.image.indexOf('vllm-openai') >= 0 || variables.commandLine.indexOf('vllm') >= 0)" },
+    {
+      name: 'commandLine',
+      expression:
+        "' ' + (has(variables.server.command) ? variables.server.command.join(' ') : '') + ' ' + (has(variables.server.args) ? variables.server.args.join(' ') : '') + ' '",
+    },
+    {
+      name: 'isVllm',
+      expression:
+        "variables.engine == 'vllm' && (variables.server.image.indexOf('vllm-openai') >= 0 || variables.commandLine.indexOf('vllm') >= 0)",
+    },
     { name: 'shutdownText', expression: "variables.commandLine.replace('--shutdown_timeout', '--shutdown-timeout')" },
-    { name: 'shutdownWord', expression: "variables.shutdownText.indexOf('--shutdown-timeout') < 0 ? '' : variables.shutdownText.substring(variables.shutdownText.indexOf('--shutdown-timeout') + 18).replace('=', ' ').trim().split(' ')[0]" },
+    {
+      name: 'shutdownWord',
+      expression:
+        "variables.shutdownText.indexOf('--shutdown-timeout') < 0 ? '' : variables.shutdownText.substring(variables.shutdownText.indexOf('--shutdown-timeout') + 18).replace('=', ' ').trim().split(' ')[0]",
+    },
     // Seconds vLLM drains: its default 0 when the flag is absent, -1 when the value is not a whole number.
-    { name: 'shutdownNow', expression: "variables.shutdownText.indexOf('--shutdown-timeout') < 0 ? 0 : variables.shutdownWord.replace('\"', '').replace(\"'\", '').matches('^[0-9]{1,9}$') ? int(variables.shutdownWord.replace('\"', '').replace(\"'\", '')) : -1" },
-    { name: 'livenessWindow', expression: `has(variables.server.livenessProbe) ? ${probeWindow('variables.server.livenessProbe')} : 0` },
-    { name: 'startupWindow', expression: `has(variables.server.startupProbe) ? ${probeWindow('variables.server.startupProbe')} : 0` },
+    {
+      name: 'shutdownNow',
+      expression:
+        "variables.shutdownText.indexOf('--shutdown-timeout') < 0 ? 0 : variables.shutdownWord.replace('\"', '').replace(\"'\", '').matches('^[0-9]{1,9}$') ? int(variables.shutdownWord.replace('\"', '').replace(\"'\", '')) : -1",
+    },
+    {
+      name: 'livenessWindow',
+      expression: `has(variables.server.livenessProbe) ? ${probeWindow('variables.server.livenessProbe')} : 0`,
+    },
+    {
+      name: 'startupWindow',
+      expression: `has(variables.server.startupProbe) ? ${probeWindow('variables.server.startupProbe')} : 0`,
+    },
   ];
 }
 
@@ -110,7 +160,8 @@ export function policyRules(plan: Plan, inputs: DrainInputs): PolicyRule[] {
     {
       code: 'prestop-exceeds-grace',
       expression: `${untimedSleep}variables.preStopNow <= variables.grace`,
-      message: 'terminationGracePeriodSeconds must be at least the preStop sleep (30 when unset): the kubelet kills the container mid-sleep, or the API server rejects the pod',
+      message:
+        'terminationGracePeriodSeconds must be at least the preStop sleep (30 when unset): the kubelet kills the container mid-sleep, or the API server rejects the pod',
       arithmetic: 'preStop sleep <= terminationGracePeriodSeconds',
     },
     {
@@ -134,7 +185,8 @@ export function policyRules(plan: Plan, inputs: DrainInputs): PolicyRule[] {
     {
       code: 'readiness-missing',
       expression: 'has(variables.server.readinessProbe) || has(variables.server.startupProbe)',
-      message: 'the model-server container needs a readinessProbe (and a startupProbe): without either the pod counts as ready while its model still loads',
+      message:
+        'the model-server container needs a readinessProbe (and a startupProbe): without either the pod counts as ready while its model still loads',
       arithmetic: 'no readiness and no startup probe',
     },
     {
@@ -160,6 +212,14 @@ function formulaText(plan: Plan): string {
 
 /** The codes the policies cover: the checker's single-object rules at error severity. */
 export const POLICY_CODES = [
-  'prestop-missing', 'prestop-sleep-unsupported', 'prestop-too-short', 'prestop-exceeds-grace', 'grace-too-short',
-  'drain-aborts-in-flight', 'drain-flag-too-short', 'readiness-missing', 'startup-missing', 'startup-too-short',
+  'prestop-missing',
+  'prestop-sleep-unsupported',
+  'prestop-too-short',
+  'prestop-exceeds-grace',
+  'grace-too-short',
+  'drain-aborts-in-flight',
+  'drain-flag-too-short',
+  'readiness-missing',
+  'startup-missing',
+  'startup-too-short',
 ] as const;

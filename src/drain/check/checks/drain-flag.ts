@@ -15,7 +15,10 @@ import { flagEdit } from '../server-invocation.ts';
 function placeOf(ctx: WorkloadContext): string {
   const { container, invocation } = ctx;
   if (invocation?.found && invocation.how === 'script') {
-    const words = invocation.words.slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom).map((w) => w.text).join(' ');
+    const words = invocation.words
+      .slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom)
+      .map((w) => w.text)
+      .join(' ');
     return `the end of the \u2018${words} \u2026\u2019 command in the ${container.name} container's script`;
   }
   return `the ${container.name} container's ${container.line.hasArgs || !container.line.hasCommand ? 'args' : 'command'}`;
@@ -29,14 +32,16 @@ function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why: strin
   const setting = `${flag}=${seconds}`;
   if (at.kind === 'too-old') {
     return {
-      text: `Manual: ${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
+      text:
+        `Manual: ${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
         + `Move the image to ${at.since} or later, then add ${setting} to ${placeOf(ctx)}.`,
       edits: [],
     };
   }
   if (at.kind === 'unknown-release') {
     return {
-      text: `Manual: the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
+      text:
+        `Manual: the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
         + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, add ${setting} to ${placeOf(ctx)}; on an older one, move the image first.`,
       edits: [],
     };
@@ -48,7 +53,11 @@ function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why: strin
     };
   }
   const written = flagEdit(container.line, invocation, container.path, flag, String(seconds));
-  if (!written.ok) return { text: `Manual: set ${setting} in ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`, edits: [] };
+  if (!written.ok)
+    return {
+      text: `Manual: set ${setting} in ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`,
+      edits: [],
+    };
   const edit = rebase(object, written.edit);
   edit.document = object.document;
   if (invocation.how !== 'script') edit.comment = ` ${why}`;
@@ -62,41 +71,84 @@ export function checkDrainFlag(ctx: WorkloadContext): void {
   if (!f) return;
   const drainWhy = `drain: ${formulaOf(plan, 'drainSeconds')}`;
   if (!f.invocation.found) {
-    report(check, object, 'server-invocation-unknown', server.drain.zeroAborts ? 'warning' : 'info', [...container.path, container.line.hasCommand ? 'command' : 'image'],
+    report(
+      check,
+      object,
+      'server-invocation-unknown',
+      server.drain.zeroAborts ? 'warning' : 'info',
+      [...container.path, container.line.hasCommand ? 'command' : 'image'],
       `The checker cannot find the command that starts ${server.name} in the ${container.name} container (${f.invocation.reason}), so it cannot tell whether ${f.flag} is set`
-      + `${server.drain.zeroAborts ? `; without it ${server.name} aborts every in-flight request at SIGTERM` : ''}.`,
-      flagFix(ctx, f.flag, plan.drainSeconds, drainWhy));
+        + `${server.drain.zeroAborts ? `; without it ${server.name} aborts every in-flight request at SIGTERM` : ''}.`,
+      flagFix(ctx, f.flag, plan.drainSeconds, drainWhy),
+    );
     return;
   }
   const where: Segment[] = f.use
     ? [...container.path, f.use.flag.list, f.use.flag.index]
     : [...container.path, container.line.hasArgs || !container.line.hasCommand ? 'args' : 'command'];
   if (f.now === undefined) {
-    report(check, object, 'value-unreadable', 'info', where,
-      `${f.flag} is ${quote(f.use?.valueToken?.text ?? f.use?.value ?? '')}, not a whole number of seconds the checker can read, so it cannot tell how long ${server.name} drains; it should be ${plan.drainSeconds}.`);
+    report(
+      check,
+      object,
+      'value-unreadable',
+      'info',
+      where,
+      `${f.flag} is ${quote(f.use?.valueToken?.text ?? f.use?.value ?? '')}, not a whole number of seconds the checker can read, so it cannot tell how long ${server.name} drains; it should be ${plan.drainSeconds}.`,
+    );
     return;
   }
   if (f.now === 0 && server.drain.zeroAborts) {
-    report(check, object, 'drain-aborts-in-flight', 'error', where,
+    report(
+      check,
+      object,
+      'drain-aborts-in-flight',
+      'error',
+      where,
       `${server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
-      + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(t.graceNow)} grace period do not help.`,
-      flagFix(ctx, f.flag, f.target, drainWhy));
+        + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(t.graceNow)} grace period do not help.`,
+      flagFix(ctx, f.flag, f.target, drainWhy),
+    );
     return;
   }
-  const how = f.use ? `drains for at most ${s(f.now)} (${f.flag}=${f.now})` : `runs without ${f.flag}, so it drains for only its default ${s(f.now)}`;
+  const how = f.use
+    ? `drains for at most ${s(f.now)} (${f.flag}=${f.now})`
+    : `runs without ${f.flag}, so it drains for only its default ${s(f.now)}`;
   if (f.now < plan.maxRequestSeconds) {
-    report(check, object, 'drain-flag-too-short', 'error', where,
+    report(
+      check,
+      object,
+      'drain-flag-too-short',
+      'error',
+      where,
       `${server.name} ${how} and then ends what is still running, but requests can take ${s(plan.maxRequestSeconds)}: long requests are cut at every rollout.`,
-      flagFix(ctx, f.flag, f.target, drainWhy));
+      flagFix(ctx, f.flag, f.target, drainWhy),
+    );
   } else if (f.now < plan.drainSeconds) {
-    report(check, object, 'drain-flag-too-short', 'warning', where,
+    report(
+      check,
+      object,
+      'drain-flag-too-short',
+      'warning',
+      where,
       `${server.name} ${how}: that covers the ${s(plan.maxRequestSeconds)} longest request but not the ${s(plan.drainSeconds)} drain budget `
-      + `(${formulaOf(plan, 'drainSeconds')}), so a request slower than the estimate is cut.`,
-      flagFix(ctx, f.flag, f.target, drainWhy));
+        + `(${formulaOf(plan, 'drainSeconds')}), so a request slower than the estimate is cut.`,
+      flagFix(ctx, f.flag, f.target, drainWhy),
+    );
   } else if (f.now > f.target) {
-    report(check, object, 'drain-flag-exceeds-grace', 'warning', where,
+    report(
+      check,
+      object,
+      'drain-flag-exceeds-grace',
+      'warning',
+      where,
       `${f.flag}=${f.now} lets ${server.name} drain past SIGKILL: the ${s(t.graceTarget)} grace period leaves ${s(f.target)} after the `
-      + `${s(t.preStopTarget)} preStop sleep and ${s(plan.teardownSeconds)} teardown, so the kubelet, not the server, ends the last requests and the teardown is cut.`,
-      flagFix(ctx, f.flag, f.target, `${s(t.graceTarget)} grace - ${s(t.preStopTarget)} preStop - ${s(plan.teardownSeconds)} teardown`));
+        + `${s(t.preStopTarget)} preStop sleep and ${s(plan.teardownSeconds)} teardown, so the kubelet, not the server, ends the last requests and the teardown is cut.`,
+      flagFix(
+        ctx,
+        f.flag,
+        f.target,
+        `${s(t.graceTarget)} grace - ${s(t.preStopTarget)} preStop - ${s(plan.teardownSeconds)} teardown`,
+      ),
+    );
   }
 }

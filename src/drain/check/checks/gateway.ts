@@ -38,42 +38,75 @@ function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; 
   const field = setting.role === 'requestTimeout' ? 'gatewayRequestTimeoutSeconds' : 'gatewayDrainingSeconds';
   const planned = plan.gateway === setting.gateway.id ? plan[field] : null;
   if (planned !== null && planned !== undefined) {
-    const needed = setting.role === 'requestTimeout' ? Math.min(planned, plan.gatewayRequestTimeoutNeededSeconds ?? planned) : planned;
+    const needed =
+      setting.role === 'requestTimeout'
+        ? Math.min(planned, plan.gatewayRequestTimeoutNeededSeconds ?? planned)
+        : planned;
     return { seconds: planned, needed, why: formulaOf(plan, field) };
   }
   if (setting.role === 'requestTimeout') {
-    return { seconds: plan.maxRequestSeconds, needed: plan.maxRequestSeconds, why: `longest request: ${formulaOf(plan, 'maxRequestSeconds')}` };
+    return {
+      seconds: plan.maxRequestSeconds,
+      needed: plan.maxRequestSeconds,
+      why: `longest request: ${formulaOf(plan, 'maxRequestSeconds')}`,
+    };
   }
   const draining = Math.min(setting.maxSeconds, plan.preStopSeconds + plan.drainSeconds);
-  return { seconds: draining, needed: draining, why: `${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain` };
+  return {
+    seconds: draining,
+    needed: draining,
+    why: `${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain`,
+  };
 }
 
 function checkSetting(check: CheckContext, policy: ManifestObject, setting: PolicySetting, plan: Plan): void {
   const path = setting.path;
   const field = intField(valueAt(policy.value, path.slice(0, -1)), path.at(-1)!);
   if (field.state === 'bad') {
-    report(check, policy, 'value-unreadable', 'info', path, `${path.at(-1)} is ${quote(field.raw)}, not a whole number of seconds.`);
+    report(
+      check,
+      policy,
+      'value-unreadable',
+      'info',
+      path,
+      `${path.at(-1)} is ${quote(field.raw)}, not a whole number of seconds.`,
+    );
     return;
   }
   const now = field.state === 'set' ? field.value : setting.defaultSeconds;
   const target = plannedSeconds(plan, setting);
   if (now >= target.needed || now >= setting.maxSeconds) return;
   const unset = field.state === 'set' ? '' : ` (${path.at(-1)} unset: the ${s(setting.defaultSeconds)} default)`;
-  const fix = { text: `${path.at(-1)}: ${target.seconds} # ${target.why}`, edits: [setEdit(policy, path, target.seconds, ` ${target.why}`)] };
+  const fix = {
+    text: `${path.at(-1)}: ${target.seconds} # ${target.why}`,
+    edits: [setEdit(policy, path, target.seconds, ` ${target.why}`)],
+  };
   const where = field.state === 'set' ? path : ['spec'];
   if (setting.role === 'requestTimeout') {
-    report(check, policy, 'gateway-timeout-too-short', now < plan.maxRequestSeconds ? 'error' : 'warning', where,
+    report(
+      check,
+      policy,
+      'gateway-timeout-too-short',
+      now < plan.maxRequestSeconds ? 'error' : 'warning',
+      where,
       now < plan.maxRequestSeconds
         ? `The load balancer cuts any response after ${s(now)}${unset}, less than the ${s(plan.maxRequestSeconds)} longest request: `
-          + 'long generations are cut mid-stream, during rollouts and in steady state.'
+            + 'long generations are cut mid-stream, during rollouts and in steady state.'
         : `The load balancer cuts any response after ${s(now)}${unset}: that covers the ${s(plan.maxRequestSeconds)} longest request but not `
-          + `the headroom the plan gives it (${target.why}), so a request slower than the estimate is cut.`,
-      fix);
+            + `the headroom the plan gives it (${target.why}), so a request slower than the estimate is cut.`,
+      fix,
+    );
   } else {
-    report(check, policy, 'gateway-draining-too-short', 'warning', where,
+    report(
+      check,
+      policy,
+      'gateway-draining-too-short',
+      'warning',
+      where,
       `Once the pod\u2019s endpoint leaves the load balancer, which can be soon after deletion, requests still in flight get ${s(now)}${unset} `
-      + `to finish, while the pod keeps serving them for up to ${s(target.seconds)} (${target.why}): long requests can be cut before the pod\u2019s own drain ends.`,
-      fix);
+        + `to finish, while the pod keeps serving them for up to ${s(target.seconds)} (${target.why}): long requests can be cut before the pod\u2019s own drain ends.`,
+      fix,
+    );
   }
 }
 
@@ -84,10 +117,19 @@ function checkRoute(check: CheckContext, route: ManifestObject, planFor: PlanFor
     if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return;
     const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
     if (!isRecord(pool)) return;
-    const plan = planFor(typeof pool.name === 'string' ? pool.name : undefined, typeof pool.namespace === 'string' ? pool.namespace : route.namespace);
+    const plan = planFor(
+      typeof pool.name === 'string' ? pool.name : undefined,
+      typeof pool.namespace === 'string' ? pool.namespace : route.namespace,
+    );
     if (!plan) {
-      report(check, route, 'policy-target-elsewhere', 'info', ['spec', 'rules', i, 'backendRefs'],
-        `Rule ${i} sends requests to ${refName(pool)}, which is not an InferencePool in the input, so its timeouts were not checked against any workload here; check it with that pool's manifests.`);
+      report(
+        check,
+        route,
+        'policy-target-elsewhere',
+        'info',
+        ['spec', 'rules', i, 'backendRefs'],
+        `Rule ${i} sends requests to ${refName(pool)}, which is not an InferencePool in the input, so its timeouts were not checked against any workload here; check it with that pool's manifests.`,
+      );
       return;
     }
     for (const key of ['request', 'backendRequest'] as const) {
@@ -96,16 +138,31 @@ function checkRoute(check: CheckContext, route: ManifestObject, planFor: PlanFor
       const path = ['spec', 'rules', i, 'timeouts', key];
       const seconds = typeof raw === 'string' ? parseDuration(raw) : undefined;
       if (seconds === undefined) {
-        report(check, route, 'value-unreadable', 'info', path, `timeouts.${key} is ${quote(raw)}, not a Gateway API duration such as 300s.`);
+        report(
+          check,
+          route,
+          'value-unreadable',
+          'info',
+          path,
+          `timeouts.${key} is ${quote(raw)}, not a Gateway API duration such as 300s.`,
+        );
       } else if (seconds > 0 && seconds < plan.maxRequestSeconds) {
         // The same value a gateway policy of the plan's gateway gets, when there is one.
         const planned = plan.gatewayRequestTimeoutSeconds;
         const target = planned ? planned : plan.maxRequestSeconds;
-        const why = planned ? formulaOf(plan, 'gatewayRequestTimeoutSeconds') : `longest request: ${formulaOf(plan, 'maxRequestSeconds')}`;
-        report(check, route, 'gateway-timeout-too-short', 'error', path,
+        const why = planned
+          ? formulaOf(plan, 'gatewayRequestTimeoutSeconds')
+          : `longest request: ${formulaOf(plan, 'maxRequestSeconds')}`;
+        report(
+          check,
+          route,
+          'gateway-timeout-too-short',
+          'error',
+          path,
           `The route times out ${key === 'request' ? 'a request' : 'each backend request'} after ${raw}, less than the ${s(plan.maxRequestSeconds)} longest request: `
-          + 'long generations are cut mid-stream, during rollouts and in steady state.',
-          { text: `${key}: ${target}s # ${why}`, edits: [setEdit(route, path, `${target}s`, ` ${why}`)] });
+            + 'long generations are cut mid-stream, during rollouts and in steady state.',
+          { text: `${key}: ${target}s # ${why}`, edits: [setEdit(route, path, `${target}s`, ` ${why}`)] },
+        );
       }
     }
   });
@@ -116,13 +173,20 @@ export function checkGatewayTimeouts(check: CheckContext, planFor: PlanFor): voi
   const settings = policySettings(check.profiles);
   for (const policy of check.located.policies) {
     const ref = valueAt(policy.value, ['spec', 'targetRef']);
-    const poolName = isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
+    const poolName =
+      isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
     const plan = planFor(poolName, policy.namespace);
     if (!plan) {
       // Aimed at another pool or at a Service: sized for (and fixed to) a workload the input does not hold.
-      report(check, policy, 'policy-target-elsewhere', 'info', ['spec', 'targetRef'],
+      report(
+        check,
+        policy,
+        'policy-target-elsewhere',
+        'info',
+        ['spec', 'targetRef'],
         `${policy.kind}/${policy.name} targets ${refName(ref)}, which is not an InferencePool in the input, so it applies to none of the pools here `
-        + 'and was neither checked nor fixed; check it with the manifests of what it targets.');
+          + 'and was neither checked nor fixed; check it with the manifests of what it targets.',
+      );
       continue;
     }
     for (const setting of settings.filter((x) => x.kind === policy.kind)) checkSetting(check, policy, setting, plan);
@@ -133,20 +197,26 @@ export function checkGatewayTimeouts(check: CheckContext, planFor: PlanFor): voi
 /** Whether a policy's targetRef names this InferencePool (in its namespace). */
 function targetsPool(policy: ManifestObject, pool: Pool): boolean {
   const ref = valueAt(policy.value, ['spec', 'targetRef']);
-  return isRecord(ref) && ref.kind === 'InferencePool' && ref.name === pool.object.name && sameNamespace(policy, pool.object);
+  return (
+    isRecord(ref) && ref.kind === 'InferencePool' && ref.name === pool.object.name && sameNamespace(policy, pool.object)
+  );
 }
 
 /** What the gateway does to a pool's requests at one setting's default, in a clause. */
 function atDefault(setting: PolicySetting, plan: Plan): string {
   if (setting.role === 'requestTimeout') {
-    return `the load balancer cuts any response after ${s(setting.defaultSeconds)} (the ${setting.setting} default)`
+    return (
+      `the load balancer cuts any response after ${s(setting.defaultSeconds)} (the ${setting.setting} default)`
       + (setting.defaultSeconds < plan.maxRequestSeconds
         ? `, less than the ${s(plan.maxRequestSeconds)} longest request: long generations are cut mid-stream, in steady state as well as during rollouts`
-        : '');
+        : '')
+    );
   }
   const serving = plan.preStopSeconds + plan.drainSeconds;
-  return `once a terminating pod\u2019s endpoint leaves the load balancer, requests in flight get ${s(setting.defaultSeconds)} to finish `
-    + `(the ${setting.setting} default), while the pod serves them for up to ${s(serving)} (${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain)`;
+  return (
+    `once a terminating pod\u2019s endpoint leaves the load balancer, requests in flight get ${s(setting.defaultSeconds)} to finish `
+    + `(the ${setting.setting} default), while the pod serves them for up to ${s(serving)} (${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain)`
+  );
 }
 
 /** The plan and inputs for a pool with no workload in the manifest. */
@@ -162,19 +232,30 @@ export interface FallbackFor {
  * or the manifest names it; a note, whose policy is not written into the fixed manifest, when the gateway is only the
  * default, which may not be the reader's.
  */
-export function checkGatewayPolicyMissing(check: CheckContext, contexts: WorkloadContext[], gateway: CheckedFor, fallback: FallbackFor): void {
+export function checkGatewayPolicyMissing(
+  check: CheckContext,
+  contexts: WorkloadContext[],
+  gateway: CheckedFor,
+  fallback: FallbackFor,
+): void {
   const settings = policySettings(check.profiles).filter((p) => p.gateway.id === gateway.gateway);
   const kinds = [...new Set(settings.map((p) => p.kind))];
   if (kinds.length === 0) return;
   let added = check.manifest.documents.length;
   for (const pool of check.located.pools) {
     if (!pool.current) continue;
-    const ctx = contexts.find((c) => sameNamespace(pool.object, c.object) && selects(pool.selector, c.workload.serving.labels));
+    const ctx = contexts.find(
+      (c) => sameNamespace(pool.object, c.object) && selects(pool.selector, c.workload.serving.labels),
+    );
     const plan = ctx?.plan ?? fallback.plan();
     const base = ctx?.inputs ?? fallback.inputs;
     for (const kind of kinds) {
       if (check.located.policies.some((policy) => policy.kind === kind && targetsPool(policy, pool))) continue;
-      const inputs: DrainInputs = { ...base, name: pool.object.name, namespace: pool.object.namespace ?? base.namespace };
+      const inputs: DrainInputs = {
+        ...base,
+        name: pool.object.name,
+        namespace: pool.object.namespace ?? base.namespace,
+      };
       const extras = extraManifestDocuments(plan, inputs, check.profiles).filter((e) => e.kind === kind);
       if (extras.length === 0) continue;
       const texts = extras.map((extra) => {
@@ -183,16 +264,29 @@ export function checkGatewayPolicyMissing(check: CheckContext, contexts: Workloa
         return documentText(extra.document);
       });
       const effects = settings.filter((p) => p.kind === kind).map((p) => atDefault(p, plan));
-      const assumed = gateway.source === 'default'
-        ? `If your gateway is ${gateway.name} (the checker\u2019s default; choose yours in the settings or with --gateway): `
-        : '';
-      const message = `${assumed}No ${kind} targets InferencePool/${pool.object.name}, so ${gateway.name}\u2019s defaults apply: ${effects.join('; and ')}. `
+      const assumed =
+        gateway.source === 'default'
+          ? `If your gateway is ${gateway.name} (the checker\u2019s default; choose yours in the settings or with --gateway): `
+          : '';
+      const message =
+        `${assumed}No ${kind} targets InferencePool/${pool.object.name}, so ${gateway.name}\u2019s defaults apply: ${effects.join('; and ')}. `
         + `Add the generator\u2019s ${kind} for this pool.`;
       // Only for a gateway the reader chose or the manifest names: the default may not be the reader's gateway, so
       // its policy is shown but not written into the fixed manifest.
-      const edits = gateway.source === 'default' ? [] : texts.map((text) => ({ op: 'add-document' as const, document: added++, path: [], value: text }));
+      const edits =
+        gateway.source === 'default'
+          ? []
+          : texts.map((text) => ({ op: 'add-document' as const, document: added++, path: [], value: text }));
       const fix = { text: texts.join('---\n').trimEnd(), edits };
-      report(check, pool.object, 'gateway-policy-missing', gateway.source === 'default' ? 'info' : 'warning', ['metadata', 'name'], message, fix);
+      report(
+        check,
+        pool.object,
+        'gateway-policy-missing',
+        gateway.source === 'default' ? 'info' : 'warning',
+        ['metadata', 'name'],
+        message,
+        fix,
+      );
     }
   }
 }

@@ -13,16 +13,31 @@ export function checkGrace(ctx: WorkloadContext): void {
   if (t.preStopNow !== undefined && t.preStopNow > t.graceNow) return;
   const source = t.grace.state === 'set' ? '' : ' (unset: the 30s default)';
   const left = t.graceNow - t.preStopTarget;
-  const sleep = t.preStopNow === t.preStopTarget ? `the ${s(t.preStopTarget)} preStop sleep` : `a ${s(t.preStopTarget)} preStop sleep`;
+  const sleep =
+    t.preStopNow === t.preStopTarget
+      ? `the ${s(t.preStopTarget)} preStop sleep`
+      : `a ${s(t.preStopTarget)} preStop sleep`;
   if (left < plan.maxRequestSeconds) {
-    report(check, object, 'grace-too-short', 'error', path,
+    report(
+      check,
+      object,
+      'grace-too-short',
+      'error',
+      path,
       `SIGKILL comes ${s(t.graceNow)} after deletion${source}: after ${sleep} that leaves ${left > 0 ? s(left) : 'no time'} to drain, `
-      + `less than the ${s(plan.maxRequestSeconds)} longest request, so long requests are cut mid-stream.`,
-      graceFix(ctx));
+        + `less than the ${s(plan.maxRequestSeconds)} longest request, so long requests are cut mid-stream.`,
+      graceFix(ctx),
+    );
   } else if (t.graceNow < t.preStopTarget + plan.drainSeconds + plan.teardownSeconds) {
-    report(check, object, 'grace-too-short', 'warning', path,
+    report(
+      check,
+      object,
+      'grace-too-short',
+      'warning',
+      path,
       `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
-      + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`,
-      graceFix(ctx));
+        + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`,
+      graceFix(ctx),
+    );
   }
 }

@@ -22,7 +22,11 @@ const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segme
 const COMPANION_KINDS: ReadonlySet<string> = new Set(['policy/v1 PodDisruptionBudget']);
 
 /** Plan warnings about whether the image's release has the drain flag. */
-const DRAIN_FLAG_RELEASE: ReadonlySet<WarningCode> = new Set(['drain-flag-min-version', 'drain-flag-too-old', 'drain-flag-release-unknown']);
+const DRAIN_FLAG_RELEASE: ReadonlySet<WarningCode> = new Set([
+  'drain-flag-min-version',
+  'drain-flag-too-old',
+  'drain-flag-release-unknown',
+]);
 
 /** Plan warnings the checker states as rules of its own, with a path and a fix. */
 const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readiness']);
@@ -38,16 +42,28 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       const at = drainFlagAt(ctx.server, release);
       if (at.kind === 'available' || at.kind === 'no-flag') continue;
       if (at.kind === 'too-old') {
-        report(ctx.check, ctx.object, warning.code, 'warning', WARNING_PATHS[warning.code]!(ctx),
-          `The image is ${ctx.server.name} ${release}, older than ${at.since}, the first release expected to have ${at.flag}: ${warning.message}`);
+        report(
+          ctx.check,
+          ctx.object,
+          warning.code,
+          'warning',
+          WARNING_PATHS[warning.code]!(ctx),
+          `The image is ${ctx.server.name} ${release}, older than ${at.since}, the first release expected to have ${at.flag}: ${warning.message}`,
+        );
         continue;
       }
     }
     const where = WARNING_PATHS[warning.code];
     if (warning.code === 'drain-unbounded-server') {
       // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
-      report(ctx.check, ctx.object, warning.code, warning.severity, where!(ctx),
-        `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`);
+      report(
+        ctx.check,
+        ctx.object,
+        warning.code,
+        warning.severity,
+        where!(ctx),
+        `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`,
+      );
     } else if (where) {
       report(ctx.check, ctx.object, warning.code, warning.severity, where(ctx), warning.message);
     } else if (!seen.has(`${warning.code}\n${warning.message}`)) {
@@ -70,23 +86,46 @@ export function objectNotes(check: CheckContext): void {
     const first = objects[0];
     const servedBy = UNREAD_SERVING_KINDS[first.kind];
     if (servedBy) {
-      const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
-      report(check, first, 'serving-kind-unread', 'warning', ['kind'],
+      const names =
+        objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
+      report(
+        check,
+        first,
+        'serving-kind-unread',
+        'warning',
+        ['kind'],
         `${names} ${objects.length === 1 ? 'is a' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
-        + 'so nothing here was checked. Check the Deployment or pod template it renders (kubectl get deploy -o yaml) instead.');
+          + 'so nothing here was checked. Check the Deployment or pod template it renders (kubectl get deploy -o yaml) instead.',
+      );
       continue;
     }
-    const names = objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
+    const names =
+      objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
     const kinds = readKinds(check.profiles);
     const known = kinds.includes(first.kind);
-    report(check, first, 'unknown-kind', 'info', ['kind'],
+    report(
+      check,
+      first,
+      'unknown-kind',
+      'info',
+      ['kind'],
       known
         ? `Ignored ${names}: the checker reads ${first.kind} only in its usual API group, not ${first.apiVersion || 'an empty apiVersion'}, or it has no pod template.`
-        : `Ignored ${names}: the checker reads ${kinds.join(', ')}.`);
+        : `Ignored ${names}: the checker reads ${kinds.join(', ')}.`,
+    );
   }
   for (const [document, what] of check.manifest.strays) {
     const start = check.manifest.documents[document]?.range[0];
     const line = start === undefined ? undefined : check.manifest.lineCounter.linePos(start).line;
-    check.findings.push({ code: 'unknown-kind', severity: 'info', object: '', document: document + 1, path: '', line, message: `Document ${document + 1} is ${what}; it was ignored.`, remedy: 'manual' });
+    check.findings.push({
+      code: 'unknown-kind',
+      severity: 'info',
+      object: '',
+      document: document + 1,
+      path: '',
+      line,
+      message: `Document ${document + 1} is ${what}; it was ignored.`,
+      remedy: 'manual',
+    });
   }
 }

@@ -17,7 +17,8 @@ function formatLabels(labels: Record<string, string>): string {
 /** The labels a pool should select a workload's pods by: the workload's own selector, or its pod labels. */
 function selectorFor(workload: Workload): Record<string, string> {
   const own = valueAt(workload.object.value, ['spec', 'selector', 'matchLabels']);
-  if (isRecord(own) && Object.keys(own).length > 0) return Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)]));
+  if (isRecord(own) && Object.keys(own).length > 0)
+    return Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)]));
   return workload.serving.labels;
 }
 
@@ -31,35 +32,65 @@ function intended(pool: Pool, contexts: WorkloadContext[]): WorkloadContext | un
 function selectorFix(pool: Pool, target: WorkloadContext): Fix {
   const labels = selectorFor(target.workload);
   const edits = [setEdit(pool.object, pool.selectorPath, labels)];
-  if (pool.object.namespace !== undefined && target.object.namespace !== undefined && pool.object.namespace !== target.object.namespace) {
+  if (
+    pool.object.namespace !== undefined
+    && target.object.namespace !== undefined
+    && pool.object.namespace !== target.object.namespace
+  ) {
     edits.push(setEdit(pool.object, ['metadata', 'namespace'], target.object.namespace));
   }
-  return { text: `${pool.current ? 'matchLabels' : 'selector'}: { ${Object.entries(labels).map(([k, v]) => `${k}: ${v}`).join(', ')} }`, edits };
+  return {
+    text: `${pool.current ? 'matchLabels' : 'selector'}: { ${Object.entries(labels)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')} }`,
+    edits,
+  };
 }
 
 function checkPorts(check: CheckContext, pool: Pool, targets: WorkloadContext[]): void {
   for (const port of pool.targetPorts) {
-    const exposing = targets.filter((t) => runningContainersOf(t.workload.serving).some((c) => c.ports.some((p) => p.containerPort === port.number)));
+    const exposing = targets.filter((t) =>
+      runningContainersOf(t.workload.serving).some((c) => c.ports.some((p) => p.containerPort === port.number)),
+    );
     if (exposing.length === targets.length) continue;
     const target = targets.find((t) => !exposing.includes(t))!;
     const declared = runningContainersOf(target.workload.serving).flatMap((c) => c.ports.map((p) => p.containerPort));
     const portFlag = target.serverKnown ? flagFor(target.server, '{port}') : undefined;
-    const listenValue = portFlag && target.invocation?.found ? findFlag(serverArgs(target.invocation), portFlag)?.value : undefined;
+    const listenValue =
+      portFlag && target.invocation?.found ? findFlag(serverArgs(target.invocation), portFlag)?.value : undefined;
     const listen = listenValue && /^\d+$/.test(listenValue) ? Number(listenValue) : undefined;
     const serving = servingPort(target.container)?.containerPort ?? listen;
     const who = `${objectName(target.object)}\u2019s pods`;
     if (declared.length === 0 && (listen === undefined || listen === port.number)) {
       const value = { name: 'http', containerPort: port.number };
-      report(check, pool.object, 'pool-port-not-exposed', 'warning', port.path,
+      report(
+        check,
+        pool.object,
+        'pool-port-not-exposed',
+        'warning',
+        port.path,
         `The InferencePool sends requests to port ${port.number}, and the ${target.container.name} container of ${who} declares no ports, so the checker cannot tell that the server listens there; declare it.`,
-        { text: `ports: [{ name: http, containerPort: ${port.number} }] on the ${target.container.name} container`, edits: [setEdit(target.object, [...target.container.path, 'ports'], [value])] });
+        {
+          text: `ports: [{ name: http, containerPort: ${port.number} }] on the ${target.container.name} container`,
+          edits: [setEdit(target.object, [...target.container.path, 'ports'], [value])],
+        },
+      );
     } else if (serving !== undefined) {
-      report(check, pool.object, 'pool-port-not-exposed', 'error', port.path,
+      report(
+        check,
+        pool.object,
+        'pool-port-not-exposed',
+        'error',
+        port.path,
         `The InferencePool sends requests to port ${port.number}, which ${who} do not expose (${declared.length ? `they expose ${declared.join(', ')}` : `the server listens on ${serving}`}): every request the pool routes fails to connect.`,
         exposing.length > 0
-          // Other workloads of the pool serve this port: changing the pool's port would break them.
-          ? { text: `Manual: make ${who} serve port ${port.number} like the pool\u2019s other pods, or give them a pool of their own; the pool\u2019s port is left as it is because ${exposing.map((t) => objectName(t.object)).join(', ')} serve${exposing.length === 1 ? 's' : ''} it.`, edits: [] }
-          : { text: `number: ${serving}`, edits: [setEdit(pool.object, port.path, serving)] });
+          ? // Other workloads of the pool serve this port: changing the pool's port would break them.
+            {
+              text: `Manual: make ${who} serve port ${port.number} like the pool\u2019s other pods, or give them a pool of their own; the pool\u2019s port is left as it is because ${exposing.map((t) => objectName(t.object)).join(', ')} serve${exposing.length === 1 ? 's' : ''} it.`,
+              edits: [],
+            }
+          : { text: `number: ${serving}`, edits: [setEdit(pool.object, port.path, serving)] },
+      );
     }
   }
 }
@@ -69,27 +100,52 @@ export function checkPools(check: CheckContext, contexts: WorkloadContext[]): vo
   const { pools, workloads } = check.located;
   for (const pool of pools) {
     if (!pool.current) {
-      report(check, pool.object, 'pool-api-removed', 'info', ['apiVersion'],
+      report(
+        check,
+        pool.object,
+        'pool-api-removed',
+        'info',
+        ['apiVersion'],
         `${pool.object.apiVersion} InferencePools were removed from the Gateway API Inference Extension (v1.5.0 serves only inference.networking.k8s.io/v1): `
-        + 'move to v1, where the selector is spec.selector.matchLabels and the port spec.targetPorts.');
+          + 'move to v1, where the selector is spec.selector.matchLabels and the port spec.targetPorts.',
+      );
     }
     if (workloads.length === 0) {
-      report(check, pool.object, 'no-workload', 'info', pool.selectorPath,
-        `The input has no Deployment, StatefulSet or LeaderWorkerSet for this pool to select (${formatLabels(pool.selector)}), so its selector and ports were not checked.`);
+      report(
+        check,
+        pool.object,
+        'no-workload',
+        'info',
+        pool.selectorPath,
+        `The input has no Deployment, StatefulSet or LeaderWorkerSet for this pool to select (${formatLabels(pool.selector)}), so its selector and ports were not checked.`,
+      );
       continue;
     }
-    const matched = contexts.filter((c) => sameNamespace(c.object, pool.object) && selects(pool.selector, c.workload.serving.labels));
-    const matchedOther = workloads.filter((w) => sameNamespace(w.object, pool.object) && selects(pool.selector, w.serving.labels));
+    const matched = contexts.filter(
+      (c) => sameNamespace(c.object, pool.object) && selects(pool.selector, c.workload.serving.labels),
+    );
+    const matchedOther = workloads.filter(
+      (w) => sameNamespace(w.object, pool.object) && selects(pool.selector, w.serving.labels),
+    );
     if (matched.length === 0 && matchedOther.length === 0) {
       const target = intended(pool, contexts);
       if (!target) continue;
-      const elsewhere = pool.object.namespace !== undefined && target.object.namespace !== undefined && pool.object.namespace !== target.object.namespace;
-      report(check, pool.object, 'pool-selector-mismatch', 'error', pool.selectorPath,
+      const elsewhere =
+        pool.object.namespace !== undefined
+        && target.object.namespace !== undefined
+        && pool.object.namespace !== target.object.namespace;
+      report(
+        check,
+        pool.object,
+        'pool-selector-mismatch',
+        'error',
+        pool.selectorPath,
         elsewhere
           ? `The InferencePool is in namespace ${pool.object.namespace} but ${objectName(target.object)} runs in ${target.object.namespace}; a pool selects pods in its own namespace only, so it has no endpoints and every request through it fails.`
           : `The InferencePool selects ${formatLabels(pool.selector)}, which no pod template in the input carries (${objectName(target.object)} labels its pods `
-            + `${formatLabels(target.workload.serving.labels)}): the pool has no endpoints, so every request through it fails.`,
-        selectorFix(pool, target));
+              + `${formatLabels(target.workload.serving.labels)}): the pool has no endpoints, so every request through it fails.`,
+        selectorFix(pool, target),
+      );
       checkPorts(check, pool, [target]);
       continue;
     }

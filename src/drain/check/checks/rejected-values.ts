@@ -30,7 +30,8 @@ function fieldsOf(workload: Workload): [Segment[], number][] {
     for (const c of containersOf(template)) {
       fields.push([[...c.path, 'lifecycle', 'preStop', 'sleep', 'seconds'], 0]);
       for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
-        for (const key of ['periodSeconds', 'failureThreshold', 'timeoutSeconds', 'initialDelaySeconds']) fields.push([[...c.path, probe, key], key === 'initialDelaySeconds' ? 0 : 1]);
+        for (const key of ['periodSeconds', 'failureThreshold', 'timeoutSeconds', 'initialDelaySeconds'])
+          fields.push([[...c.path, probe, key], key === 'initialDelaySeconds' ? 0 : 1]);
       }
     }
   }
@@ -49,13 +50,26 @@ export function checkRejectedValues(check: CheckContext): void {
       const fixable = decimal !== undefined && decimal >= min;
       // Another rule that writes this field writes a number too: its edit removes the quotes as well.
       const full = JSON.stringify([...object.base, ...path]);
-      const other = check.findings.flatMap((f) => f.fix?.edits ?? []).find((e) => e.op === 'set' && e.document === object.document && JSON.stringify(e.path) === full);
-      report(check, object, 'value-rejected', 'error', path,
+      const other = check.findings
+        .flatMap((f) => f.fix?.edits ?? [])
+        .find((e) => e.op === 'set' && e.document === object.document && JSON.stringify(e.path) === full);
+      report(
+        check,
+        object,
+        'value-rejected',
+        'error',
+        path,
         `${String(path.at(-1))}: ${why}, so the API server rejects ${object.kind}/${object.name}; `
-        + (fixable ? `the checker reads it as ${decimal}.` : 'the checker cannot read it and checks the rest without it.'),
+          + (fixable
+            ? `the checker reads it as ${decimal}.`
+            : 'the checker cannot read it and checks the rest without it.'),
         fixable
-          ? { text: `${String(path.at(-1))}: ${other ? String(other.value) : decimal}`, edits: [other ?? setEdit(object, path, decimal)] }
-          : { text: `Manual: write ${String(path.at(-1))} as a whole number of at least ${min}.`, edits: [] });
+          ? {
+              text: `${String(path.at(-1))}: ${other ? String(other.value) : decimal}`,
+              edits: [other ?? setEdit(object, path, decimal)],
+            }
+          : { text: `Manual: write ${String(path.at(-1))} as a whole number of at least ${min}.`, edits: [] },
+      );
     }
   }
 }

@@ -22,18 +22,40 @@ export function checkShellPid1(ctx: WorkloadContext): void {
   if (certain) {
     fix = {
       text: `exec ${first.text} \u2026 (the script\u2019s last command replaces the shell)`,
-      edits: [{ op: 'splice', document: object.document, path: [...object.base, ...path], value: 'exec ', start: first.start, end: first.start }],
+      edits: [
+        {
+          op: 'splice',
+          document: object.document,
+          path: [...object.base, ...path],
+          value: 'exec ',
+          start: first.start,
+          end: first.start,
+        },
+      ],
     };
   } else {
-    const why = call.background ? 'it runs in the background' : call.piped ? 'it is part of a pipeline' : script.parsed.traps ? 'the script sets a trap' : 'other commands follow it';
+    const why = call.background
+      ? 'it runs in the background'
+      : call.piped
+        ? 'it is part of a pipeline'
+        : script.parsed.traps
+          ? 'the script sets a trap'
+          : 'other commands follow it';
     fix = {
-      text: `Manual: make ${server.name} PID 1\u2019s direct child receive SIGTERM: start it with exec as the script\u2019s last command, or forward the signal with a trap; `
+      text:
+        `Manual: make ${server.name} PID 1\u2019s direct child receive SIGTERM: start it with exec as the script\u2019s last command, or forward the signal with a trap; `
         + `the checker did not edit the script because ${why}.`,
       edits: [],
     };
   }
-  report(check, object, 'shell-swallows-sigterm', 'error', path,
+  report(
+    check,
+    object,
+    'shell-swallows-sigterm',
+    'error',
+    path,
     `${script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec: SIGTERM reaches the shell, not ${server.name}, `
-    + 'so the server never drains and is killed when the grace period ends.',
-    fix);
+      + 'so the server never drains and is killed when the grace period ends.',
+    fix,
+  );
 }

@@ -30,23 +30,43 @@ export function checkSidecars(check: CheckContext, pool: Pool, targets: readonly
       const minor = Number(inputs.kubernetesVersion.split('.')[1]);
       const name = `The ${sidecar.name} sidecar of ${objectName(ctx.object)}`;
       if (minor < SIDECARS_FROM_MINOR) {
-        report(check, ctx.object, 'sidecar-serves-pool', 'error', path,
+        report(
+          check,
+          ctx.object,
+          'sidecar-serves-pool',
+          'error',
+          path,
           `${name} serves port ${port.number} of InferencePool/${pool.object.name} as a native sidecar, which Kubernetes ${inputs.kubernetesVersion} does not enable by default `
-          + '(SidecarContainers is beta and on from 1.29): without the feature the API server drops restartPolicy from init containers, so the proxy runs as an ordinary '
-          + 'init container that never exits and no pod of this template starts.',
-          { text: `Manual: run Kubernetes 1.29 or later (or enable the SidecarContainers feature gate), or move ${sidecar.name} into containers and hold its SIGTERM back with a preStop hook of its own.`, edits: [] });
+            + '(SidecarContainers is beta and on from 1.29): without the feature the API server drops restartPolicy from init containers, so the proxy runs as an ordinary '
+            + 'init container that never exits and no pod of this template starts.',
+          {
+            text: `Manual: run Kubernetes 1.29 or later (or enable the SidecarContainers feature gate), or move ${sidecar.name} into containers and hold its SIGTERM back with a preStop hook of its own.`,
+            edits: [],
+          },
+        );
         continue;
       }
       const own = readPreStop(sidecar);
-      const hook = own.kind === 'none' ? ''
-        : ` Its own preStop hook runs from deletion, beside ${server.name}\u2019s: it does not delay ${server.name}\u2019s SIGTERM, and only pushes the proxy\u2019s own SIGTERM later.`;
-      report(check, ctx.object, 'sidecar-serves-pool', 'info', path,
+      const hook =
+        own.kind === 'none'
+          ? ''
+          : ` Its own preStop hook runs from deletion, beside ${server.name}\u2019s: it does not delay ${server.name}\u2019s SIGTERM, and only pushes the proxy\u2019s own SIGTERM later.`;
+      report(
+        check,
+        ctx.object,
+        'sidecar-serves-pool',
+        'info',
+        path,
         `${name} serves port ${port.number} of InferencePool/${pool.object.name} in front of the ${server.name} container. The kubelet sends it SIGTERM only after ${server.name} has exited, `
-        + `with what is left of the pod\u2019s ${s(t.graceTarget)}${t.graceNow === t.graceTarget ? '' : ' (as fixed)'} grace period (at least 2s): the proxy keeps accepting through ${server.name}\u2019s ${s(t.preStopTarget)}${t.preStopNow === t.preStopTarget ? '' : ' (as fixed)'} preStop sleep `
-        + `and its drain of up to ${s(plan.drainSeconds)}, so a request that still arrives after ${server.name}\u2019s SIGTERM gets an error from the proxy instead of a refused connection. `
-        + `${server.name}\u2019s own preStop sleep is what keeps such requests away; once ${server.name} has exited, a proxy that forwards only to it has nothing left in flight, `
-        + `and its own stop comes out of the ${s(plan.teardownSeconds)} teardown.${hook}`,
-        { text: `Manual: nothing to change when ${sidecar.name} forwards only to ${server.name}; a proxy that also holds requests to other pods needs its own drain within the teardown, or a longer grace period.`, edits: [] });
+          + `with what is left of the pod\u2019s ${s(t.graceTarget)}${t.graceNow === t.graceTarget ? '' : ' (as fixed)'} grace period (at least 2s): the proxy keeps accepting through ${server.name}\u2019s ${s(t.preStopTarget)}${t.preStopNow === t.preStopTarget ? '' : ' (as fixed)'} preStop sleep `
+          + `and its drain of up to ${s(plan.drainSeconds)}, so a request that still arrives after ${server.name}\u2019s SIGTERM gets an error from the proxy instead of a refused connection. `
+          + `${server.name}\u2019s own preStop sleep is what keeps such requests away; once ${server.name} has exited, a proxy that forwards only to it has nothing left in flight, `
+          + `and its own stop comes out of the ${s(plan.teardownSeconds)} teardown.${hook}`,
+        {
+          text: `Manual: nothing to change when ${sidecar.name} forwards only to ${server.name}; a proxy that also holds requests to other pods needs its own drain within the teardown, or a longer grace period.`,
+          edits: [],
+        },
+      );
     }
   }
 }

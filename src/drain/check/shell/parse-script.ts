@@ -159,7 +159,7 @@ function parseUncached(text: string): ParsedScript {
         for (const item of list(cmd, 'Items')) for (const s of list(item, 'Stmts')) visit(s, nested);
         return;
       default:
-        // Functions, arithmetic and test commands, declarations: nothing the checker edits.
+      // Functions, arithmetic and test commands, declarations: nothing the checker edits.
     }
   };
   statements.forEach((stmt, i) => visit(stmt, { piped: false, nested: false, lastAlone: i === statements.length - 1 }));

@@ -5,7 +5,8 @@ export const rule = defineRule({
   code: 'model-server-unknown',
   severity: 'info',
   summary: 'A workload with GPUs or a pool whose model server the checker cannot tell.',
-  remediation: 'Give the model server (--model-server, or the page\u2019s setting) so that its drain flag and probes are checked.',
+  remediation:
+    'Give the model server (--model-server, or the page\u2019s setting) so that its drain flag and probes are checked.',
   fix: 'manual',
   checkedIn: ['check.ts'],
 });

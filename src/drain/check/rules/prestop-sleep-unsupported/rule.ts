@@ -4,7 +4,8 @@ import { defineRule } from '../../rule.ts';
 export const rule = defineRule({
   code: 'prestop-sleep-unsupported',
   severity: 'error',
-  summary: 'The sleep action on a Kubernetes version that does not enable it (below 1.30: alpha and off in 1.29, absent before).',
+  summary:
+    'The sleep action on a Kubernetes version that does not enable it (below 1.30: alpha and off in 1.29, absent before).',
   remediation: 'Below Kubernetes 1.30, sleep with an exec hook (/bin/sleep N) instead of the sleep action.',
   fix: 'applied',
   checkedIn: ['checks/prestop.ts'],

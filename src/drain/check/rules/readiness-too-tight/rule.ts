@@ -4,7 +4,8 @@ import { defineRule } from '../../rule.ts';
 export const rule = defineRule({
   code: 'readiness-too-tight',
   severity: 'warning',
-  summary: 'A readiness probe every second with a one-second timeout: a busy server misses it and leaves the pool mid-load.',
+  summary:
+    'A readiness probe every second with a one-second timeout: a busy server misses it and leaves the pool mid-load.',
   remediation: 'Use the profile\u2019s readiness period and timeout.',
   fix: 'applied',
   checkedIn: ['checks/probes.ts'],

@@ -4,7 +4,8 @@ import { defineRule } from '../../rule.ts';
 export const rule = defineRule({
   code: 'serving-kind-unread',
   severity: 'warning',
-  summary: 'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.',
+  summary:
+    'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.',
   remediation: 'Check the Deployment or pod template its controller renders (kubectl get deploy -o yaml).',
   fix: 'manual',
   checkedIn: ['checks/notes.ts'],
