@@ -23,16 +23,16 @@ test('the registry holds each rule folder once, and every code the checker repor
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
   assert.deepEqual([...folders].sort(), [...codes].sort(), 'rules/<code>/ folders and the registry differ');
-  // Codes passed to report(…) anywhere in the checker: each must be a registered rule (plan warnings have their own).
+  // Codes passed to report(…) anywhere in the checker, arguments on one line or one per line: each must be a registered rule (plan warnings have their own).
   const reported = new Set<string>();
   const scan = (dir: URL) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory() && entry.name !== 'rules') scan(new URL(`${entry.name}/`, dir));
       else if (entry.name.endsWith('.ts')) {
         const text = readFileSync(new URL(entry.name, dir), 'utf8');
-        for (const m of text.matchAll(/report\([^;]*?, '([a-z][a-z0-9-]+)', '(?:error|warning|info)'/gs))
+        for (const m of text.matchAll(/report\([^;]*?,\s*'([a-z][a-z0-9-]+)',\s*'(?:error|warning|info)'/gs))
           reported.add(m[1]);
-        for (const m of text.matchAll(/code: '([a-z][a-z0-9-]+)', severity: '(?:error|warning|info)'/g))
+        for (const m of text.matchAll(/code:\s*'([a-z][a-z0-9-]+)',\s*severity:\s*'(?:error|warning|info)'/g))
           reported.add(m[1]);
       }
     }

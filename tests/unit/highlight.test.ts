@@ -62,7 +62,7 @@ async function referenceHighlighter() {
   });
   return (text: string) =>
     h
-      .codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name })
+      .codeToTokensBase(text, { lang: 'yaml', theme: YAML_LIGHT.name, tokenizeTimeLimit: 0 })
       .map((l) => l.map((t) => ({ content: t.content, color: t.color })));
 }
 

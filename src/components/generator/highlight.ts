@@ -64,6 +64,9 @@ export async function highlightYaml(code: string): Promise<HighlightToken[][]> {
       lang: 'yaml',
       theme: YAML_LIGHT.name,
       grammarState,
+      // No time limit per line (shiki's default is 500 ms): on a starved CPU a line that runs over would end as one
+      // uncoloured token. The slices bound the work per task, and the checker shows text over 32 KB unhighlighted.
+      tokenizeTimeLimit: 0,
     });
     grammarState = h.getLastGrammarState(slice);
     for (const line of slice) {
