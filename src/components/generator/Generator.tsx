@@ -77,7 +77,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const [notices, setNotices] = useState<string[]>([]);
   const [migration, setMigration] = useState<Migration | null>(null);
   const [pending, setPending] = useState<PendingPreset | null>(null);
-  const [openGroups, setOpenGroups] = useState<string[]>([]);
+  // A folded group the reader opened (true) or closed (false) by its summary; absent: open when a field is changed.
+  const [foldedChoice, setFoldedChoice] = useState<Record<string, boolean>>({});
   const root = useRef<HTMLDivElement>(null);
   const presetFirstButton = useRef<HTMLButtonElement>(null);
   const lastEmitted = useRef<PageOutput | null>(null);
@@ -343,17 +344,20 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
               );
             }
             // Rarely changed groups start folded, and open when one of their fields is changed or wrong.
-            // Their fields are rendered only once open, which keeps hydration short.
-            const open = openGroups.includes(group.id) || fields.some((f) => f.flag in raw || errors.has(f.flag));
-            const onToggle = (e: Event) => {
-              const isOpen = (e.currentTarget as HTMLDetailsElement).open;
-              setOpenGroups((prev) =>
-                isOpen ? [...new Set([...prev, group.id])] : prev.filter((g) => g !== group.id),
-              );
+            // Their fields are rendered only once open, which keeps hydration short. The summary's click (Enter and
+            // Space included) opens the group and renders its fields in the same update, so the next Tab reaches them;
+            // the native toggle, which would render them a task later, is prevented.
+            // A wrong field keeps its group open; a changed one opens it until the reader folds it again.
+            const hasError = fields.some((f) => errors.has(f.flag));
+            const open = hasError || (foldedChoice[group.id] ?? fields.some((f) => f.flag in raw));
+            const onSummaryClick = (e: Event) => {
+              e.preventDefault();
+              setFoldedChoice((prev) => ({ ...prev, [group.id]: !open }));
             };
             return (
-              <details key={group.id} class="gen-group gen-folded" open={open || undefined} onToggle={onToggle}>
-                <summary>{group.label}</summary>
+              <details key={group.id} class="gen-group gen-folded" open={open}>
+                {/* biome-ignore lint/a11y/noStaticElementInteractions: a summary is the details' own button (Enter and Space click it) */}
+                <summary onClick={onSummaryClick}>{group.label}</summary>
                 <fieldset>
                   <legend class="sr-only">{group.label}</legend>
                   {open ? rows : null}
