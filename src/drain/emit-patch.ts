@@ -13,13 +13,14 @@
  * would be shorter, but kustomize has not always honoured it (kubernetes-sigs/kustomize#2037).
  * The values come from the bundle's Deployment (`emit.ts`), so both forms set the same numbers.
  */
-import { Document, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { Document, isSeq, type Node } from 'yaml';
 import { formulaOf, type Plan } from './plan.ts';
 import type { Profiles } from './profiles.ts';
 import { modelServerById, type DrainInputs } from './resolve.ts';
 import { manifestDocuments } from './emit.ts';
 import { DOCUMENT_OPTIONS } from './emit-options.ts';
 import { fileOf, type OutputFile } from './emit-files.ts';
+import { annotatePreStop, keyAt, scalarAt } from './emit-pod.ts';
 
 /** The files of the patch form, as the kustomization names them. */
 export const PATCH_FILE = 'drain-patch.yaml';
@@ -93,20 +94,6 @@ function patchObject(plan: Plan, inputs: DrainInputs, bundle: Obj): Obj {
   };
 }
 
-function scalarAt(doc: Document, path: (string | number)[]): Scalar {
-  const node = doc.getIn(path, true);
-  if (!isScalar(node)) throw new Error(`no scalar at ${path.join('.')}`);
-  return node;
-}
-
-function keyAt(doc: Document, mapPath: (string | number)[], key: string): Scalar {
-  const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!isMap(map)) throw new Error(`no mapping at ${mapPath.join('.')}`);
-  const pair = (map as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key);
-  if (!pair || !isScalar(pair.key)) throw new Error(`no key ${key} at ${mapPath.join('.')}`);
-  return pair.key;
-}
-
 function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName: string): Document {
   const doc = new Document(patchObject(plan, inputs, bundle), DOCUMENT_OPTIONS);
   const container = ['spec', 'template', 'spec', 'containers', 0];
@@ -129,24 +116,7 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
     inputs.container === undefined
       ? ' the model server\u2019s id: set --container to your container\u2019s name (a name that matches none adds a container with no image, which the API server refuses)'
       : ' your model-server container';
-  if (plan.preStopAction === 'sleep')
-    scalarAt(doc, [
-      ...container,
-      'lifecycle',
-      'preStop',
-      'sleep',
-      'seconds',
-    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
-  if (plan.preStopAction === 'exec') {
-    scalarAt(doc, [
-      ...container,
-      'lifecycle',
-      'preStop',
-      'exec',
-      'command',
-      1,
-    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
-  }
+  annotatePreStop(doc, container, plan);
   keyAt(doc, container, 'startupProbe').commentBefore =
     ` Probes on port ${inputs.port} (--port): set it to your container\u2019s serving port.`;
   scalarAt(doc, [

@@ -166,6 +166,22 @@ export function keyAt(doc: Document, mapPath: DocPath, key: string): Scalar {
   return pair.key;
 }
 
+/** The preStop's length with its derivation, on the sleep's seconds or the exec sleep's argument. */
+export function annotatePreStop(doc: Document, container: DocPath, plan: Plan): void {
+  const preStop = [...container, 'lifecycle', 'preStop'];
+  if (plan.preStopAction === 'sleep') {
+    scalarAt(doc, [...preStop, 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
+  }
+  if (plan.preStopAction === 'exec') {
+    scalarAt(doc, [
+      ...preStop,
+      'exec',
+      'command',
+      1,
+    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
+  }
+}
+
 function drainNote(plan: Plan, server: ModelServerProfile): string {
   switch (server.drain.kind) {
     case 'flag':
@@ -240,25 +256,7 @@ function annotateContainer(
       'nvidia.com/gpu',
     ]).comment = ` ${server.deploy.tensorParallel.note}`;
   }
-  if (plan.preStopAction === 'sleep') {
-    scalarAt(doc, [
-      ...container,
-      'lifecycle',
-      'preStop',
-      'sleep',
-      'seconds',
-    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
-  }
-  if (plan.preStopAction === 'exec') {
-    scalarAt(doc, [
-      ...container,
-      'lifecycle',
-      'preStop',
-      'exec',
-      'command',
-      1,
-    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
-  }
+  annotatePreStop(doc, container, plan);
   if (plan.preStopAction !== 'none') {
     keyAt(doc, container, 'lifecycle').commentBefore =
       ' SIGTERM waits for this sleep, so gateways stop routing here first.';
