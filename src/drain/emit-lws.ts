@@ -10,7 +10,7 @@ import { formulaOf, type Plan } from './plan.ts';
 import type { Profiles } from './profiles.ts';
 import { modelServerById, type DrainInputs } from './resolve.ts';
 import type { LwsFacts } from './read-output-facts.ts';
-import { ENGINE_TYPE_LABEL, manifestDocuments } from './emit.ts';
+import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } from './emit.ts';
 import { DOCUMENT_OPTIONS } from './emit-options.ts';
 import { fileOf, OutputError, type OutputFile } from './emit-files.ts';
 
@@ -189,27 +189,16 @@ function annotate(doc: Document, plan: Plan, inputs: DrainInputs, facts: LwsFact
     comment([...worker, 'containers', 0, 'lifecycle', 'preStop', 'sleep', 'seconds'], hold);
 }
 
-/** The PodDisruptionBudget over every pod of the set (leaders and workers): evictions one pod at a time. */
+/** The LeaderWorkerSet's budget: every pod of the set, leaders and workers, by the set's name label. */
 function budgetFor(plan: Plan, inputs: DrainInputs): Document | undefined {
-  if (!plan.podDisruptionBudget) return undefined;
-  const doc = new Document(
-    {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: inputs.name, namespace: inputs.namespace },
-      spec: {
-        maxUnavailable: plan.podDisruptionBudget.maxUnavailable,
-        selector: { matchLabels: { [LWS_NAME_LABEL]: inputs.name } },
-      },
-    },
-    DOCUMENT_OPTIONS,
-  );
-  doc.commentBefore = [
-    ' Node drains and autoscaler scale-downs evict one pod of the set at a time; evicting a worker recreates its group,',
-    ' and the budget then waits for that group to be back before the next eviction. Leave it out (pod-disruption-budget=false)',
-    ' if another budget already selects these pods.',
-  ].join('\n');
-  return doc;
+  return podDisruptionBudgetDocument(plan, inputs, {
+    matchLabels: { [LWS_NAME_LABEL]: inputs.name },
+    why: [
+      ' Node drains and autoscaler scale-downs evict one pod of the set at a time; evicting a worker recreates its group,',
+      ' and the budget then waits for that group to be back before the next eviction. Leave it out (pod-disruption-budget=false)',
+      ' if another budget already selects these pods.',
+    ],
+  });
 }
 
 /** The lws form's file: the LeaderWorkerSet, the InferencePool over its leaders, the gateway's objects and the budget. */

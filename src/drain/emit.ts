@@ -82,8 +82,33 @@ function annotateDeployment(
   annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
 }
 
-/** The PodDisruptionBudget beside the Deployment: evictions one pod at a time. */
-function podDisruptionBudgetDocument(plan: Plan, inputs: DrainInputs): Document | undefined {
+/** What a PodDisruptionBudget selects and the comment above it that says why it is there. */
+export interface BudgetShape {
+  matchLabels: Record<string, string>;
+  why: string[];
+}
+
+/** The Deployment's budget: its pods by their `app` label. */
+function deploymentBudget(inputs: DrainInputs): BudgetShape {
+  return {
+    matchLabels: { app: inputs.name },
+    why: [
+      ' Node drains and cluster-autoscaler scale-downs evict pods without regard to the rollout strategy; this budget',
+      ' makes them take one pod at a time. Leave it out (pod-disruption-budget=false) if another budget already selects',
+      ' these pods: the eviction API refuses to evict a pod that two budgets select.',
+    ],
+  };
+}
+
+/**
+ * The PodDisruptionBudget beside the workload (the Deployment's pods unless `shape` says otherwise): evictions one
+ * pod at a time, its number commented with how it was derived.
+ */
+export function podDisruptionBudgetDocument(
+  plan: Plan,
+  inputs: DrainInputs,
+  shape: BudgetShape = deploymentBudget(inputs),
+): Document | undefined {
   if (!plan.podDisruptionBudget) return undefined;
   const doc = new Document(
     {
@@ -92,16 +117,12 @@ function podDisruptionBudgetDocument(plan: Plan, inputs: DrainInputs): Document 
       metadata: { name: inputs.name, namespace: inputs.namespace },
       spec: {
         maxUnavailable: plan.podDisruptionBudget.maxUnavailable,
-        selector: { matchLabels: { app: inputs.name } },
+        selector: { matchLabels: shape.matchLabels },
       },
     },
     DOCUMENT_OPTIONS,
   );
-  doc.commentBefore = [
-    ' Node drains and cluster-autoscaler scale-downs evict pods without regard to the rollout strategy; this budget',
-    ' makes them take one pod at a time. Leave it out (pod-disruption-budget=false) if another budget already selects',
-    ' these pods: the eviction API refuses to evict a pod that two budgets select.',
-  ].join('\n');
+  doc.commentBefore = shape.why.join('\n');
   scalarAt(doc, ['spec', 'maxUnavailable']).comment = ` ${formulaOf(plan, 'podDisruptionBudget')}`;
   return doc;
 }

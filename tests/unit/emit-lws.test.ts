@@ -171,3 +171,10 @@ test('the PodDisruptionBudget selects every pod of the set, workers included', (
   });
   assert.equal(docs.filter((d) => d.kind === 'PodDisruptionBudget').length, 1);
 });
+
+test('the budget says why it selects the whole set and how its number was derived, like the bundle’s', () => {
+  const { out } = lws(MULTI);
+  const budget = out.text.slice(out.text.lastIndexOf('\n---\n'));
+  assert.match(budget, /evicting a worker recreates its group/);
+  assert.match(budget, /maxUnavailable: 1 # evictions one pod at a time, as the rollout replaces them/);
+});
