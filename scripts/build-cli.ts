@@ -123,12 +123,15 @@ await build({
   legalComments: 'linked',
   // Some dependencies (yaml's Node build) are CommonJS and require Node's built-ins; give the ES module a require.
   banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __hitlessCreateRequire } from 'node:module';\nconst require = __hitlessCreateRequire(import.meta.url);",
+    js: "import { createRequire as __hitlessCreateRequire } from 'node:module';\nconst require = __hitlessCreateRequire(import.meta.url);",
   },
   define: { HITLESS_PACKAGE_VERSION: JSON.stringify(pkg.version) },
   plugins: [embedProfiles, yamlAsModule, leaveOutLab],
   logLevel: 'warning',
 });
+// The entry alone starts with the interpreter line (in a chunk it would be a syntax error).
+const entry = join(OUT, 'bin', 'hitless.mjs');
+writeFileSync(entry, `#!/usr/bin/env node\n${readFileSync(entry, 'utf8')}`);
 writeFileSync(
   join(OUT, 'package.json'),
   `${JSON.stringify(
