@@ -857,11 +857,13 @@ async function measureVerifyStreams(): Promise<void> {
 
 async function main(): Promise<void> {
   const chromiumVersion = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const startLoad = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  const header = `\`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${startLoad} at the start.`;
   process.stdout.write(`Hitless bench — ${new Date().toISOString()}\n`);
   process.stdout.write(
-    `node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}\n`,
+    `node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${startLoad}\n`,
   );
 
   let outDir = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
@@ -904,6 +906,39 @@ async function main(): Promise<void> {
   );
   section('Notes');
   for (const n of notes.slice(1)) process.stdout.write(`  - ${n}\n`);
+  writeTable(header);
+}
+
+/**
+ * The summary as a Markdown table, written to node_modules/.cache/hitless-bench/last.md after every run; with
+ * BENCH_README=1 it also replaces the table between the README's `<!-- bench:start -->` and `<!-- bench:end -->`
+ * markers, so the README's figures are always a run's, never typed by hand.
+ */
+function writeTable(header: string): void {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const lines = [
+    header,
+    '',
+    '| | figure | measured | budget |',
+    '|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.ok === undefined ? '' : r.ok ? '✓' : '✗'} | ${cell(r.figure)} | ${cell(r.value)} | ${r.budget === '—' ? '' : cell(r.budget)} |`,
+    ),
+  ];
+  const table = `${lines.join('\n')}\n`;
+  const cacheDir = join(ROOT, 'node_modules', '.cache', 'hitless-bench');
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(join(cacheDir, 'last.md'), table);
+  process.stdout.write(`\n  table: ${join(cacheDir, 'last.md')}\n`);
+  if (process.env.BENCH_README !== '1') return;
+  const readmePath = join(ROOT, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = readme.indexOf('<!-- bench:start -->');
+  const end = readme.indexOf('<!-- bench:end -->');
+  if (start < 0 || end < start) throw new Error('README.md has no <!-- bench:start --> … <!-- bench:end --> markers');
+  writeFileSync(readmePath, `${readme.slice(0, start)}<!-- bench:start -->\n${table}${readme.slice(end)}`);
+  process.stdout.write("  README.md: the benchmark table replaced with this run's\n");
 }
 
 main().catch((error) => {
