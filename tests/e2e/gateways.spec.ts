@@ -34,8 +34,8 @@ async function manifestDocs(page: Page): Promise<Obj[]> {
   });
 }
 
-async function followGeneratorLink(page: Page, path: string): Promise<Obj[]> {
-  await page.goto(path);
+/** Follow the open profile page's generator link; the manifest there, as objects. */
+async function followGeneratorLink(page: Page): Promise<Obj[]> {
   await page.getByTestId('generator-link').first().click();
   await expect(page).toHaveURL(/\/generator\/\?v=2/);
   return manifestDocs(page);
@@ -45,7 +45,7 @@ for (const [gateway, preStop] of Object.entries(PRESTOP)) {
   test(`the ${gateway} page links to a generator preset with its values`, async ({ page }) => {
     await page.goto(`/gateways/${gateway}/`);
     await expect(page.getByTestId('prestop-seconds')).toHaveText(`${preStop} s`);
-    const docs = await followGeneratorLink(page, `/gateways/${gateway}/`);
+    const docs = await followGeneratorLink(page);
     expect(new URL(page.url()).search).toBe(QUERY[gateway]);
     const deployment = docs.find((d) => d.kind === 'Deployment')!;
     expect(deployment.spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds).toBe(preStop);
@@ -86,7 +86,7 @@ test('the GKE page shows the extra objects exactly as the generator emits them',
     const text = await section.locator('pre').innerText();
     fromPage.push(parseAllDocuments(text)[0].toJS() as Obj);
   }
-  const docs = await followGeneratorLink(page, '/gateways/gke/');
+  const docs = await followGeneratorLink(page);
   expect(fromPage).toEqual(docs.filter((d) => ['HealthCheckPolicy', 'GCPBackendPolicy'].includes(d.kind)));
 });
 
@@ -136,7 +136,8 @@ test('each model-server page links to a generator preset with its drain setting'
     llamacpp: null,
   };
   for (const [server, flag] of Object.entries(flags)) {
-    const docs = await followGeneratorLink(page, `/model-servers/${server}/`);
+    await page.goto(`/model-servers/${server}/`);
+    const docs = await followGeneratorLink(page);
     expect(new URL(page.url()).search).toBe(server === 'vllm' ? '?v=2' : `?v=2&model-server=${server}`);
     const args: string[] = docs[0].spec.template.spec.containers[0].args;
     if (flag) expect(args).toContain(flag);
