@@ -13,6 +13,9 @@ export default defineConfig({
   // A test's limit catches a hung page, not a slow machine: axe scans of the checker with findings took 40-50 s
   // at load average 17-22 on 2 cores (a few seconds idle).
   timeout: 90_000,
+  // An expectation's retry limit, likewise: hydration of the generator and a first check took over the default 5 s
+  // at load average 15 (a passing expectation returns as soon as it holds, so this costs nothing when all is well).
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

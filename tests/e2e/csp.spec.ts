@@ -1,65 +1,16 @@
 /**
- * The Content-Security-Policy: every page in the built sitemap carries one (hash-based, no 'unsafe-inline' for
- * scripts), and no page reports a violation while it loads, hydrates, highlights and is scrolled to the end.
- * What must keep working under it is exercised too: the theme script and switch, Pagefind's search (WebAssembly),
- * the generator's lazy highlighter and the 404 page.
+ * The Content-Security-Policy, for what must keep working under it: the theme script and switch, Pagefind's search
+ * (WebAssembly), the generator's lazy highlighter and the 404 page. That every page in the sitemap carries the
+ * policy and reports no violation while it loads, hydrates and is scrolled through is checked in pages.spec.ts.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { scrollThrough, settle, SITEMAP_PATHS } from '../support/site.ts';
-
-/**
- * Start recording CSP violations: the `securitypolicyviolation` events the page fires (recorded from before any
- * of its scripts run) and the console errors Chromium writes for blocked resources.
- */
-async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
-  const fromConsole: string[] = [];
-  page.on('console', (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) fromConsole.push(`console: ${msg.text()}`);
-  });
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => {
-      seen.push(
-        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
-      );
-    });
-  });
-  return async () => [
-    ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])),
-    ...fromConsole,
-  ];
-}
+import { recordCspViolations } from '../support/record.ts';
 
 /** The page's policy, from its `<meta http-equiv>`. */
 const policyOf = (page: Page) => page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
 
-test('the sitemap lists the pages', () => {
-  expect(
-    SITEMAP_PATHS.length,
-    'no pages found in the built sitemap (was the site built into $HITLESS_OUT_DIR?)',
-  ).toBeGreaterThan(1);
-  for (const path of ['/', '/generator/', '/checker/', '/gateways/', '/model-servers/'])
-    expect(SITEMAP_PATHS).toContain(path);
-});
-
-for (const path of SITEMAP_PATHS) {
-  test(`no CSP violation: ${path}`, async ({ page }) => {
-    // Loading, hydrating and scrolling through a long page takes seconds, and far more on a loaded machine.
-    test.setTimeout(90_000);
-    const violations = await recordViolations(page);
-    await page.goto(path);
-    await settle(page);
-    await scrollThrough(page);
-    const policy = await policyOf(page);
-    expect(policy, 'the page has a Content-Security-Policy').toMatch(/script-src 'self'[^;]* 'sha256-/);
-    expect(policy, 'scripts are not allowed inline wholesale').not.toMatch(/script-src[^;]*'unsafe-inline'/);
-    expect(await violations()).toEqual([]);
-  });
-}
-
 test('under the policy, the theme script runs and the theme switch works', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/');
   // The inline theme script set the theme from the system preference before first paint.
@@ -72,7 +23,7 @@ test('under the policy, the theme script runs and the theme switch works', async
 });
 
 test('under the policy, the generator hydrates and highlights its manifest', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   await page.goto('/generator/');
   await expect(page.locator('.gen[data-hydrated=true]')).toBeVisible({ timeout: 10_000 });
   await expect(page.locator('[data-testid=manifest].is-highlighted')).toBeVisible({ timeout: 10_000 });
@@ -88,7 +39,7 @@ test('under the policy, the generator hydrates and highlights its manifest', asy
 });
 
 test('under the policy, site search finds pages (Pagefind compiles WebAssembly)', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   await page.goto('/');
   await page.waitForLoadState('load');
   await page.locator('button[data-open-modal]').first().click();
@@ -100,7 +51,7 @@ test('under the policy, site search finds pages (Pagefind compiles WebAssembly)'
 });
 
 test('the 404 page has the policy, no violation, and the ways back in', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   const response = await page.goto('/no-such-page/');
   expect(response?.status()).toBe(404);
   await page.waitForLoadState('load');

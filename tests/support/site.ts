@@ -55,13 +55,38 @@ export async function settle(page: Page): Promise<void> {
   }
 }
 
-/** Scroll to the end in steps, so that lazy images and client:visible islands (the timelines) load. */
+/**
+ * Scroll to the end one viewport at a time, a frame or two on each, so that every client:visible island (the
+ * timelines) sees itself on screen and hydrates; then back to the top. Resolves once every island with something
+ * on screen to show has hydrated (Astro removes `ssr` from it).
+ */
 export async function scrollThrough(page: Page): Promise<void> {
   await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
     for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
       window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 50));
+      // An IntersectionObserver reports after the frame that drew the new position.
+      await frame();
+      await frame();
     }
+    window.scrollTo(0, 0);
   });
-  await page.waitForLoadState('networkidle');
+  // An island is display: contents; what it shows is its children's boxes (none while inside a closed <details>).
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('astro-island[ssr]')].every((island) =>
+      [...island.children].every((child) => child.getClientRects().length === 0),
+    ),
+  );
+}
+
+/**
+ * Wait until every Expressive Code block that scrolls sideways takes keyboard focus: Expressive Code's script
+ * gives such a block its tabindex once it knows the block's size (and again after a resize).
+ */
+export async function codeBlocksFocusable(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.expressive-code pre')].every(
+      (pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex'),
+    ),
+  );
 }
