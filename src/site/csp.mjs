@@ -3,7 +3,7 @@
  * The site's Content-Security-Policy, for Astro's `security.csp`. Astro hashes the scripts and styles it bundles;
  * the `<script is:inline>` blocks Starlight renders (theme, sidebar state, search shortcut) it does not, so their
  * hashes are computed here from Starlight's own components: an upgrade that changes them changes the hashes.
- * tests/e2e/csp.spec.ts visits every page and fails on any violation.
+ * tests/e2e/pages.spec.ts visits every page and fails on any violation.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
