@@ -27,7 +27,7 @@ import type { Part } from './split-documents.ts';
 
 /**
  * Bounds on one batch: parts are added until either is reached (a group is never split). `window` bounds the
- * parts whose trees the first pass keeps (by default four batches' bytes, and 256 parts).
+ * parts whose trees the first pass keeps (by default two batches': 128 KiB, 128 parts).
  */
 export interface BatchLimits {
   bytes: number;
@@ -165,7 +165,7 @@ export function checkParts(
     gateway: gatewayHints.policy ?? gatewayHints.gateway ?? header?.gateway,
     modelServer: header?.modelServer,
   });
-  const windowLimits = limits.window ?? { bytes: 4 * DEFAULT_LIMITS.bytes, parts: 4 * DEFAULT_LIMITS.parts };
+  const windowLimits = limits.window ?? { bytes: 2 * DEFAULT_LIMITS.bytes, parts: 2 * DEFAULT_LIMITS.parts };
   /** Parts whose trees are held, in input order (a Map keeps the order of insertion). */
   const held = new Map<number, Manifest>();
   let heldBytes = 0;
