@@ -114,3 +114,29 @@ test('a large input with related objects far apart, checked in parts, gives the 
     assert.deepEqual(printed(checkParts(parts, {}, profiles, limits)), expected, JSON.stringify(limits));
   }
 });
+
+test('one group of more than 500 documents (a pool that selects 600 Deployments) is checked, not refused', () => {
+  // Checked in batches of whole groups, this group was one text over the page's 500-document limit, and the CLI, which
+  // has no limit, said "The input has 601 YAML documents". Each part is read alone, so the group is checked.
+  const deployment = (i: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d-${i}}
+spec:
+  template:
+    metadata: {labels: {app: one}}
+    spec:
+      containers: [{name: vllm, image: "vllm/vllm-openai:v0.18.1", args: ["--model", "m"], resources: {limits: {nvidia.com/gpu: 1}}}]
+`;
+  const poolText = `apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata: {name: p}
+spec:
+  selector: {matchLabels: {app: one}}
+  targetPorts: [{number: 8000}]
+`;
+  const text = [...Array.from({ length: 600 }, (_, i) => deployment(i)), poolText].join('---\n');
+  const checked = checkParts(splitDocuments(text), {}, profiles);
+  assert.ok(checked.ok, checked.ok ? '' : checked.problem.message);
+  assert.equal(checked.report.workloads, 600);
+  assert.deepEqual(checked.report.workloadDocuments.slice(0, 3), [0, 1, 2]);
+});
