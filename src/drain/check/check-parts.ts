@@ -1,44 +1,57 @@
 /**
  * Check an input of any size (the CLI's: a repository's manifests) in parts, with memory that does not grow with
- * the parsed input. A first pass reads each part alone (part-index.ts) and keeps a compact index: what each object
- * needs to be related to others (a pool's selector, a workload's pod labels, the pool a policy or route names) and
- * what the whole input says about the gateway. Related parts form groups; groups are checked in batches of a bounded
- * size with `checkRead`, and the findings mapped back to the input's documents and lines. The few results that
- * depend on the whole input are made whole here:
+ * the parsed input. A first pass reads each part alone and keeps a compact index: what each object needs to be
+ * related to others (a pool's selector, a workload's pod labels, the pool a policy or route names) and what the
+ * whole input says about the gateway. Related parts form groups; groups are checked in batches of a bounded size
+ * with `checkManifest`, each batch's parsed trees released before the next, and the findings mapped back to the
+ * input's documents and lines. The few results that depend on the whole input are made whole here:
  *   - the gateway and model server the input names (given to every batch);
  *   - a pool that selects no workload, and a policy or route that names no pool in the input, are checked with the
  *     workloads the whole check would relate them to (the first model-server workload, or the pool's namesake);
  *   - "no pool", "nothing to check" and the ignored-kind notes are said once, for the whole input.
- * Each part is read once: the first pass keeps the trees of a window of recent parts, and when the window is full
- * it checks its oldest groups as they stand then (a guess: later parts may still join them). At the end, a guess
- * whose groups and whole-input settings turned out final is kept; any other group is checked again, from the
- * trees still in the window or by reading its parts again. Only the window's trees and one batch's are held.
  */
 import type { Profiles } from '../profiles.ts';
-import { checkManifest, checkRead, dedupe, type CheckReport, type WholeInput } from './check.ts';
+import { checkManifest, type CheckReport, type WholeInput } from './check.ts';
 import { countFindings, sortFindings, type Finding } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
-import { indexPart, problemInInput, type PartIndex } from './part-index.ts';
-import { guessGroups } from './guess-groups.ts';
-import { selects } from './locate.ts';
-import { joinManifests, readManifest, type Manifest } from './read-manifest.ts';
-import type { FoundSetting } from './settings.ts';
+import { formatKiB, MAX_INPUT_BYTES } from './limits.ts';
+import { locate, selects } from './locate.ts';
+import { isRecord, valueAt } from './path.ts';
+import { readManifest } from './read-manifest.ts';
+import { detectGateway, headerSettings, type FoundSetting } from './settings.ts';
 import type { Part } from './split-documents.ts';
 
-/**
- * Bounds on one batch: parts are added until either is reached (a group is never split). `window` bounds the
- * parts whose trees the first pass keeps (by default two batches': 128 KiB, 128 parts).
- */
+/** Bounds on one batch: parts are added until either is reached (a group is never split). */
 export interface BatchLimits {
   bytes: number;
   parts: number;
-  window?: { bytes: number; parts: number };
 }
 
 const DEFAULT_LIMITS: BatchLimits = { bytes: 64 * 1024, parts: 64 };
 
 /** The outcome: the report (as `checkManifest` gives it, for the whole input) or the first problem. */
 export type PartsResult = { ok: true; report: CheckReport } | { ok: false; problem: InputProblem };
+
+/** What the first pass keeps of one part. */
+interface PartIndex {
+  /** The part's documents start at this document of the input (from 0). */
+  document: number;
+  documents: number;
+  lines: number;
+  workloads: { namespace?: string; labels: Record<string, string>; name: string; document: number }[];
+  pools: { namespace?: string; name: string; selector: Record<string, string> }[];
+  /** Pools named by the part's policies and routes: name and namespace (undefined: any). */
+  refs: { name: string; namespace?: string }[];
+  /** Whether a policy or route here points at no InferencePool by name (the check then uses the first workload's plan). */
+  unnamedRef: boolean;
+  /** `apiVersion kind` of each object the checker ignores. */
+  ignored: string[];
+  /** Objects of any kind, and those the checker reads (workloads, pools, policies, routes). */
+  objects: number;
+  checked: number;
+  /** Whether a document holds something other than a Kubernetes object. */
+  strays: boolean;
+}
 
 /** Union-find over part indices. */
 function unionFind(size: number): { find: (i: number) => number; union: (a: number, b: number) => void } {
@@ -59,13 +72,95 @@ function unionFind(size: number): { find: (i: number) => number; union: (a: numb
   };
 }
 
+/** Move a problem found in one part to the input's lines and documents. */
+function problemInInput(problem: InputProblem, part: Part, index: { document: number }): InputProblem {
+  const line = problem.line === undefined ? undefined : part.line + problem.line - 1;
+  const message = problem.message
+    .replace(/^Document (\d+)/, (_, n: string) => `Document ${index.document + Number(n)}`)
+    .replace(/\(document (\d+) is/, (_, n: string) => `(document ${index.document + Number(n)} is`)
+    .replace(/at line \d+, column/, `at line ${line}, column`);
+  return line === undefined ? { ...problem, message } : { ...problem, message, line };
+}
+
+/** The index of one part, or the problem that stops the check. */
+function indexPart(
+  part: Part,
+  document: number,
+  profiles: Profiles,
+):
+  | { index: PartIndex; gateway: { policy?: FoundSetting; gateway?: FoundSetting }; header?: WholeInput }
+  | { problem: InputProblem } {
+  const bytes = new TextEncoder().encode(part.text).length;
+  if (bytes > MAX_INPUT_BYTES) {
+    return {
+      problem: {
+        message: `The YAML document at line ${part.line} is ${formatKiB(bytes)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`,
+        line: part.line,
+      },
+    };
+  }
+  const read = readManifest(part.text);
+  const lines = part.text.split('\n').length - (part.text.endsWith('\n') ? 1 : 0);
+  if (!read.ok) return { problem: problemInInput(read.problem, part, { document }) };
+  const located = locate(read.manifest, profiles);
+  const index: PartIndex = {
+    document,
+    documents: read.manifest.documents.length,
+    lines,
+    workloads: located.workloads.map((w) => ({
+      namespace: w.object.namespace,
+      labels: w.serving.labels,
+      name: w.object.name,
+      document: document + w.object.document,
+    })),
+    pools: located.pools.map((p) => ({ namespace: p.object.namespace, name: p.object.name, selector: p.selector })),
+    refs: [],
+    unnamedRef: false,
+    ignored: located.ignored.map((o) => `${o.apiVersion} ${o.kind}`),
+    objects: read.manifest.objects.length,
+    checked: located.workloads.length + located.pools.length + located.policies.length + located.routes.length,
+    strays: read.manifest.strays.length > 0,
+  };
+  for (const policy of located.policies) {
+    const ref = valueAt(policy.value, ['spec', 'targetRef']);
+    if (isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string')
+      index.refs.push({ name: ref.name, namespace: policy.namespace });
+    else index.unnamedRef = true;
+  }
+  for (const route of located.routes) {
+    const rules = valueAt(route.value, ['spec', 'rules']);
+    for (const rule of Array.isArray(rules) ? rules : []) {
+      const backend =
+        isRecord(rule) && Array.isArray(rule.backendRefs)
+          ? rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool')
+          : undefined;
+      if (!isRecord(backend)) continue;
+      if (typeof backend.name === 'string')
+        index.refs.push({
+          name: backend.name,
+          namespace: typeof backend.namespace === 'string' ? backend.namespace : route.namespace,
+        });
+      else index.unnamedRef = true;
+    }
+  }
+  const policy = detectGateway('', { ...located, gateways: [] }, profiles);
+  const gateway = detectGateway('', { ...located, policies: [] }, profiles);
+  const header = headerSettings(part.text, profiles);
+  // The header's line is the part's; the whole input's is `part.line - 1` further on.
+  const moved = (f: FoundSetting | undefined) =>
+    f && { ...f, from: f.from.replace(/\(line (\d+)\)/, (_, n: string) => `(line ${part.line + Number(n) - 1})`) };
+  return {
+    index,
+    gateway: { policy, gateway },
+    header:
+      'gateway' in header ? { gateway: moved(header.gateway), modelServer: moved(header.modelServer) } : undefined,
+  };
+}
+
 /** A batch of parts (in input order) checked together, with what maps its lines and documents back. */
 type BatchResult =
   | { report: CheckReport; findings: Finding[]; workloadDocuments: number[] }
   | { problem: InputProblem };
-
-/** The manifest a part was read as in the first pass, while it is still held; undefined once released. */
-type TreeOf = (part: number) => Manifest | undefined;
 
 function checkBatch(
   parts: Part[],
@@ -74,8 +169,13 @@ function checkBatch(
   settings: Record<string, string>,
   profiles: Profiles,
   whole: WholeInput,
-  treeOf: TreeOf,
 ): BatchResult {
+  const text = members.map((i) => parts[i].text).join('');
+  const result = checkManifest(text, settings, profiles, whole);
+  if (!result.ok) {
+    // Each part was read alone in the first pass, so this is not expected; say where, all the same.
+    return { problem: problemInInput(result.problem, parts[members[0]], indexes[members[0]]) };
+  }
   const lineStarts: number[] = [];
   const documentStarts: number[] = [];
   let line = 1;
@@ -85,26 +185,6 @@ function checkBatch(
     documentStarts.push(document);
     line += indexes[i].lines;
     document += indexes[i].documents;
-  }
-  // Each part as the first pass read it (read again once released), joined; a part whose lines end in CR alone is
-  // read with the others' text, as the whole input is.
-  const trees = members.map((i) => {
-    const tree = treeOf(i);
-    if (tree) return tree;
-    const read = readManifest(parts[i].text);
-    return read.ok ? read.manifest : undefined;
-  });
-  const result = trees.every((t) => t && !t.crOnly)
-    ? checkRead(
-        joinManifests(trees.map((manifest, k) => ({ manifest: manifest!, lineOffset: lineStarts[k] - 1 }))),
-        settings,
-        profiles,
-        whole,
-      )
-    : checkManifest(members.map((i) => parts[i].text).join(''), settings, profiles, whole);
-  if (!result.ok) {
-    // Each part was read alone in the first pass, so this is not expected; say where, all the same.
-    return { problem: problemInInput(result.problem, parts[members[0]], indexes[members[0]]) };
   }
   const memberAt = (starts: number[], at: number) => {
     let k = starts.length - 1;
@@ -132,18 +212,14 @@ function checkBatch(
 
 const AGGREGATE_NOTES = new Set(['unknown-kind', 'serving-kind-unread']);
 
-/** A batch checked during the first pass: its groups as they stood (parts, in order), the settings used, the result. */
-interface Guess {
-  groups: number[][];
-  whole: WholeInput;
-  checked: { report: CheckReport; findings: Finding[]; workloadDocuments: number[] };
-}
-
-/** Whether two whole-input settings are the same. */
-function sameWhole(a: WholeInput, b: WholeInput): boolean {
-  const same = (x?: FoundSetting, y?: FoundSetting) =>
-    x === y || (x !== undefined && y !== undefined && x.flag === y.flag && x.value === y.value && x.from === y.from);
-  return same(a.gateway, b.gateway) && same(a.modelServer, b.modelServer);
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}\n${f.object}\n${f.path}\n${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -156,58 +232,12 @@ export function checkParts(
   profiles: Profiles,
   limits: BatchLimits = DEFAULT_LIMITS,
 ): PartsResult {
-  // First pass: read each part alone and keep its index; keep the trees of a window of recent parts, and check the
-  // oldest groups there as they stand when the window is full (see the header).
+  // First pass: read each part alone, keep the index, release the trees.
   const indexes: PartIndex[] = [];
   const gatewayHints: { policy?: FoundSetting; gateway?: FoundSetting } = {};
   let header: WholeInput | undefined;
-  const wholeSoFar = (): WholeInput => ({
-    gateway: gatewayHints.policy ?? gatewayHints.gateway ?? header?.gateway,
-    modelServer: header?.modelServer,
-  });
-  const windowLimits = limits.window ?? { bytes: 2 * DEFAULT_LIMITS.bytes, parts: 2 * DEFAULT_LIMITS.parts };
-  /** Parts whose trees are held, in input order (a Map keeps the order of insertion). */
-  const held = new Map<number, Manifest>();
-  let heldBytes = 0;
-  const release = (i: number) => {
-    if (held.delete(i)) heldBytes -= parts[i].text.length;
-  };
-  const guess = guessGroups();
-  const guesses: Guess[] = [];
-  /** Check the oldest held part's group, and the groups after it that fit in the batch, as they stand now. */
-  const checkOldest = (oldest: number): void => {
-    const group = guess.membersOf(oldest);
-    if (!group.every((i) => held.has(i)) || group.every((i) => indexes[i].objects === 0)) {
-      // Some of its parts are released already, or it has no object yet: the group is checked at the end, once known.
-      release(oldest);
-      return;
-    }
-    const groups = [[...group].sort((a, b) => a - b)];
-    const taken = new Set(group);
-    let bytes = group.reduce((n, i) => n + parts[i].text.length, 0);
-    let count = group.length;
-    for (const i of held.keys()) {
-      if (taken.has(i)) continue;
-      const next = guess.membersOf(i);
-      if (!next.every((m) => held.has(m)) || next.every((m) => indexes[m].objects === 0)) continue;
-      const size = next.reduce((n, m) => n + parts[m].text.length, 0);
-      if (bytes + size > limits.bytes || count + next.length > limits.parts) break;
-      groups.push([...next].sort((a, b) => a - b));
-      for (const m of next) taken.add(m);
-      bytes += size;
-      count += next.length;
-    }
-    const members = [...taken].sort((a, b) => a - b);
-    const whole = wholeSoFar();
-    const checked = checkBatch(parts, members, indexes, settings, profiles, whole, (i) => held.get(i));
-    // A problem (not expected: each part was read) is left for the second pass to find and say.
-    // The batch's own findings (with their edits) are not kept: only the mapped ones are used.
-    if (!('problem' in checked))
-      guesses.push({ groups, whole, checked: { ...checked, report: { ...checked.report, findings: [] } } });
-    for (const i of members) release(i);
-  };
   let document = 0;
-  for (const [i, part] of parts.entries()) {
+  for (const part of parts) {
     const indexed = indexPart(part, document, profiles);
     if ('problem' in indexed) return { ok: false, problem: indexed.problem };
     indexes.push(indexed.index);
@@ -215,13 +245,11 @@ export function checkParts(
     gatewayHints.policy ??= indexed.gateway.policy;
     gatewayHints.gateway ??= indexed.gateway.gateway;
     header ??= indexed.header;
-    guess.add(i, indexed.index);
-    held.set(i, indexed.manifest);
-    heldBytes += part.text.length;
-    while (held.size > 0 && (heldBytes > windowLimits.bytes || held.size > windowLimits.parts))
-      checkOldest(held.keys().next().value!);
   }
-  const whole = wholeSoFar();
+  const whole: WholeInput = {
+    gateway: gatewayHints.policy ?? gatewayHints.gateway ?? header?.gateway,
+    modelServer: header?.modelServer,
+  };
   const anyChecked = indexes.some((x) => x.checked > 0);
   if (!indexes.some((x) => x.objects > 0)) {
     // No Kubernetes object at all: the whole check's own message, from the part with the first stray document.
@@ -307,7 +335,7 @@ export function checkParts(
   });
   const lateRoots = new Set([...needsWhole].map(groups.find));
 
-  // Second pass: the groups in batches, in input order; a group the first pass checked as it is now is not checked again.
+  // Second pass: the groups in batches, in input order.
   const members = new Map<number, number[]>();
   parts.forEach((_, i) => add(members, groups.find(i), i));
   const findings: Finding[] = [];
@@ -338,21 +366,6 @@ export function checkParts(
       firstWorkloadReport = { report: batch.report, document: batch.workloadDocuments[0] };
     }
   };
-  const done = new Set<number>();
-  for (const { groups: guessed, whole: used, checked } of guesses) {
-    const roots = guessed.map((group) => groups.find(group[0]));
-    const final = guessed.every(
-      (group, k) =>
-        !lateRoots.has(roots[k])
-        && members.get(roots[k])!.length === group.length
-        && group.every((i) => groups.find(i) === roots[k]),
-    );
-    if (!final || !sameWhole(used, whole)) continue;
-    keep(checked, false);
-    for (const root of roots) done.add(root);
-  }
-  guesses.length = 0;
-  const treeOf: TreeOf = (i) => held.get(i);
   let batch: number[] = [];
   let bytes = 0;
   const flush = (): InputProblem | undefined => {
@@ -364,9 +377,7 @@ export function checkParts(
       settings,
       profiles,
       whole,
-      treeOf,
     );
-    for (const i of batch) release(i);
     batch = [];
     bytes = 0;
     if ('problem' in checked) return checked.problem;
@@ -374,7 +385,7 @@ export function checkParts(
     return undefined;
   };
   for (const [root, group] of members) {
-    if (lateRoots.has(root) || done.has(root)) continue;
+    if (lateRoots.has(root)) continue;
     const size = group.reduce((n, i) => n + parts[i].text.length, 0);
     if (batch.length > 0 && (bytes + size > limits.bytes || batch.length + group.length > limits.parts)) {
       const problem = flush();
@@ -434,7 +445,6 @@ export function checkParts(
       settings,
       profiles,
       whole,
-      treeOf,
     );
     if ('problem' in checked) return { ok: false, problem: checked.problem };
     const findingPart = (f: Finding) => (f.document === undefined ? -1 : partOf(f.document - 1));
@@ -465,9 +475,7 @@ export function checkParts(
   if (globalNotes.has('no-pool') && !anyPool && workloads > 0) findings.push(globalNotes.get('no-pool')!);
   if (globalNotes.has('workload-skipped') && !anyChecked) findings.push(globalNotes.get('workload-skipped')!);
 
-  // Sorted before the repeats go, so that of two alike (two objects of one name in two namespaces) the first in the
-  // input stays, as in the whole check, whichever batch each came from.
-  const sorted = dedupe(sortFindings(findings));
+  const sorted = sortFindings(dedupe(findings));
   const base = firstWorkloadReport?.report ?? firstReport;
   if (!base) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   return {

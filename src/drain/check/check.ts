@@ -163,8 +163,7 @@ function workloadContexts(
   return contexts;
 }
 
-/** The findings without repeats (the same code, object, path and message), the first of each kept. */
-export function dedupe(findings: Finding[]): Finding[] {
+function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((f) => {
     const key = `${f.code}\n${f.object}\n${f.path}\n${f.message}`;
@@ -187,20 +186,7 @@ export function checkManifest(
 ): CheckResult {
   const read = readManifest(text);
   if (!read.ok) return read;
-  return checkRead(read.manifest, settings, profiles, whole, text);
-}
-
-/**
- * Check a manifest already read (`readManifest`'s, or parts read alone and joined by `joinManifests`), as
- * `checkManifest` checks its text. `text` is the text as given, before line ends were read (the manifest's own).
- */
-export function checkRead(
-  manifest: Manifest,
-  settings: Record<string, string>,
-  profiles: Profiles,
-  whole?: WholeInput,
-  text = manifest.text,
-): CheckResult {
+  const manifest = read.manifest;
   if (manifest.objects.length === 0) {
     const what = manifest.strays[0]?.[1];
     return {

@@ -19,21 +19,8 @@ export interface Identified {
   invocation: Invocation;
 }
 
-/** Repositories of the images seen lately (a check asks for each profile's and each container's, many times). */
-const REPOSITORIES = new Map<string, string>();
-
 /** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
 export function imageRepository(image: string): string {
-  let repository = REPOSITORIES.get(image);
-  if (repository === undefined) {
-    if (REPOSITORIES.size >= 1024) REPOSITORIES.clear();
-    repository = readRepository(image);
-    REPOSITORIES.set(image, repository);
-  }
-  return repository;
-}
-
-function readRepository(image: string): string {
   const noDigest = image.split('@')[0];
   const parts = noDigest.split('/');
   const last = parts.pop() ?? '';

@@ -42,14 +42,6 @@ export interface Manifest {
   strays: [number, string][];
   /** The input ended its lines with CR alone (classic Mac): `text` has LF, and the fixed text goes back to CR. */
   crOnly?: boolean;
-  /** For a manifest joined from parts read alone (`joinManifests`): where each document's offsets count lines from. */
-  sources?: DocumentSource[];
-}
-
-/** A document's own line counter (its part's, whose offsets its nodes carry) and its part's first line, less one. */
-export interface DocumentSource {
-  lineCounter: LineCounter;
-  lineOffset: number;
 }
 
 export type ReadResult = { ok: true; manifest: Manifest } | { ok: false; problem: InputProblem };
@@ -234,45 +226,6 @@ export function readManifest(input: string): ReadResult {
   return { ok: true, manifest: { text, documents, lineCounter, objects, strays, crOnly: crOnly || undefined } };
 }
 
-/** The 1-based line of an offset in a document (a node's `range[0]`). */
-export function lineOf(manifest: Manifest, document: number, offset: number): number {
-  const source = manifest.sources?.[document];
-  return source
-    ? source.lineCounter.linePos(offset).line + source.lineOffset
-    : manifest.lineCounter.linePos(offset).line;
-}
-
-/**
- * Join manifests read alone (the parts of a larger input, each `readManifest`'s) into the manifest their joined text
- * reads as: documents and objects numbered on, lines counted from each part's `lineOffset` (the lines before it).
- * The trees are shared, not copied. For parts whose text is split at document starts (`splitDocuments`).
- */
-export function joinManifests(parts: { manifest: Manifest; lineOffset: number }[]): Manifest {
-  const joined: Manifest = {
-    text: parts.map((p) => p.manifest.text).join(''),
-    documents: [],
-    lineCounter: new LineCounter(),
-    objects: [],
-    strays: [],
-    sources: [],
-  };
-  for (const { manifest, lineOffset } of parts) {
-    const first = joined.documents.length;
-    for (const [index, doc] of manifest.documents.entries()) {
-      joined.documents.push(doc);
-      const own = manifest.sources?.[index];
-      joined.sources!.push(
-        own
-          ? { lineCounter: own.lineCounter, lineOffset: own.lineOffset + lineOffset }
-          : { lineCounter: manifest.lineCounter, lineOffset },
-      );
-    }
-    for (const object of manifest.objects) joined.objects.push({ ...object, document: object.document + first });
-    for (const [document, what] of manifest.strays) joined.strays.push([document + first, what]);
-  }
-  return joined;
-}
-
 /** The 1-based line of the node at a path (of its key, for a mapping entry), or of its nearest ancestor that exists. */
 export function lineAt(manifest: Manifest, document: number, path: NodePath): number | undefined {
   const doc = manifest.documents[document];
@@ -288,7 +241,7 @@ export function lineAt(manifest: Manifest, document: number, path: NodePath): nu
       node = parent.items[last];
     }
     const range = (node as Node | null | undefined)?.range;
-    if (range) return lineOf(manifest, document, range[0]);
+    if (range) return manifest.lineCounter.linePos(range[0]).line;
   }
   return undefined;
 }

@@ -5,7 +5,6 @@ import { drainFlagAt } from '../../releases.ts';
 import { imageRelease } from '../identify-server.ts';
 import { readKinds, UNREAD_SERVING_KINDS } from '../locate.ts';
 import type { Segment } from '../path.ts';
-import { lineOf } from '../read-manifest.ts';
 
 /** Where a plan warning points in the workload; warnings not listed are about the settings as a whole. */
 const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segment[]>> = {
@@ -117,7 +116,7 @@ export function objectNotes(check: CheckContext): void {
   }
   for (const [document, what] of check.manifest.strays) {
     const start = check.manifest.documents[document]?.range[0];
-    const line = start === undefined ? undefined : lineOf(check.manifest, document, start);
+    const line = start === undefined ? undefined : check.manifest.lineCounter.linePos(start).line;
     check.findings.push({
       code: 'unknown-kind',
       severity: 'info',
