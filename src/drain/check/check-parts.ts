@@ -11,7 +11,7 @@
  *   - "no pool", "nothing to check" and the ignored-kind notes are said once, for the whole input.
  */
 import type { Profiles } from '../profiles.ts';
-import { checkManifest, type CheckReport, type WholeInput } from './check.ts';
+import { checkManifest, dedupe, type CheckReport, type WholeInput } from './check.ts';
 import { countFindings, sortFindings, type Finding } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
 import { formatKiB, MAX_INPUT_BYTES } from './limits.ts';
@@ -211,16 +211,6 @@ function checkBatch(
 }
 
 const AGGREGATE_NOTES = new Set(['unknown-kind', 'serving-kind-unread']);
-
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.code}\n${f.object}\n${f.path}\n${f.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
 
 /**
  * Check the parts of an input (from `splitDocuments`, in input order) as `checkManifest` checks the whole text:

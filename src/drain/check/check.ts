@@ -163,7 +163,8 @@ function workloadContexts(
   return contexts;
 }
 
-function dedupe(findings: Finding[]): Finding[] {
+/** The findings without repeats (the same code, object, path and message), the first of each kept. */
+export function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((f) => {
     const key = `${f.code}\n${f.object}\n${f.path}\n${f.message}`;
