@@ -125,3 +125,41 @@ test('a problem in a part is reported at the whole input\u2019s line and documen
   assert.ok(!checked.ok);
   assert.equal(checked.problem.line, 8);
 });
+
+test('one group larger than the page’s limits (600 Deployments one pool selects) is checked whole, not refused', () => {
+  // Each Deployment has no preStop hook; all carry the pool's selector label, so the 601 documents are one group,
+  // which the CLI cannot split. The page's limit is 500 documents per input; the CLI promises no cap.
+  const deployment = (i: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: shard-${i}, labels: {app: shard-${i}}}
+spec:
+  selector: {matchLabels: {app: shard-${i}}}
+  template:
+    metadata: {labels: {app: shard-${i}, pool: big}}
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.18.1
+        args: ["--model", "Qwen/Qwen3-8B", "--port", "8000"]
+        ports: [{containerPort: 8000}]
+`;
+  const pool = `apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata: {name: big}
+spec:
+  selector: {matchLabels: {pool: big}}
+  targetPorts: [{number: 8000}]
+  endpointPickerRef: {name: big-epp, port: {number: 9002}}
+`;
+  const text = [...Array.from({ length: 600 }, (_, i) => deployment(i + 1)), pool].join('---\n');
+  const result = checkParts(splitDocuments(text), {}, profiles);
+  assert.ok(result.ok, result.ok ? '' : result.problem.message);
+  assert.equal(result.report.workloads, 600);
+  const missing = result.report.findings.filter((f) => f.code === 'prestop-missing');
+  assert.equal(missing.length, 600);
+  // The Deployments are documents 1 to 600, in order; the pool is 601.
+  assert.deepEqual(
+    [missing[0].document, missing.at(-1)!.document, missing[0].object, missing.at(-1)!.object],
+    [1, 600, 'Deployment/shard-1', 'Deployment/shard-600'],
+  );
+});

@@ -14,7 +14,7 @@ import type { Profiles } from '../profiles.ts';
 import { checkManifest, dedupe, type CheckReport, type WholeInput } from './check.ts';
 import { countFindings, sortFindings, type Finding } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
-import { formatKiB, MAX_INPUT_BYTES } from './limits.ts';
+import { formatKiB, GROUP_LIMITS, MAX_INPUT_BYTES } from './limits.ts';
 import { locate, selects } from './locate.ts';
 import { isRecord, valueAt } from './path.ts';
 import { readManifest } from './read-manifest.ts';
@@ -171,7 +171,7 @@ function checkBatch(
   whole: WholeInput,
 ): BatchResult {
   const text = members.map((i) => parts[i].text).join('');
-  const result = checkManifest(text, settings, profiles, whole);
+  const result = checkManifest(text, settings, profiles, whole, GROUP_LIMITS);
   if (!result.ok) {
     // Each part was read alone in the first pass, so this is not expected; say where, all the same.
     return { problem: problemInInput(result.problem, parts[members[0]], indexes[members[0]]) };

@@ -9,6 +9,7 @@ import { modelServerById, type DrainInputs } from '../resolve.ts';
 import { report, type CheckContext, type WorkloadContext } from './context.ts';
 import { countFindings, sortFindings, type Finding, type Severity } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
+import type { ReadLimits } from './limits.ts';
 import { identifyServer, isServerImage } from './identify-server.ts';
 import { findInvocation } from './server-invocation.ts';
 import { locate, sameNamespace, selects } from './locate.ts';
@@ -177,15 +178,17 @@ export function dedupe(findings: Finding[]): Finding[] {
 /**
  * Check manifest text. `settings` are drain inputs by flag (`gateway`, `max-output-tokens`, …); bad or
  * manifest-only ones are left out (see `settingErrors` to report them). Unusable text gives a problem. `whole`
- * is given when `text` is part of a larger input (see `WholeInput`).
+ * is given when `text` is part of a larger input (see `WholeInput`); `limits` are the page's unless the caller has
+ * already bounded the input (the CLI's groups of parts, see GROUP_LIMITS).
  */
 export function checkManifest(
   text: string,
   settings: Record<string, string>,
   profiles: Profiles,
   whole?: WholeInput,
+  limits?: ReadLimits,
 ): CheckResult {
-  const read = readManifest(text);
+  const read = readManifest(text, limits);
   if (!read.ok) return read;
   const manifest = read.manifest;
   if (manifest.objects.length === 0) {

@@ -78,11 +78,13 @@ function deepFlowOffset(text: string, limit: number): number | undefined {
 }
 
 /** The first reason this text cannot be checked, or `undefined` when it may go to the parser. */
-export function guardText(text: string): InputProblem | undefined {
+export function guardText(text: string, maxBytes = MAX_INPUT_BYTES): InputProblem | undefined {
   // A string never has fewer UTF-8 bytes than UTF-16 code units, so this bound needs no encoding.
-  if (text.length > MAX_INPUT_BYTES) return tooLarge(text.length);
-  const bytes = utf8Length(text);
-  if (bytes > MAX_INPUT_BYTES) return tooLarge(bytes);
+  if (text.length > maxBytes) return tooLarge(text.length);
+  if (Number.isFinite(maxBytes)) {
+    const bytes = utf8Length(text);
+    if (bytes > maxBytes) return tooLarge(bytes);
+  }
   if (text.trim() === '') return { message: 'The input is empty: paste a manifest (YAML), or choose a file.' };
   const bad = NOT_TEXT.exec(text);
   if (bad) {

@@ -15,6 +15,21 @@ export const MAX_ALIAS_COUNT = 100;
 /** The most YAML documents read from one input. */
 export const MAX_DOCUMENTS = 500;
 
+/** How much one read takes: the page's (and a whole pasted input's) limits by default. */
+export interface ReadLimits {
+  bytes: number;
+  documents: number;
+}
+
+/** The limits of one input as the page and a plain check read it. */
+export const INPUT_LIMITS: ReadLimits = { bytes: MAX_INPUT_BYTES, documents: MAX_DOCUMENTS };
+
+/**
+ * The limits of a group of parts the CLI checks together: each part has already passed INPUT_LIMITS alone, and a
+ * group (a pool with every workload it selects) cannot be split, so its size is what the input's is.
+ */
+export const GROUP_LIMITS: ReadLimits = { bytes: Number.POSITIVE_INFINITY, documents: Number.POSITIVE_INFINITY };
+
 /** Write a byte count for messages: 262144 → "256 KiB". */
 export function formatKiB(bytes: number): string {
   return `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KiB`;

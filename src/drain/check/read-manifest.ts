@@ -16,7 +16,7 @@ import {
 } from 'yaml';
 import { guardText, type InputProblem } from './guard-input.ts';
 import { helmTemplateProblem } from './helm-template.ts';
-import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH } from './limits.ts';
+import { INPUT_LIMITS, MAX_ALIAS_COUNT, MAX_NESTING_DEPTH, type ReadLimits } from './limits.ts';
 import { isRecord, type NodePath, type Segment } from './path.ts';
 
 /** One Kubernetes object found in the manifest. */
@@ -138,11 +138,11 @@ function objectFrom(value: unknown, document: number, base: Segment[]): Manifest
 }
 
 /** Parse manifest text: guards, YAML errors with line and column, alias and depth limits, `List` items. */
-export function readManifest(input: string): ReadResult {
+export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): ReadResult {
   // Lines ended by CR alone are read as lines; YAML itself only knows LF and CRLF.
   const crOnly = input.includes('\r') && !input.includes('\n');
   const text = crOnly ? input.replaceAll('\r', '\n') : input;
-  const guarded = guardText(text);
+  const guarded = guardText(text, limits.bytes);
   if (guarded) return { ok: false, problem: guarded };
   // A chart's template may even parse as YAML, but what it renders to is not known: never check it as if rendered.
   const template = helmTemplateProblem(text);
@@ -150,11 +150,11 @@ export function readManifest(input: string): ReadResult {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
-  if (documents.length > MAX_DOCUMENTS) {
+  if (documents.length > limits.documents) {
     return {
       ok: false,
       problem: {
-        message: `The input has ${documents.length} YAML documents; the checker reads at most ${MAX_DOCUMENTS}.`,
+        message: `The input has ${documents.length} YAML documents; the checker reads at most ${limits.documents}.`,
       },
     };
   }
