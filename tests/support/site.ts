@@ -62,7 +62,13 @@ export async function settle(page: Page): Promise<void> {
  */
 export async function scrollThrough(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    // A frame, or 100 ms if none comes: a renderer that has stopped drawing (seen twice under CI's load, each a
+    // 3-minute hang here) must not stall the scroll.
+    const frame = () =>
+      new Promise<void>((r) => {
+        requestAnimationFrame(() => r());
+        setTimeout(r, 100);
+      });
     for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
       window.scrollTo(0, y);
       // An IntersectionObserver reports after the frame that drew the new position.
@@ -72,11 +78,19 @@ export async function scrollThrough(page: Page): Promise<void> {
     window.scrollTo(0, 0);
   });
   // An island is display: contents; what it shows is its children's boxes (none while inside a closed <details>).
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('astro-island[ssr]')].every((island) =>
-      [...island.children].every((child) => child.getClientRects().length === 0),
-    ),
+  // One the scroll passed before its observer reported is brought into view again, one at a time.
+  await page.waitForFunction(
+    () => {
+      const waiting = [...document.querySelectorAll('astro-island[ssr]')].filter((island) =>
+        [...island.children].some((child) => child.getClientRects().length > 0),
+      );
+      waiting[0]?.firstElementChild?.scrollIntoView({ block: 'center' });
+      return waiting.length === 0;
+    },
+    undefined,
+    { polling: 250 },
   );
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 /**
