@@ -1,5 +1,6 @@
 // @ts-check
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
 import preact from '@astrojs/preact';
@@ -36,6 +37,17 @@ export default defineConfig({
   vite: { define: { 'import.meta.env.HITLESS_REPOSITORY_URL': JSON.stringify(REPOSITORY_URL) } },
   integrations: [
     preact(),
+    // `client:interaction`: islands that hydrate on the reader's first interaction (src/site/client-interaction.ts).
+    {
+      name: 'hitless:client-interaction',
+      hooks: {
+        'astro:config:setup': ({ addClientDirective }) =>
+          addClientDirective({
+            name: 'interaction',
+            entrypoint: fileURLToPath(new URL('./src/site/client-interaction.ts', import.meta.url)),
+          }),
+      },
+    },
     starlight({
       title: 'Hitless',
       description: 'Roll out and drain LLM model servers behind an InferencePool without dropping a request.',

@@ -3,6 +3,7 @@
 // GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 100 ms × 1.2 = 491.52 → 492 s;
 // drain 492 × 1.5 = 738; grace 35 + 738 + 15 teardown = 788.
 import { expect, test, type Page } from '@playwright/test';
+import { hydrated } from '../support/site.ts';
 import { describeViolations, scanDarkTheme, scanPage } from '../support/axe.ts';
 import { generate } from '../support/generate.ts';
 
@@ -44,7 +45,7 @@ spec:
 
 async function open(page: Page): Promise<void> {
   await page.goto('/checker/');
-  await expect(page.locator('.chk[data-hydrated="true"]')).toBeVisible();
+  await hydrated(page, '.chk');
 }
 
 async function paste(page: Page, text: string): Promise<void> {
@@ -435,4 +436,28 @@ test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms,
   await expect(warnings.locator('[data-code="prestop-too-short"]').first()).toBeVisible();
   await warnings.getByTestId('show-more-findings').click();
   await expect(warnings.locator('[data-severity="warning"]')).toHaveCount(100);
+});
+
+test('a manifest pasted and a gateway chosen while the checker\u2019s code loads are checked once it has', async ({
+  page,
+}) => {
+  // The island's code is held back until the reader has pasted and chosen, as on a slow phone.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/Checker\.[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/checker/');
+  await paste(page, MANIFEST);
+  await page.locator('#in-gateway').selectOption('istio');
+  await expect(page.locator('.chk')).toHaveAttribute('data-hydrated', 'false');
+  release();
+  await expect(page.locator('.chk[data-hydrated="true"]')).toBeVisible();
+  // The text is the reader's, not the empty text area the component started with.
+  await expect(page.getByTestId('checker-input')).toHaveValue(MANIFEST);
+  // For Istio: 10 s removal estimate + 5 s margin = 15 s preStop (GKE's would be 35).
+  await expect(finding(page, 'prestop-missing')).toContainText('seconds: 15');
 });

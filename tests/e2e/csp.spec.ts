@@ -4,6 +4,7 @@
  * policy and reports no violation while it loads, hydrates and is scrolled through is checked in pages.spec.ts.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { hydrated } from '../support/site.ts';
 import { recordCspViolations } from '../support/record.ts';
 
 /** The page's policy, from its `<meta http-equiv>`. */
@@ -25,7 +26,7 @@ test('under the policy, the theme script runs and the theme switch works', async
 test('under the policy, the generator hydrates and highlights its manifest', async ({ page }) => {
   const violations = await recordCspViolations(page);
   await page.goto('/generator/');
-  await expect(page.locator('.gen[data-hydrated=true]')).toBeVisible({ timeout: 10_000 });
+  await hydrated(page, '.gen');
   await expect(page.locator('[data-testid=manifest].is-highlighted')).toBeVisible({ timeout: 10_000 });
   // A change is highlighted by the Web Worker (worker-src 'self'), as the policy allows.
   await page.locator('#in-max-output-tokens').fill('8192');

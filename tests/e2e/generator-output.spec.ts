@@ -1,5 +1,6 @@
 // The generator's Output form select: each form from the same core as `hitless generate --output`, in the link.
 import { expect, test, type Page } from '@playwright/test';
+import { hydrated } from '../support/site.ts';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -7,7 +8,7 @@ const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
-  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
+  await hydrated(page, '.gen');
   await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
 }
 

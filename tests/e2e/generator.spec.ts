@@ -1,5 +1,6 @@
 // The generator page in Chromium: default output, live edits, shared links, Copy, presets, no-JS.
 import { expect, test, type Page } from '@playwright/test';
+import { hydrated } from '../support/site.ts';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -8,7 +9,7 @@ const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
-  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
+  await hydrated(page, '.gen');
   // A link's settings wait for the emitter and every profile to load (slower on a busy machine); the text is final
   // once the manifest is no longer pending.
   await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible({ timeout: 30_000 });
@@ -366,15 +367,58 @@ test('the default manifest arrives highlighted in the HTML, and hydration keeps 
   expect(props).toContain('gke');
   expect(props).not.toContain('ORIGINAL_DST');
 
+  // Loaded and left alone, the page runs none of the island's code: the server's markup is the whole island.
+  const islandCode: string[] = [];
+  page.on('request', (r) => {
+    if (/\/_astro\/Generator\.[\w-]+\.js$/.test(r.url())) islandCode.push(r.url());
+  });
   await page.goto('/generator/');
+  await page.waitForLoadState('networkidle');
+  expect(islandCode, 'the island\u2019s code before any interaction').toEqual([]);
   const count = () => page.evaluate(() => document.querySelectorAll('.gen *').length);
-  const before = await page.evaluate(() => document.querySelector('.gen-manifest')!.innerHTML.length);
-  // Hydrated, and a link's settings read: that waits for the emitter and every profile to load, slower on a busy machine.
-  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible({ timeout: 30_000 });
+  const before = { elements: await count(), manifest: await page.locator('.gen-manifest').innerHTML() };
+  // Hydrated by the pointer: it adds no element and leaves the highlighted manifest as the server sent it.
+  await hydrated(page, '.gen');
+  expect(islandCode).toHaveLength(1);
+  expect(await count()).toBe(before.elements);
+  expect(await page.locator('.gen-manifest').innerHTML()).toBe(before.manifest);
   const elements = await count();
-  expect(await page.evaluate(() => document.querySelector('.gen-manifest')!.innerHTML.length)).toBe(before);
   // Copy gives the server's manifest, exactly what the CLI prints.
   const cli = spawnSync(process.execPath, [BIN, 'generate'], { encoding: 'utf8' });
   expect(await manifestText(page)).toBe(cli.stdout);
   expect(await count()).toBe(elements);
+});
+
+test('what the reader does while the island\u2019s code loads is kept: typed values, a choice, a folded group opened', async ({
+  page,
+}) => {
+  // The island's code is held back until the reader has done all of it, as on a slow phone.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/Generator\.[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/generator/');
+  await page.locator('#in-max-output-tokens').fill('8192');
+  await page.locator('#in-failure-mode').selectOption('FailOpen');
+  await page.locator('#in-pod-disruption-budget').uncheck();
+  await page.locator('summary', { hasText: 'Probe settings' }).click();
+  // Enter in a field does not submit the form (which would reload the page with the fields in its address).
+  await page.locator('#in-max-output-tokens').press('Enter');
+  await expect(page.locator('.gen')).toHaveAttribute('data-hydrated', 'false');
+  release();
+  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
+  // The three changes, in the CLI's order of flags, and the link that reproduces them.
+  await expect(page.getByTestId('manifest')).toContainText(
+    '# Inputs changed from defaults: --failure-mode FailOpen --max-output-tokens 8192 --pod-disruption-budget false',
+  );
+  await expect(page).toHaveURL(/[?&]max-output-tokens=8192(&|$)/);
+  await expect(page.locator('#in-max-output-tokens')).toHaveValue('8192');
+  // The folded group opened by its summary shows its fields once the island renders them.
+  await expect(page.locator('#in-readiness-period-seconds')).toBeVisible();
+  const { docs } = podOf(await manifestText(page));
+  expect(docs.some((d) => d?.kind === 'PodDisruptionBudget')).toBe(false);
 });

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,6 +34,16 @@ export const SITEMAP_PATHS: string[] = [...new Set(sitemapLocs().map((loc) => ne
 export const hasPage = (path: string): boolean => SITEMAP_PATHS.includes(path);
 
 /**
+ * Hydrate a `client:interaction` island (the generator, the checker) the way a reader's pointer does, by moving
+ * over it, and wait until it says it has hydrated (`data-hydrated="true"` on its root, `selector`). Harmless on
+ * one that has already hydrated (a link with settings hydrates the generator at once).
+ */
+export async function hydrated(page: Page, selector: '.gen' | '.chk'): Promise<void> {
+  await page.locator(selector).dispatchEvent('pointerover');
+  await expect(page.locator(`${selector}[data-hydrated="true"]`)).toBeVisible();
+}
+
+/**
  * Wait until the page's eager islands have hydrated (Astro removes `ssr` from an island once it has) and, where
  * the page has a manifest view, until its lazy highlighting is applied, so that axe sees the final colours.
  */
@@ -57,8 +67,9 @@ export async function settle(page: Page): Promise<void> {
 
 /**
  * Scroll to the end one viewport at a time, a frame or two on each, so that every client:visible island (the
- * timelines) sees itself on screen and hydrates; then back to the top. Resolves once every island with something
- * on screen to show has hydrated (Astro removes `ssr` from it).
+ * timelines) sees itself on screen and hydrates; then back to the top. Resolves once every client:visible island
+ * with something on screen to show has hydrated (Astro removes `ssr` from it); a client:interaction island waits
+ * for a reader, not for the scroll.
  */
 export async function scrollThrough(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -81,7 +92,7 @@ export async function scrollThrough(page: Page): Promise<void> {
   // One the scroll passed before its observer reported is brought into view again, one at a time.
   await page.waitForFunction(
     () => {
-      const waiting = [...document.querySelectorAll('astro-island[ssr]')].filter((island) =>
+      const waiting = [...document.querySelectorAll('astro-island[ssr][client="visible"]')].filter((island) =>
         [...island.children].some((child) => child.getClientRects().length > 0),
       );
       waiting[0]?.firstElementChild?.scrollIntoView({ block: 'center' });
