@@ -328,7 +328,10 @@ async function jsFetched(page: Page, during: () => Promise<void>): Promise<Set<s
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load');
   await page
-    .waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 10_000 })
+    // A client:interaction island (the generator, the checker) waits for the reader, not for the load.
+    .waitForFunction(() => !document.querySelector('astro-island[ssr]:not([client="interaction"])'), undefined, {
+      timeout: 10_000,
+    })
     .catch(() => undefined);
   await page.waitForLoadState('networkidle');
 }

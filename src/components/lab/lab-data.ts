@@ -87,9 +87,9 @@ export interface LabRange {
   max: number | null;
 }
 
-/** The id of a scenario's section on the lab page. */
-export function scenarioAnchor(id: string): string {
-  return `lab-${id.replace(/[^a-z0-9]+/g, '-')}`;
+/** The path of a scenario's own page: "recommended@gke/vllm" → /lab/recommended-gke-vllm/. */
+export function scenarioPath(id: string): string {
+  return `/lab/${id.replace(/[^a-z0-9]+/g, '-')}/`;
 }
 
 /** What stood in for the scenario's gateway: "HAProxy with Istio's removal delay" (results before it was recorded too). */

@@ -1,0 +1,26 @@
+/**
+ * Display names for a lab scenario's gateway and model server: from the results, else from the profiles (results
+ * written before the lab recorded the names).
+ */
+import { profiles } from '../../profiles/site.ts';
+import { gatewayLabel, type LabScenarioData } from './lab-data.ts';
+
+/** The gateway's name: "GKE Gateway". */
+export function gatewayNameOf(s: LabScenarioData): string {
+  return s.gatewayName ?? profiles.gateways.find((g) => g.id === s.gateway)?.name ?? s.gateway;
+}
+
+/** What stood in for the gateway, with its name: "HAProxy with GKE Gateway's removal delay". */
+export function gatewayStandInOf(s: LabScenarioData): string {
+  return gatewayLabel({ ...s, gatewayName: gatewayNameOf(s) });
+}
+
+/** The model server's name: "vLLM". */
+export function serverNameOf(s: LabScenarioData): string {
+  return s.modelServerName ?? profiles.modelServers.find((m) => m.id === s.modelServer)?.name ?? s.modelServer;
+}
+
+/** A scenario's page title, distinct across scenarios: "The plan (GKE Gateway, vLLM)". */
+export function scenarioTitle(s: LabScenarioData): string {
+  return `${s.title} (${gatewayNameOf(s)}, ${serverNameOf(s)})`;
+}
