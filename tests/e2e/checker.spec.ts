@@ -3,7 +3,7 @@
 // GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 100 ms × 1.2 = 491.52 → 492 s;
 // drain 492 × 1.5 = 738; grace 35 + 738 + 15 teardown = 788.
 import { expect, test, type Page } from '@playwright/test';
-import { hydrated } from '../support/site.ts';
+import { hydrated, textNodes } from '../support/site.ts';
 import { describeViolations, scanDarkTheme, scanPage } from '../support/axe.ts';
 import { generate } from '../support/generate.ts';
 
@@ -450,6 +450,11 @@ test('a manifest pasted and a gateway chosen while the checker\u2019s code loads
     await held;
     await route.continue();
   });
+  // The page carries the default gateway's and model server's profiles only; the rest loads when it hydrates.
+  const html = await (await page.request.get('/checker/')).text();
+  const props = /<astro-island[^>]*component-url="[^"]*Checker[^"]*"[^>]*props="([^"]*)"/.exec(html)?.[1] ?? '';
+  expect(props).toContain('gke');
+  expect(props, 'an Istio-only fact').not.toContain('ORIGINAL_DST');
   await page.goto('/checker/');
   await paste(page, MANIFEST);
   await page.locator('#in-gateway').selectOption('istio');
@@ -460,4 +465,22 @@ test('a manifest pasted and a gateway chosen while the checker\u2019s code loads
   await expect(page.getByTestId('checker-input')).toHaveValue(MANIFEST);
   // For Istio: 10 s removal estimate + 5 s margin = 15 s preStop (GKE's would be 35).
   await expect(finding(page, 'prestop-missing')).toContainText('seconds: 15');
+});
+
+test('the checker hydrates on the first interaction and changes nothing of the server\u2019s markup', async ({
+  page,
+}) => {
+  const islandCode: string[] = [];
+  page.on('request', (r) => {
+    if (/\/_astro\/Checker\.[\w-]+\.js$/.test(r.url())) islandCode.push(r.url());
+  });
+  await page.goto('/checker/');
+  await page.waitForLoadState('networkidle');
+  expect(islandCode, 'the island\u2019s code before any interaction').toEqual([]);
+  const count = () => page.evaluate(() => document.querySelectorAll('.chk *').length);
+  const before = { elements: await count(), texts: await textNodes(page, '.chk') };
+  await hydrated(page, '.chk');
+  expect(islandCode).toHaveLength(1);
+  expect(await count()).toBe(before.elements);
+  expect(await textNodes(page, '.chk')).toEqual(before.texts);
 });

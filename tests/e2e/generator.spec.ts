@@ -1,6 +1,6 @@
 // The generator page in Chromium: default output, live edits, shared links, Copy, presets, no-JS.
 import { expect, test, type Page } from '@playwright/test';
-import { hydrated } from '../support/site.ts';
+import { hydrated, textNodes } from '../support/site.ts';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -376,11 +376,16 @@ test('the default manifest arrives highlighted in the HTML, and hydration keeps 
   await page.waitForLoadState('networkidle');
   expect(islandCode, 'the island\u2019s code before any interaction').toEqual([]);
   const count = () => page.evaluate(() => document.querySelectorAll('.gen *').length);
-  const before = { elements: await count(), manifest: await page.locator('.gen-manifest').innerHTML() };
-  // Hydrated by the pointer: it adds no element and leaves the highlighted manifest as the server sent it.
+  const before = {
+    elements: await count(),
+    texts: await textNodes(page, '.gen'),
+    manifest: await page.locator('.gen-manifest').innerHTML(),
+  };
+  // Hydrated by the pointer: it adds no element, splits no text and leaves the highlighted manifest as it was.
   await hydrated(page, '.gen');
   expect(islandCode).toHaveLength(1);
   expect(await count()).toBe(before.elements);
+  expect(await textNodes(page, '.gen')).toEqual(before.texts);
   expect(await page.locator('.gen-manifest').innerHTML()).toBe(before.manifest);
   const elements = await count();
   // Copy gives the server's manifest, exactly what the CLI prints.

@@ -44,6 +44,22 @@ export async function hydrated(page: Page, selector: '.gen' | '.chk'): Promise<v
 }
 
 /**
+ * The non-empty text nodes under `selector`, in document order. Equal before and after hydration means hydration
+ * split or rewrote no text (a split text node is laid out again); an empty one changes nothing a reader sees.
+ */
+export async function textNodes(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluate((root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const texts: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node as Text).data;
+      if (text !== '') texts.push(text);
+    }
+    return texts;
+  });
+}
+
+/**
  * Wait until the page's eager islands have hydrated (Astro removes `ssr` from an island once it has) and, where
  * the page has a manifest view, until its lazy highlighting is applied, so that axe sees the final colours.
  */

@@ -1,11 +1,11 @@
 /** The settings a check uses: the gateway, the requests, and what the cluster has. Fields come from the drain model's table. */
 import { FIELDS, type FieldSpec } from '../../drain/fields.ts';
-import type { Profiles } from '../../drain/profiles.ts';
 import { InputField } from '../generator/InputField.tsx';
 import { healthCheckDisabled, healthCheckDisabledHelp } from '../generator/health-check.ts';
+import type { ProfileChoices } from '../generator/profile-choices.ts';
 
 interface Props {
-  profiles: Profiles;
+  choices: ProfileChoices;
   /** The gateway the check uses (chosen, detected or the default); its choice sits above the manifest. */
   gateway: string;
   /** The reader's values by flag. */
@@ -32,11 +32,11 @@ const CHECK_GROUPS: { label: string; flags: (spec: FieldSpec) => boolean }[] = [
 ];
 
 /** The settings form. Everything the manifest states (probes, replicas, names) is read from it instead. */
-export function CheckSettings({ profiles, gateway, raw, defaults, errors, onInput, onReset }: Props) {
-  const disabledHelp = healthCheckDisabledHelp(profiles);
+export function CheckSettings({ choices, gateway, raw, defaults, errors, onInput, onReset }: Props) {
+  const disabledHelp = healthCheckDisabledHelp(choices);
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
     if (spec.key === 'modelServer')
-      return [['', 'Detect from the manifest'], ...profiles.modelServers.map((m): [string, string] => [m.id, m.name])];
+      return [['', 'Detect from the manifest'], ...choices.modelServers.map((m): [string, string] => [m.id, m.name])];
     return undefined;
   };
   const defaultText = (spec: FieldSpec): string => {
@@ -64,9 +64,7 @@ export function CheckSettings({ profiles, gateway, raw, defaults, errors, onInpu
               changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)}
               options={optionsFor(spec)}
               onInput={onInput}
-              {...(healthCheckDisabled(profiles, gateway, raw, spec.flag)
-                ? { disabled: true, help: disabledHelp }
-                : {})}
+              {...(healthCheckDisabled(choices, gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {})}
             />
           ))}
         </fieldset>

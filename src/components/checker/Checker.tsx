@@ -12,6 +12,7 @@ import { fieldFor } from '../../drain/fields.ts';
 import type { Profiles } from '../../drain/profiles.ts';
 import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, gatewayById } from '../../drain/resolve.ts';
 import { InputField } from '../generator/InputField.tsx';
+import { loadAllProfiles, type ProfileChoices } from '../generator/profile-choices.ts';
 import { CheckSettings } from './CheckSettings.tsx';
 import type { Outcome } from './check-messages.ts';
 import { createCheckRunner } from './check-runner.ts';
@@ -21,7 +22,10 @@ import { FixedManifest } from './FixedManifest.tsx';
 import { ManifestInput, selectLineIn } from './ManifestInput.tsx';
 
 interface Props {
-  profiles: Profiles;
+  /** The default gateway's and model server's profiles: all the first render needs. */
+  initialProfiles: Profiles;
+  /** Every gateway's and model server's id and name, for the selects. */
+  choices: ProfileChoices;
 }
 
 const GATEWAY_FIELD = fieldFor('gateway')!;
@@ -34,8 +38,8 @@ function gatewaySource(report: CheckReport): string {
   return 'the default: the manifest names no gateway';
 }
 
-/** The checker island. */
-export default function Checker({ profiles }: Props) {
+/** The checker island. Every profile loads when it hydrates (a manifest may name any gateway); checks wait for them. */
+export default function Checker({ initialProfiles, choices }: Props) {
   const [text, setText] = useState('');
   const [raw, setRaw] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome>({ state: 'empty' });
@@ -44,7 +48,10 @@ export default function Checker({ profiles }: Props) {
   const [hydrated, setHydrated] = useState(false);
   const textarea = useRef<HTMLTextAreaElement | null>(null);
 
-  const runner = useMemo(() => createCheckRunner(profiles), [profiles]);
+  const [allProfiles, setAllProfiles] = useState<Profiles | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const profiles = allProfiles ?? initialProfiles;
+  const runner = useMemo(() => (allProfiles ? createCheckRunner(allProfiles) : null), [allProfiles]);
   // The fixed manifest renders a task after the findings, so that neither makes one long task on a large manifest.
   const [fixedShown, setFixedShown] = useState(false);
   useEffect(() => {
@@ -55,10 +62,13 @@ export default function Checker({ profiles }: Props) {
 
   useEffect(() => {
     setHydrated(true);
+    loadAllProfiles().then(setAllProfiles, () => setLoadFailed(true));
   }, []);
-  useEffect(() => () => runner.dispose(), [runner]);
+  useEffect(() => () => runner?.dispose(), [runner]);
 
   useEffect(() => {
+    // Until every profile has loaded there is nothing to check with; the text and settings wait.
+    if (!runner) return undefined;
     let cancelled = false;
     setBusy(true);
     const handle = setTimeout(async () => {
@@ -87,7 +97,16 @@ export default function Checker({ profiles }: Props) {
   const report = outcome.state === 'checked' ? outcome.report : undefined;
   const gateway = raw.gateway || report?.inputs.gateway || DEFAULT_GATEWAY;
   const modelServer = raw['model-server'] || report?.inputs.modelServer || DEFAULT_MODEL_SERVER;
-  const defaults = useMemo(() => defaultsFor(profiles, gateway, modelServer), [profiles, gateway, modelServer]);
+  // Until every profile has loaded, a gateway or model server chosen meanwhile shows the defaults' values.
+  const defaults = useMemo(
+    () =>
+      defaultsFor(
+        profiles,
+        profiles.gateways.some((g) => g.id === gateway) ? gateway : DEFAULT_GATEWAY,
+        profiles.modelServers.some((m) => m.id === modelServer) ? modelServer : DEFAULT_MODEL_SERVER,
+      ),
+    [profiles, gateway, modelServer],
+  );
   const showLine = (line: number) => {
     if (textarea.current) selectLineIn(textarea.current, line);
   };
@@ -95,8 +114,8 @@ export default function Checker({ profiles }: Props) {
   const focusGateway = () => document.getElementById('in-gateway')?.focus();
   const setSetting = (flag: string, value: string) => setRaw((prev) => ({ ...prev, [flag]: value }));
   const gatewayOptions: [string, string][] = [
-    ['', `Detect from the manifest (else ${gatewayById(profiles, DEFAULT_GATEWAY).name})`],
-    ...profiles.gateways.map((g): [string, string] => [g.id, g.name]),
+    ['', `Detect from the manifest (else ${gatewayById(initialProfiles, DEFAULT_GATEWAY).name})`],
+    ...choices.gateways.map((g): [string, string] => [g.id, g.name]),
   ];
   const summary =
     outcome.state === 'checked'
@@ -108,7 +127,11 @@ export default function Checker({ profiles }: Props) {
         : 'Nothing checked yet';
 
   return (
-    <div class="chk" data-hydrated={hydrated ? 'true' : 'false'} data-busy={busy ? 'true' : 'false'}>
+    <div
+      class="chk"
+      data-hydrated={hydrated ? 'true' : 'false'}
+      data-busy={busy || (hydrated && !runner && !loadFailed) ? 'true' : 'false'}
+    >
       <div class="chk-layout">
         <div class="chk-left">
           <div class="gen-form chk-gateway">
@@ -137,8 +160,8 @@ export default function Checker({ profiles }: Props) {
               data-errors={report?.counts.error ?? ''}
               data-warnings={report?.counts.warning ?? ''}
             >
-              {summary}
-              {report ? ` in ${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'}.` : '.'}
+              {summary
+                + (report ? ` in ${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'}.` : '.')}
             </p>
             {report ? (
               <p
@@ -152,6 +175,11 @@ export default function Checker({ profiles }: Props) {
                 <button type="button" class="chk-line" onClick={focusGateway} aria-label="Change the gateway">
                   change
                 </button>
+              </p>
+            ) : null}
+            {loadFailed ? (
+              <p class="chk-problem" role="alert" data-testid="load-failed">
+                The page could not load the gateway and model-server data the check needs: reload the page to try again.
               </p>
             ) : null}
             {outcome.state === 'empty' ? (
@@ -215,7 +243,7 @@ export default function Checker({ profiles }: Props) {
         <details class="chk-settings-box" open>
           <summary>Settings: gateway, requests, cluster</summary>
           <CheckSettings
-            profiles={profiles}
+            choices={choices}
             gateway={gateway}
             raw={raw}
             defaults={defaults}

@@ -74,12 +74,13 @@ export function InputField({ spec, value, placeholder, error, changed, options, 
     >
       <label for={id}>
         {spec.label}
-        {spec.unit ? <span class="gen-unit"> ({spec.unit})</span> : null}
+        {spec.unit ? <span class="gen-unit">{` (${spec.unit})`}</span> : null}
         {changed ? <span class="gen-changed-mark"> · changed</span> : null}
       </label>
       {control}
       <p class="gen-help" id={`${id}-help`}>
-        {help ?? spec.help} <code>--{spec.flag}</code>
+        {`${help ?? spec.help} `}
+        <code>{`--${spec.flag}`}</code>
       </p>
       {error ? (
         <p class="gen-error" id={`${id}-error`}>

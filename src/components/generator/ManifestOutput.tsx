@@ -87,7 +87,7 @@ export function ManifestOutput({ manifest, serverHtml, fileName, pending = false
             disabled={blocked || undefined}
             aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}
           >
-            Download {fileName}
+            {`Download ${fileName}`}
           </button>
           <span role="status" class="gen-copy-status">
             {status}

@@ -38,20 +38,24 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
   return (
     <section class="gen-plan" data-testid="plan" data-plan={JSON.stringify(plan)} aria-labelledby="gen-plan-heading">
       <h2 id="gen-plan-heading">Plan</h2>
+      {/* Each run of text is one string, as the server writes it: hydration then splits no text node. */}
       <p class="gen-plan-line" aria-live="polite">
-        Grace period <strong>{plan.terminationGracePeriodSeconds}s</strong> = {plan.preStopSeconds}s preStop +{' '}
-        {plan.drainSeconds}s drain + {plan.teardownSeconds}s teardown; rollout maxSurge {plan.strategy.maxSurge},
-        maxUnavailable {plan.strategy.maxUnavailable}.
+        {'Grace period '}
+        <strong>{`${plan.terminationGracePeriodSeconds}s`}</strong>
+        {` = ${plan.preStopSeconds}s preStop + ${plan.drainSeconds}s drain + ${plan.teardownSeconds}s teardown; `
+          + `rollout maxSurge ${plan.strategy.maxSurge}, maxUnavailable ${plan.strategy.maxUnavailable}.`}
       </p>
       <p class="gen-plan-rollout" data-testid="plan-rollout">
-        Rollout, worst case <strong>{plan.rolloutSeconds}s</strong> = {plan.rolloutSteps} step
-        {plan.rolloutSteps === 1 ? '' : 's'} × ({plan.rolloutStepSeconds - plan.terminationGracePeriodSeconds}s model
-        load + {plan.terminationGracePeriodSeconds}s grace); {plan.rolloutServingReplicas} of{' '}
-        {plan.rolloutServingReplicas + plan.strategy.maxUnavailable} replicas serve during a step (
-        {plan.rolloutCapacityPercent}%).
-        {plan.podDisruptionBudget
-          ? ' A PodDisruptionBudget lets evictions take one pod at a time.'
-          : ' No PodDisruptionBudget.'}
+        {'Rollout, worst case '}
+        <strong>{`${plan.rolloutSeconds}s`}</strong>
+        {` = ${plan.rolloutSteps} step${plan.rolloutSteps === 1 ? '' : 's'} × `
+          + `(${plan.rolloutStepSeconds - plan.terminationGracePeriodSeconds}s model load + `
+          + `${plan.terminationGracePeriodSeconds}s grace); ${plan.rolloutServingReplicas} of `
+          + `${plan.rolloutServingReplicas + plan.strategy.maxUnavailable} replicas serve during a step `
+          + `(${plan.rolloutCapacityPercent}%).`
+          + (plan.podDisruptionBudget
+            ? ' A PodDisruptionBudget lets evictions take one pod at a time.'
+            : ' No PodDisruptionBudget.')}
       </p>
       {inputErrors.length > 0 ? (
         <ul class="gen-warnings" data-testid="plan-input-errors">
@@ -66,7 +70,8 @@ export function PlanSummary({ plan, inputErrors = [] }: Props) {
         <ul class="gen-warnings" data-testid="warnings">
           {warnings.map((w) => (
             <li key={w.code} class={`gen-warning is-${w.severity}`} data-code={w.code} data-severity={w.severity}>
-              <strong>{SEVERITY_LABELS[w.severity]}:</strong> <FlagText text={w.message} />
+              <strong>{`${SEVERITY_LABELS[w.severity]}:`}</strong>
+              <FlagText text={` ${w.message}`} />
               {w.see ? (
                 <>
                   {' '}
