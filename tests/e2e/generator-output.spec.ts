@@ -2,12 +2,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { hydrated } from '../support/site.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
-  await expect(page.locator('.gen[data-hydrated="true"]')).toBeVisible();
+  await hydrated(page, '.gen');
   await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
 }
 

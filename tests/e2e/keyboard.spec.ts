@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { FIELDS, GROUPS } from '../../src/drain/fields.ts';
 import { DEFAULT_GATEWAY, gatewayById } from '../../src/drain/resolve.ts';
 import { generate, profiles } from '../support/generate.ts';
-import { hasPage, settle } from '../support/site.ts';
+import { hasPage, hydrated, settle } from '../support/site.ts';
 
 /** The health-check inputs: they apply only to a gateway whose profile has health-check data. */
 const HEALTH_CHECK_FLAGS = [
@@ -90,7 +90,7 @@ test.describe('generator, keyboard only', () => {
     expect(hasPage('/generator/'), 'the build has a /generator/ page').toBe(true);
     await page.goto('/generator/');
     await settle(page);
-    await expect(page.locator('.gen[data-hydrated=true]')).toBeVisible();
+    await hydrated(page, '.gen');
   });
 
   test('Tab reaches every input in form order, each labelled, described and with a visible focus ring', async ({

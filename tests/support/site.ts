@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -103,4 +103,14 @@ export async function codeBlocksFocusable(page: Page): Promise<void> {
       (pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex'),
     ),
   );
+}
+
+/**
+ * Wait until the island at `selector` (`.gen`, `.chk`) has hydrated and can be used. Specs call this instead of
+ * waiting on `data-hydrated` themselves, so that how an island is brought to life (on load, or on first
+ * interaction) is decided here alone.
+ */
+export async function hydrated(page: Page, selector: string): Promise<void> {
+  // A slow machine takes longer than the usual limit to load and run an island's code; a hydrated one passes at once.
+  await expect(page.locator(`${selector}[data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
 }
