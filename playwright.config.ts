@@ -7,7 +7,9 @@ export default defineConfig({
   testDir: './tests/e2e',
   // Parallel runs each keep their own artifacts.
   outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
-  fullyParallel: false,
+  // Every test loads its own page, so any test can go to either worker: the two finish together, with no long file
+  // left to one of them at the end.
+  fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   // A test's limit catches a hung page, not a slow machine: axe scans of the checker with findings took 40-50 s

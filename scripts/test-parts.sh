@@ -3,6 +3,10 @@
 # took and the load average when it ended (a busy machine explains a slow run). TEST_PARTS overrides the list.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Node's on-disk compile cache: the parts start hundreds of Node processes (each unit test file, the CLI the tests
+# spawn, the lab's stand-ins, Astro) that load the same modules; each load after the first skips most of the parsing
+# and type stripping (a CLI run took 1.05 CPU-s with it, 1.6 without). Keyed by each file's content, so never stale.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile-cache}"
 
 read -r -a parts <<< "${TEST_PARTS:-lint check:astro test:unit build test:e2e test:lab}"
 summary=()

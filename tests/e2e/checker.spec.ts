@@ -54,122 +54,149 @@ async function paste(page: Page, text: string): Promise<void> {
 
 const finding = (page: Page, code: string) => page.locator(`[data-testid="findings"] [data-code="${code}"]`);
 
-test('a pasted manifest shows its findings by severity, with paths and fixes', async ({ page }) => {
-  await open(page);
-  await paste(page, MANIFEST);
-  await expect(finding(page, 'drain-aborts-in-flight')).toHaveAttribute('data-severity', 'error');
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('spec.template.spec.containers[0].args');
-  // At the defaults: 4096 × 100 ms × 1.2 = 491.52 → 492 s longest request; × 1.5 = 738 s drain; 35 + 738 + 15 = 788 s grace.
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=738');
-  await expect(finding(page, 'prestop-missing')).toHaveAttribute('data-severity', 'error');
-  await expect(finding(page, 'prestop-missing')).toContainText('seconds: 35');
-  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 788');
-  await expect(finding(page, 'pool-selector-mismatch')).toContainText('spec.selector.matchLabels');
-  await expect(finding(page, 'readiness-missing')).toHaveAttribute('data-severity', 'error');
-  // Errors are listed before warnings and notes.
-  const severities = await page
-    .locator('[data-testid="findings"] [data-severity]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
-  expect(severities.indexOf('warning') === -1 || severities.lastIndexOf('error') < severities.indexOf('warning')).toBe(
-    true,
-  );
-  // The count is announced.
-  await expect(page.getByTestId('findings-count')).toHaveAttribute('aria-live', 'polite');
-  await expect(page.getByTestId('findings-count')).toContainText('errors');
-});
+// Tests that only read what one paste shows share that page load: each former test is a step, and what a step reads
+// without changing the page is a soft assertion, so one failure does not hide the rest.
 
-test('the fixed manifest keeps comments and checks clean when pasted back', async ({ page }) => {
-  await open(page);
-  await paste(page, MANIFEST);
-  const fixed = page.getByTestId('fixed-manifest');
-  await expect(fixed).toContainText('--shutdown-timeout=738');
-  const text = (await fixed.textContent()) ?? '';
-  expect(text).toContain('# our production model server');
-  expect(text).toContain('# pinned on purpose');
-  expect(text).toMatch(/seconds: 35 # 30s removal p99 \+ 5s margin/);
-  expect(text).toMatch(/terminationGracePeriodSeconds: 788 # 35s preStop \+ 738s drain \+ 15s teardown/);
-  // The pool's flow-style selector is rewritten in flow style, in place.
-  expect(text.match(/matchLabels: \{app: chat\}\n/g)?.length).toBe(2);
-  expect(text).not.toContain('chat-server');
-  // Each fix says whether the fixed manifest carries it; the diff view shows what changed.
-  await expect(finding(page, 'prestop-missing').locator('[data-remedy="applied"]')).toHaveCount(1);
-  await page.getByTestId('show-diff').click();
-  await expect(page.getByTestId('fixed-diff')).toContainText('+ ');
-  await expect(page.getByTestId('fixed-diff')).toContainText('--shutdown-timeout=738');
-  await page.getByTestId('show-diff').click();
-  // Paste it back by hand: no error remains.
-  await paste(page, text);
-  await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
-  await expect(page.locator('[data-testid="findings"] [data-severity="error"]')).toHaveCount(0);
-  // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.
-  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(1);
-  await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute(
-    'data-code',
-    'grace-exceeds-autoscaler',
-  );
-});
-
-test('"Check the fixed manifest" puts it in the text area and rechecks', async ({ page }) => {
-  await open(page);
-  await page.getByTestId('load-example').click();
-  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
-  await page.getByTestId('check-fixed').click();
-  await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
-  await expect(page.getByTestId('checker-input')).toHaveValue(/--shutdown-timeout=738/);
-});
-
-test('settings change the numbers: 16384 tokens need a 2951 s drain', async ({ page }) => {
-  await open(page);
-  await paste(page, MANIFEST);
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=738');
-  // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s; × 1.5 = 2950.5 → 2951 s; grace 35 + 2951 + 15 = 3001 s.
-  await page.getByLabel('Max output tokens').fill('16384');
-  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=2951');
-  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 3001');
-});
-
-test('the generator link carries what the manifest says and the settings', async ({ page }) => {
-  await open(page);
-  await paste(page, MANIFEST);
-  const link = page.getByTestId('generator-link');
-  await expect(link).toHaveAttribute('href', /\/generator\/\?v=2&/);
-  const href = (await link.getAttribute('href')) ?? '';
-  const query = new URLSearchParams(href.split('?')[1]);
-  expect(query.get('model')).toBe('Qwen/Qwen3-8B');
-  expect(query.get('name')).toBe('chat');
-  expect(query.get('replicas')).toBe('2');
-  await link.click();
-  await expect(page).toHaveURL(/\/generator\/\?v=2&/);
-  await expect(page.getByTestId('manifest')).toContainText('name: chat');
-});
-
-test('nothing pasted leaves the page: no request carries the manifest', async ({ page }) => {
+test('a pasted manifest: findings by severity with paths and fixes, the line button, the fixed manifest pasted back; nothing leaves the page', async ({
+  page,
+}) => {
   const requests: { url: string; method: string; body: string }[] = [];
   page.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() ?? '' }));
   await open(page);
   const before = requests.length;
   await paste(page, MANIFEST);
-  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
-  await expect(page.getByTestId('fixed-manifest')).toBeVisible();
-  const after = requests.slice(before);
-  const origin = new URL(page.url()).origin;
-  for (const r of after) {
-    expect(r.method, r.url).toBe('GET');
-    expect(new URL(r.url).origin, r.url).toBe(origin);
-    expect(r.url).not.toContain('chat');
-    expect(r.body).toBe('');
-  }
+
+  await test.step('findings by severity, with paths and fixes', async () => {
+    await expect(finding(page, 'drain-aborts-in-flight')).toHaveAttribute('data-severity', 'error');
+    await expect.soft(finding(page, 'drain-aborts-in-flight')).toContainText('spec.template.spec.containers[0].args');
+    // At the defaults: 4096 × 100 ms × 1.2 = 491.52 → 492 s longest request; × 1.5 = 738 s drain; 35 + 738 + 15 = 788 s grace.
+    await expect.soft(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=738');
+    await expect.soft(finding(page, 'prestop-missing')).toHaveAttribute('data-severity', 'error');
+    await expect.soft(finding(page, 'prestop-missing')).toContainText('seconds: 35');
+    await expect.soft(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 788');
+    await expect.soft(finding(page, 'pool-selector-mismatch')).toContainText('spec.selector.matchLabels');
+    await expect.soft(finding(page, 'readiness-missing')).toHaveAttribute('data-severity', 'error');
+    // Errors are listed before warnings and notes.
+    const severities = await page
+      .locator('[data-testid="findings"] [data-severity]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
+    expect
+      .soft(severities.indexOf('warning') === -1 || severities.lastIndexOf('error') < severities.indexOf('warning'))
+      .toBe(true);
+    // The count is announced.
+    await expect.soft(page.getByTestId('findings-count')).toHaveAttribute('aria-live', 'polite');
+    await expect.soft(page.getByTestId('findings-count')).toContainText('errors');
+  });
+
+  // What the page requested since it loaded: nothing but GETs of its own files, none carrying the manifest.
+  const leftNothing = () => {
+    const origin = new URL(page.url()).origin;
+    for (const r of requests.slice(before)) {
+      expect.soft(r.method, r.url).toBe('GET');
+      expect.soft(new URL(r.url).origin, r.url).toBe(origin);
+      expect.soft(r.url).not.toContain('chat');
+      expect.soft(r.body).toBe('');
+    }
+  };
+  await test.step('nothing pasted leaves the page: no request carries the manifest', async () => {
+    await expect(page.getByTestId('fixed-manifest')).toBeVisible();
+    leftNothing();
+  });
+
+  await test.step('a finding\u2019s line button selects that line in the manifest, from the keyboard', async () => {
+    const button = finding(page, 'drain-aborts-in-flight').getByRole('button', { name: /Show line 17/ });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const selected = await page.getByTestId('checker-input').evaluate((el) => {
+      const t = el as HTMLTextAreaElement;
+      return t.value.slice(t.selectionStart, t.selectionEnd);
+    });
+    expect.soft(selected).toContain('args: ["--model"');
+    await expect.soft(page.getByTestId('checker-input')).toBeFocused();
+  });
+
+  await test.step('the fixed manifest keeps comments and checks clean when pasted back', async () => {
+    const fixed = page.getByTestId('fixed-manifest');
+    await expect(fixed).toContainText('--shutdown-timeout=738');
+    const text = (await fixed.textContent()) ?? '';
+    expect.soft(text).toContain('# our production model server');
+    expect.soft(text).toContain('# pinned on purpose');
+    expect.soft(text).toMatch(/seconds: 35 # 30s removal p99 \+ 5s margin/);
+    expect.soft(text).toMatch(/terminationGracePeriodSeconds: 788 # 35s preStop \+ 738s drain \+ 15s teardown/);
+    // The pool's flow-style selector is rewritten in flow style, in place.
+    expect.soft(text.match(/matchLabels: \{app: chat\}\n/g)?.length).toBe(2);
+    expect.soft(text).not.toContain('chat-server');
+    // Each fix says whether the fixed manifest carries it; the diff view shows what changed.
+    await expect.soft(finding(page, 'prestop-missing').locator('[data-remedy="applied"]')).toHaveCount(1);
+    await page.getByTestId('show-diff').click();
+    await expect.soft(page.getByTestId('fixed-diff')).toContainText('+ ');
+    await expect.soft(page.getByTestId('fixed-diff')).toContainText('--shutdown-timeout=738');
+    await page.getByTestId('show-diff').click();
+    // Paste it back by hand: no error remains.
+    await paste(page, text);
+    await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
+    await expect(page.locator('[data-testid="findings"] [data-severity="error"]')).toHaveCount(0);
+    // Only the plan's own warning is left: the 788 s grace is longer than cluster-autoscaler's 600 s.
+    await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveCount(1);
+    await expect(page.locator('[data-testid="findings"] [data-severity="warning"]')).toHaveAttribute(
+      'data-code',
+      'grace-exceeds-autoscaler',
+    );
+  });
+
+  await test.step('the manifest pasted back made no request either', leftNothing);
 });
 
-test('invalid YAML gets a message with its line and column, and no findings', async ({ page }) => {
+test('settings change the numbers (16384 tokens need a 2951 s drain), and the generator link carries what the manifest says', async ({
+  page,
+}) => {
+  await open(page);
+  await paste(page, MANIFEST);
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=738');
+  const link = page.getByTestId('generator-link');
+  await expect(link).toHaveAttribute('href', /\/generator\/\?v=2&/);
+  const href = (await link.getAttribute('href')) ?? '';
+  const query = new URLSearchParams(href.split('?')[1]);
+  expect.soft(query.get('model')).toBe('Qwen/Qwen3-8B');
+  expect.soft(query.get('name')).toBe('chat');
+  expect.soft(query.get('replicas')).toBe('2');
+  // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s; × 1.5 = 2950.5 → 2951 s; grace 35 + 2951 + 15 = 3001 s.
+  await page.getByLabel('Max output tokens').fill('16384');
+  await expect(finding(page, 'drain-aborts-in-flight')).toContainText('--shutdown-timeout=2951');
+  await expect(finding(page, 'grace-too-short')).toContainText('terminationGracePeriodSeconds: 3001');
+  await link.click();
+  await expect(page).toHaveURL(/\/generator\/\?v=2&/);
+  await expect(page.getByTestId('manifest')).toContainText('name: chat');
+});
+
+test('"Load an example" sits beside the manifest label and in the empty findings panel; "Check the fixed manifest" puts it in the text area and rechecks', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await open(page);
+  await expect(page.getByTestId('load-example')).toBeInViewport();
+  const inPanel = page.getByTestId('load-example-findings');
+  await expect(inPanel).toBeInViewport();
+  await inPanel.click();
+  await expect(page.getByTestId('checker-input')).toHaveValue(/kind: Deployment/);
+  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
+  await expect(inPanel, 'the panel\u2019s button goes once there are findings').toHaveCount(0);
+  await page.getByTestId('check-fixed').click();
+  await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
+  await expect(page.getByTestId('checker-input')).toHaveValue(/--shutdown-timeout=738/);
+  // The button beside the label loads the example again, over the fixed manifest.
+  await page.getByTestId('load-example').click();
+  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
+  await expect(page.getByTestId('checker-input')).not.toHaveValue(/--shutdown-timeout=738/);
+});
+
+test('invalid YAML, binary data and oversized input are refused with a reason; a file chosen with the file input is checked', async ({
+  page,
+}) => {
   await open(page);
   await paste(page, 'apiVersion: apps/v1\nkind: Deployment\nspec: [1, 2\nmetadata: {}\n');
   await expect(page.getByTestId('input-problem')).toContainText(/line 4, column 1/);
   await expect(page.locator('[data-testid="findings"] [data-code]')).toHaveCount(0);
-});
-
-test('binary data and oversized input are refused with a reason', async ({ page }) => {
-  await open(page);
   await paste(page, 'kind: Deployment\n\u0000\u0001');
   await expect(page.getByTestId('input-problem')).toContainText('binary data');
   await page.getByTestId('checker-input').evaluate(
@@ -180,24 +207,6 @@ test('binary data and oversized input are refused with a reason', async ({ page 
     `# ${'x'.repeat(300 * 1024)}\n`,
   );
   await expect(page.getByTestId('input-problem')).toContainText('at most 256 KiB');
-});
-
-test('a finding\u2019s line button selects that line in the manifest, from the keyboard', async ({ page }) => {
-  await open(page);
-  await paste(page, MANIFEST);
-  const button = finding(page, 'drain-aborts-in-flight').getByRole('button', { name: /Show line 17/ });
-  await button.focus();
-  await page.keyboard.press('Enter');
-  const selected = await page.getByTestId('checker-input').evaluate((el) => {
-    const t = el as HTMLTextAreaElement;
-    return t.value.slice(t.selectionStart, t.selectionEnd);
-  });
-  expect(selected).toContain('args: ["--model"');
-  await expect(page.getByTestId('checker-input')).toBeFocused();
-});
-
-test('a file chosen with the file input is checked', async ({ page }) => {
-  await open(page);
   await page
     .getByLabel('Or open a file')
     .setInputFiles({ name: 'deploy.yaml', mimeType: 'text/yaml', buffer: Buffer.from(MANIFEST) });
@@ -225,7 +234,7 @@ test('the page with findings and a fixed manifest passes axe (WCAG 2.2 AA), and 
   expect.soft(describeViolations(dark), `axe found ${dark.length} violation(s) (dark)`).toBe('');
 });
 
-test('the generator\u2019s Istio manifest is checked for Istio, named by its header; without the header, for GKE', async ({
+test('the generator\u2019s Istio manifest is checked for Istio, named by its header; without the header, for GKE; for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed manifest adds the generator\u2019s policy', async ({
   page,
 }) => {
   await open(page);
@@ -254,12 +263,8 @@ test('the generator\u2019s Istio manifest is checked for Istio, named by its hea
   await page.locator('#in-gateway').selectOption('istio');
   await expect(checkedFor).toContainText('Checked for: Istio (your setting)');
   await expect(finding(page, 'prestop-too-short')).toHaveCount(0);
-});
 
-test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed manifest adds the generator\u2019s policy', async ({
-  page,
-}) => {
-  await open(page);
+  // For GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed manifest adds the generator's policy.
   await page.locator('#in-gateway').selectOption('gke');
   await paste(page, MANIFEST);
   const missing = finding(page, 'gateway-policy-missing');
@@ -267,6 +272,8 @@ test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed m
   await expect(missing).toContainText('InferencePool/chat');
   await expect(missing).toContainText('cuts any response after 30s');
   await expect(missing).toContainText('kind: GCPBackendPolicy');
+  // The fixed manifest is this paste's (its comment), not the Istio manifest's.
+  await expect(page.getByTestId('fixed-manifest')).toContainText('# pinned on purpose');
   const fixed = (await page.getByTestId('fixed-manifest').textContent()) ?? '';
   expect(fixed).toMatch(
     /---\n# GKE Gateway: [^\n]*\n\napiVersion: networking\.gke\.io\/v1\nkind: GCPBackendPolicy\nmetadata:\n {2}name: chat\n/,
@@ -280,18 +287,6 @@ test('for GKE, a pool without a GCPBackendPolicy gets a warning, and the fixed m
     'data-code',
     'grace-exceeds-autoscaler',
   );
-});
-
-test('"Load an example" sits beside the manifest label and in the empty findings panel', async ({ page }) => {
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await open(page);
-  await expect(page.getByTestId('load-example')).toBeInViewport();
-  const inPanel = page.getByTestId('load-example-findings');
-  await expect(inPanel).toBeInViewport();
-  await inPanel.click();
-  await expect(page.getByTestId('checker-input')).toHaveValue(/kind: Deployment/);
-  await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
-  await expect(inPanel, 'the panel\u2019s button goes once there are findings').toHaveCount(0);
 });
 
 test('at phone width the checker does not scroll sideways', async ({ page }) => {

@@ -30,7 +30,10 @@ function podOf(text: string) {
   };
 }
 
-test('the default manifest has the hand-worked drain values', async ({ page }) => {
+test('the default manifest has the hand-worked drain values; the result reads plan, manifest, timeline, derivation, with an enlarged view of the first 70 s', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1200, height: 900 });
   await open(page);
   const { pod, container, deployment } = podOf(await manifestText(page));
   // gke 30 + 5 = 35; 4096 × 100 ms × 1.2 = 491.52 → 492 s × 1.5 = 738; 35 + 738 + 15 = 788
@@ -51,6 +54,54 @@ test('the default manifest has the hand-worked drain values', async ({ page }) =
   expect(new URL(page.url()).search).toBe('');
   await expect(page.locator('.gen-manifest.is-highlighted')).toBeVisible();
   expect(await manifestText(page)).toContain('seconds: 35 # 30s removal p99 + 5s margin');
+
+  await test.step('the default plan\u2019s long drain gets an enlarged view of the first 70 s of the timeline', async () => {
+    await page.locator('.gen-timeline').scrollIntoViewIfNeeded();
+    // SIGTERM at 35 s, last removal at 30 s: zoom 2 × 35 = 70 s; SIGKILL at 788 s lies past it.
+    const zoom = page.getByTestId('timeline-zoom');
+    await expect.soft(zoom).toContainText('The first 70s, enlarged');
+    await expect.soft(zoom.locator('[data-event="sigterm"]')).toHaveCount(1);
+    await expect.soft(zoom.locator('[data-event="sigkill"]')).toHaveCount(0);
+    await expect.soft(zoom.locator('svg')).toContainText('SIGKILL 788s →');
+  });
+
+  await test.step('the derivation names each value', async () => {
+    // The derivation, for the default GKE + vLLM plan: 30 s removal + 5 s margin = 35 s preStop.
+    const derivation = page.getByTestId('derivation');
+    await derivation.locator('summary').click();
+    await expect
+      .soft(derivation.locator('[data-field="preStopSeconds"] dt'))
+      .toHaveText('preStop sleep = 35 s (lifecycle.preStop)');
+    await expect
+      .soft(derivation.locator('[data-field="gatewayDrainingSeconds"] dt'))
+      .toHaveText(/^Gateway connection draining = \d+ s$/);
+    await expect
+      .soft(derivation.locator('[data-field="readinessProbe.window"] dt'))
+      .toHaveText(/^Readiness window = \d+ s$/);
+    const terms = (await derivation.locator('dt').allTextContents()).join('\n');
+    for (const key of ['drainFlag', 'gatewayDrainingSeconds', 'readinessProbe.window'])
+      expect.soft(terms).not.toContain(key);
+  });
+
+  await test.step('the result reads plan, manifest, timeline, derivation, and scrolls with the page', async () => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const order = await page
+      .locator('.gen-result > *')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
+    expect.soft(order).toEqual(['plan', 'gen-output', 'gen-timeline', 'derivation']);
+    // No scroll box of its own, not sticky: the page scrolls to the manifest and past it.
+    const style = await page.locator('.gen-result').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { overflowY: s.overflowY, maxHeight: s.maxHeight, position: s.position };
+    });
+    expect.soft(style).toEqual({ overflowY: 'visible', maxHeight: 'none', position: 'static' });
+    // The skip link shows at this width too, and leads to the manifest with Copy beside it.
+    const skip = page.getByRole('link', { name: 'Skip to the manifest' });
+    await expect(skip).toBeVisible();
+    await skip.click();
+    await expect(page.getByTestId('copy')).toBeInViewport();
+  });
 });
 
 test('changing inputs updates the manifest and the link', async ({ page }) => {
@@ -69,7 +120,9 @@ test('changing inputs updates the manifest and the link', async ({ page }) => {
   await expect(page.locator('.gen-plan-line')).toContainText('Grace period 179s');
 });
 
-test('an invalid value shows an error at the field and keeps a valid manifest', async ({ page }) => {
+test('an invalid value shows an error at the field and keeps a valid manifest; abc blocks Copy, 16,384 is read as 16384', async ({
+  page,
+}) => {
   await open(page);
   await page.locator('#in-replicas').fill('0');
   await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible();
@@ -84,29 +137,37 @@ test('an invalid value shows an error at the field and keeps a valid manifest', 
   );
   await page.locator('#in-replicas').fill('2');
   await expect(page.getByTestId('plan-input-errors')).toHaveCount(0);
-});
 
-test('the result reads plan, manifest, timeline, derivation, and scrolls with the page', async ({ page }) => {
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await open(page);
-  const order = await page
-    .locator('.gen-result > *')
-    .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
-  expect(order).toEqual(['plan', 'gen-output', 'gen-timeline', 'derivation']);
-  // No scroll box of its own, not sticky: the page scrolls to the manifest and past it.
-  const style = await page.locator('.gen-result').evaluate((el) => {
-    const s = getComputedStyle(el);
-    return { overflowY: s.overflowY, maxHeight: s.maxHeight, position: s.position };
+  await test.step('typing abc into a number field disables Copy and Download and names the field', async () => {
+    await expect(page.getByTestId('copy')).toBeEnabled();
+    await page.locator('#in-max-output-tokens').fill('abc');
+    await expect(page.getByTestId('copy')).toBeDisabled();
+    await expect(page.getByTestId('download')).toBeDisabled();
+    await expect(page.getByTestId('manifest-blocked')).toContainText('Max output tokens (--max-output-tokens)');
+    await page.locator('#in-max-output-tokens').fill('4096');
+    await expect(page.getByTestId('copy')).toBeEnabled();
+    await expect(page.getByTestId('download')).toBeEnabled();
+    await expect(page.getByTestId('manifest-blocked')).toBeEmpty();
   });
-  expect(style).toEqual({ overflowY: 'visible', maxHeight: 'none', position: 'static' });
-  // The skip link shows at this width too, and leads to the manifest with Copy beside it.
-  const skip = page.getByRole('link', { name: 'Skip to the manifest' });
-  await expect(skip).toBeVisible();
-  await skip.click();
-  await expect(page.getByTestId('copy')).toBeInViewport();
+
+  await test.step('16,384 and 16 384 are read as 16384; 16k says how to write it', async () => {
+    await page.locator('#in-max-output-tokens').fill('16,384');
+    // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s longest request; × 1.5 = 2950.5 → 2951 s drain
+    await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=2951');
+    await expect(page).toHaveURL(/max-output-tokens=16384(&|$)/);
+    await expect(page.getByTestId('copy')).toBeEnabled();
+    await page.locator('#in-max-output-tokens').fill('8\u2009192');
+    // 8192 × 100 ms × 1.2 = 983.04 → 984 s; × 1.5 = 1476 s
+    await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=1476');
+    await page.locator('#in-max-output-tokens').fill('16k');
+    await expect(page.locator('#in-max-output-tokens-error')).toContainText(
+      'write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024',
+    );
+    await expect(page.getByTestId('download')).toBeDisabled();
+  });
 });
 
-test('warnings come before notes, flags stay on one line, and the derivation names each value', async ({ page }) => {
+test('warnings come before notes, and flags stay on one line', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   // Istio: its removal p99 is an estimate (a note, listed first by the plan); 1 replica and no spare GPU (a warning);
   // the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's --max-graceful-termination-sec default (a warning).
@@ -130,19 +191,7 @@ test('warnings come before notes, flags stay on one line, and the derivation nam
   await expect(
     page.locator('[data-testid=warnings] code.gen-flag', { hasText: 'removal-seconds' }).first(),
   ).toBeVisible();
-  // The derivation, for the default GKE + vLLM plan: 30 s removal + 5 s margin = 35 s preStop.
-  await open(page);
-  const derivation = page.getByTestId('derivation');
-  await derivation.locator('summary').click();
-  await expect(derivation.locator('[data-field="preStopSeconds"] dt')).toHaveText(
-    'preStop sleep = 35 s (lifecycle.preStop)',
-  );
-  await expect(derivation.locator('[data-field="gatewayDrainingSeconds"] dt')).toHaveText(
-    /^Gateway connection draining = \d+ s$/,
-  );
-  await expect(derivation.locator('[data-field="readinessProbe.window"] dt')).toHaveText(/^Readiness window = \d+ s$/);
-  const terms = (await derivation.locator('dt').allTextContents()).join('\n');
-  for (const key of ['drainFlag', 'gatewayDrainingSeconds', 'readinessProbe.window']) expect(terms).not.toContain(key);
+  // The derivation of the default plan is read in the first test.
 });
 
 test('a shared link reproduces its manifest, matching the CLI', async ({ page }) => {
@@ -244,18 +293,6 @@ test.describe('without JavaScript', () => {
 });
 
 // Links saved from the site under drain model v1 (`v=1` plus the non-default values, as v1 wrote them).
-test('the default plan\u2019s long drain gets an enlarged view of the first 70 s of the timeline', async ({ page }) => {
-  await page.setViewportSize({ width: 1200, height: 900 });
-  await open(page);
-  await page.locator('.gen-timeline').scrollIntoViewIfNeeded();
-  // SIGTERM at 35 s, last removal at 30 s: zoom 2 × 35 = 70 s; SIGKILL at 788 s lies past it.
-  const zoom = page.getByTestId('timeline-zoom');
-  await expect(zoom).toContainText('The first 70s, enlarged');
-  await expect(zoom.locator('[data-event="sigterm"]')).toHaveCount(1);
-  await expect(zoom.locator('[data-event="sigkill"]')).toHaveCount(0);
-  await expect(zoom.locator('svg')).toContainText('SIGKILL 788s →');
-});
-
 test('the release comes from the image tag, or from model-server-version where the tag names none', async ({
   page,
 }) => {
@@ -321,36 +358,6 @@ test('a v1 link with its own time per token and an old image: only the gated fla
   expect(podOf(await manifestText(page)).container.args.some((a: string) => a.startsWith('--shutdown-timeout'))).toBe(
     false,
   );
-});
-
-test('typing abc into a number field disables Copy and Download and names the field', async ({ page }) => {
-  await open(page);
-  await expect(page.getByTestId('copy')).toBeEnabled();
-  await page.locator('#in-max-output-tokens').fill('abc');
-  await expect(page.getByTestId('copy')).toBeDisabled();
-  await expect(page.getByTestId('download')).toBeDisabled();
-  await expect(page.getByTestId('manifest-blocked')).toContainText('Max output tokens (--max-output-tokens)');
-  await page.locator('#in-max-output-tokens').fill('4096');
-  await expect(page.getByTestId('copy')).toBeEnabled();
-  await expect(page.getByTestId('download')).toBeEnabled();
-  await expect(page.getByTestId('manifest-blocked')).toBeEmpty();
-});
-
-test('16,384 and 16 384 are read as 16384; 16k says how to write it', async ({ page }) => {
-  await open(page);
-  await page.locator('#in-max-output-tokens').fill('16,384');
-  // 16384 × 100 ms × 1.2 = 1966.08 → 1967 s longest request; × 1.5 = 2950.5 → 2951 s drain
-  await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=2951');
-  await expect(page).toHaveURL(/max-output-tokens=16384(&|$)/);
-  await expect(page.getByTestId('copy')).toBeEnabled();
-  await page.locator('#in-max-output-tokens').fill('8\u2009192');
-  // 8192 × 100 ms × 1.2 = 983.04 → 984 s; × 1.5 = 1476 s
-  await expect(page.getByTestId('manifest')).toContainText('--shutdown-timeout=1476');
-  await page.locator('#in-max-output-tokens').fill('16k');
-  await expect(page.locator('#in-max-output-tokens-error')).toContainText(
-    'write the number in digits: 16000 for 16 × 1,000, or 16384 for 16 × 1,024',
-  );
-  await expect(page.getByTestId('download')).toBeDisabled();
 });
 
 test('the default manifest arrives highlighted in the HTML, and hydration keeps it as it is', async ({ page }) => {

@@ -36,11 +36,13 @@ export const hasPage = (path: string): boolean => SITEMAP_PATHS.includes(path);
 /**
  * Hydrate a `client:interaction` island (the generator, the checker) the way a reader's pointer does, by moving
  * over it, and wait until it says it has hydrated (`data-hydrated="true"` on its root, `selector`). Harmless on
- * one that has already hydrated (a link with settings hydrates the generator at once).
+ * one that has already hydrated (a link with settings hydrates the generator at once). Specs call this instead of
+ * waiting on `data-hydrated` themselves, so how an island is brought to life is decided here alone.
  */
 export async function hydrated(page: Page, selector: '.gen' | '.chk'): Promise<void> {
   await page.locator(selector).dispatchEvent('pointerover');
-  await expect(page.locator(`${selector}[data-hydrated="true"]`)).toBeVisible();
+  // A slow machine takes longer than the usual limit to load and run an island's code; a hydrated one passes at once.
+  await expect(page.locator(`${selector}[data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
 }
 
 /**
