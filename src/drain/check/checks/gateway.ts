@@ -259,8 +259,8 @@ function policyTexts(
         return documentText(extra.document);
       });
   if (!writesAsItself(inputs.name) || !writesAsItself(inputs.namespace)) return write(inputs.name, inputs.namespace);
-  let written = writtenPolicies.get(profiles);
-  if (!written) writtenPolicies.set(profiles, (written = new Map()));
+  const written = writtenPolicies.get(profiles) ?? new Map<string, string[]>();
+  writtenPolicies.set(profiles, written);
   const key = `${kind}\n${keepNamespace}\n${extraValuesKey(plan, inputs, profiles)}`;
   let texts = written.get(key);
   if (!texts) {
