@@ -114,3 +114,19 @@ export function extraManifestDocuments(plan: Plan, inputs: DrainInputs, profiles
   const gateway = gatewayById(profiles, inputs.gateway);
   return gateway.extraManifests.map((extra) => extraDocument(extra, gateway, plan, inputs, profiles));
 }
+
+/**
+ * What the plan's gateway's extra objects take from the plan and inputs besides the pool's name and namespace, as
+ * one string: two calls with the same key (and the same profiles) give objects that differ only in those two.
+ */
+export function extraValuesKey(plan: Plan, inputs: DrainInputs, profiles: Profiles): string {
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const values = new Map<string, FilledValue>();
+  const note = (name: TemplateValue): FilledValue => {
+    if (name !== 'name' && name !== 'namespace' && !values.has(name))
+      values.set(name, fillValue(name, plan, inputs, profiles));
+    return { value: '' };
+  };
+  for (const extra of gateway.extraManifests) fillTemplate(extra.manifest, [], note, new Map());
+  return JSON.stringify([gateway.id, [...values]]);
+}

@@ -154,3 +154,26 @@ test('a policy for a pool whose manifest is elsewhere (no pool in the input) is 
   assert.equal(only(report, 'gateway-timeout-too-short').severity, 'error');
   assert.ok(!codes(report).includes('policy-target-elsewhere'));
 });
+
+test('pools with the same plan each get a policy with their own name and namespace, quoted where YAML needs it', () => {
+  // The rule writes one policy per plan and puts each pool's name and namespace in it; a name YAML 1.1 reads as
+  // something else (yes: a boolean) must still come out quoted, as the generator writes it.
+  const named = (name: string, namespace?: string) =>
+    pool().replace('  name: m\n', `  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}`);
+  const text = docs(vllm(), pool(), named('chat-b'), named('"yes"'), named('chat-c', 'team-a'), named('m2'));
+  const fixes = check(text, { gateway: 'gke' })
+    .findings.filter((f) => f.code === 'gateway-policy-missing')
+    .map((f) => [f.object, f.fix!.text]);
+  const expected = (name: string, namespace = '') =>
+    EXPECTED_FIX.replaceAll('  name: m\n', `  name: ${name}\n`).replace(
+      'metadata:\n',
+      `metadata:\n${namespace ? `  namespace: ${namespace}\n` : ''}`,
+    );
+  const byObject = new Map(fixes as [string, string][]);
+  assert.equal(byObject.get('InferencePool/m'), EXPECTED_FIX);
+  assert.equal(byObject.get('InferencePool/chat-b'), expected('chat-b'));
+  assert.equal(byObject.get('InferencePool/yes'), expected('"yes"'));
+  assert.equal(byObject.get('InferencePool/m2'), expected('m2'));
+  assert.match(byObject.get('InferencePool/chat-c')!, /^metadata:\n {2}name: chat-c\n {2}namespace: team-a\n/m);
+  assert.match(byObject.get('InferencePool/chat-c')!, /^ {4}name: chat-c\n {2}default:/m);
+});

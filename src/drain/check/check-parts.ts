@@ -90,7 +90,8 @@ function indexPart(
 ):
   | { index: PartIndex; gateway: { policy?: FoundSetting; gateway?: FoundSetting }; header?: WholeInput }
   | { problem: InputProblem } {
-  const bytes = new TextEncoder().encode(part.text).length;
+  // A UTF-16 unit is at most 3 bytes of UTF-8: only a part that could be over the limit is encoded to count them.
+  const bytes = part.text.length * 3 <= MAX_INPUT_BYTES ? 0 : new TextEncoder().encode(part.text).length;
   if (bytes > MAX_INPUT_BYTES) {
     return {
       problem: {

@@ -3,8 +3,11 @@
  * profiles place them, e.g. GKE's GCPBackendPolicy), such a policy missing for a pool, and an HTTPRoute
  * timeout that cuts long requests.
  */
+import { Document } from 'yaml';
 import { documentText } from '../../emit.ts';
-import { extraManifestDocuments } from '../../emit-extra.ts';
+import { extraManifestDocuments, extraValuesKey } from '../../emit-extra.ts';
+import { DOCUMENT_OPTIONS, TO_STRING } from '../../emit-options.ts';
+import type { Profiles } from '../../profiles.ts';
 import type { Plan } from '../../plan.ts';
 import type { DrainInputs } from '../../resolve.ts';
 import { formatSeconds as s } from '../../seconds.ts';
@@ -219,6 +222,56 @@ function atDefault(setting: PolicySetting, plan: Plan): string {
   );
 }
 
+/** Stand-ins for a pool's name and namespace in a policy written once and reused for other pools. */
+const NAME_MARK = 'hitlessmarkofthepoolname';
+const NAMESPACE_MARK = 'hitlessmarkofthenamespace';
+
+/** Policies written with the stand-ins, by profiles, then by kind, namespace kept or not, and the other values. */
+const writtenPolicies = new WeakMap<Profiles, Map<string, string[]>>();
+
+/** Whether YAML writes this name as itself (plain, unquoted): only then can it replace a stand-in in written text. */
+function writesAsItself(name: string): boolean {
+  return (
+    /^[a-z][-a-z0-9]*$/.test(name)
+    && !name.includes(NAME_MARK)
+    && !name.includes(NAMESPACE_MARK)
+    && new Document(name, DOCUMENT_OPTIONS).toString(TO_STRING) === `${name}\n`
+  );
+}
+
+/**
+ * The generator's policies of one kind for a pool (`inputs` name the pool), as YAML text, without a namespace when
+ * `keepNamespace` is false. Writing a policy is most of what this rule costs on a large input, and policies for pools
+ * with the same plan differ only in the pool's name and namespace: one is written with stand-ins and reused.
+ */
+function policyTexts(
+  plan: Plan,
+  inputs: DrainInputs,
+  kind: string,
+  keepNamespace: boolean,
+  profiles: Profiles,
+): string[] {
+  const write = (name: string, namespace: string) =>
+    extraManifestDocuments(plan, { ...inputs, name, namespace }, profiles)
+      .filter((extra) => extra.kind === kind)
+      .map((extra) => {
+        if (!keepNamespace) extra.document.deleteIn(['metadata', 'namespace']);
+        return documentText(extra.document);
+      });
+  if (!writesAsItself(inputs.name) || !writesAsItself(inputs.namespace)) return write(inputs.name, inputs.namespace);
+  const written = writtenPolicies.get(profiles) ?? new Map<string, string[]>();
+  writtenPolicies.set(profiles, written);
+  const key = `${kind}\n${keepNamespace}\n${extraValuesKey(plan, inputs, profiles)}`;
+  let texts = written.get(key);
+  if (!texts) {
+    // A few plans per input at most; the bound only keeps memory flat on an input with many.
+    if (written.size >= 64) written.clear();
+    texts = write(NAME_MARK, NAMESPACE_MARK);
+    written.set(key, texts);
+  }
+  return texts.map((text) => text.replaceAll(NAME_MARK, inputs.name).replaceAll(NAMESPACE_MARK, inputs.namespace));
+}
+
 /** The plan and inputs for a pool with no workload in the manifest. */
 export interface FallbackFor {
   plan: () => Plan;
@@ -256,13 +309,9 @@ export function checkGatewayPolicyMissing(
         name: pool.object.name,
         namespace: pool.object.namespace ?? base.namespace,
       };
-      const extras = extraManifestDocuments(plan, inputs, check.profiles).filter((e) => e.kind === kind);
-      if (extras.length === 0) continue;
-      const texts = extras.map((extra) => {
-        // A pool without a namespace is applied to the reader's current one; so is its policy.
-        if (pool.object.namespace === undefined) extra.document.deleteIn(['metadata', 'namespace']);
-        return documentText(extra.document);
-      });
+      // A pool without a namespace is applied to the reader's current one; so is its policy.
+      const texts = policyTexts(plan, inputs, kind, pool.object.namespace !== undefined, check.profiles);
+      if (texts.length === 0) continue;
       const effects = settings.filter((p) => p.kind === kind).map((p) => atDefault(p, plan));
       const assumed =
         gateway.source === 'default'
