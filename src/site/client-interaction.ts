@@ -3,8 +3,10 @@
  * the server's markup is the whole island: a page that nobody touches runs none of its code.
  *
  * What starts hydration: the pointer over the island (a head start on the click that usually follows), a press or
- * touch, focus inside it (Tab), a key, an input. `client:interaction="search"` also hydrates at once when the URL
- * has a query string, for an island whose first render depends on the URL (a link with the generator's settings).
+ * touch, focus inside it (Tab), a key, an input; or a part of it marked `data-hydrate-on-view` nearing the viewport
+ * (the generator's timeline, which the server cannot draw: scrolling to it is reaching for it, keyboard scrolling
+ * too). `client:interaction="search"` also hydrates at once when the URL has a query string, for an island whose
+ * first render depends on the URL (a link with the generator's settings).
  *
  * Nothing the reader does while the code loads is lost:
  * - a form field changed before hydration keeps its value and is replayed as `input` and `change` events once the
@@ -61,10 +63,18 @@ const interaction: ClientDirective = (load, options, el) => {
   };
   const holdSubmit = (event: Event) => event.preventDefault();
 
+  const onView =
+    'IntersectionObserver' in window
+      ? new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void start(), {
+          rootMargin: '400px',
+        })
+      : undefined;
+
   async function start(): Promise<void> {
     if (started) return;
     started = true;
     for (const type of STARTERS) el.removeEventListener(type, start, capture);
+    onView?.disconnect();
     let hydrate: Awaited<ReturnType<typeof load>>;
     try {
       hydrate = await load();
@@ -90,6 +100,7 @@ const interaction: ClientDirective = (load, options, el) => {
 
   function listen(): void {
     for (const type of STARTERS) el.addEventListener(type, start, capture);
+    for (const part of el.querySelectorAll('[data-hydrate-on-view]')) onView?.observe(part);
   }
 
   el.addEventListener('click', holdClick, true);

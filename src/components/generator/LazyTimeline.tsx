@@ -30,7 +30,8 @@ export function LazyTimeline(props: Props) {
     return () => observer.disconnect();
   }, []);
   return (
-    <div ref={slot} class={Loaded ? 'gen-timeline' : 'gen-timeline is-loading'}>
+    // data-hydrate-on-view: the island hydrates when this slot nears the viewport (src/site/client-interaction.ts).
+    <div ref={slot} class={Loaded ? 'gen-timeline' : 'gen-timeline is-loading'} data-hydrate-on-view>
       {Loaded ? <Loaded {...props} /> : null}
     </div>
   );
