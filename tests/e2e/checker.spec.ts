@@ -3,7 +3,7 @@
 // GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 100 ms × 1.2 = 491.52 → 492 s;
 // drain 492 × 1.5 = 738; grace 35 + 738 + 15 teardown = 788.
 import { expect, test, type Page } from '@playwright/test';
-import { hydrated, textNodes } from '../support/site.ts';
+import { holdIslandCode, hydrated, recordIslandCode, textNodes } from '../support/site.ts';
 import { describeViolations, scanDarkTheme, scanPage } from '../support/axe.ts';
 import { generate } from '../support/generate.ts';
 
@@ -437,14 +437,7 @@ test('a manifest pasted and a gateway chosen while the checker\u2019s code loads
   page,
 }) => {
   // The island's code is held back until the reader has pasted and chosen, as on a slow phone.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/_astro\/Checker\.[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdIslandCode(page, 'Checker');
   // The page carries the default gateway's and model server's profiles only; the rest loads when it hydrates.
   const html = await (await page.request.get('/checker/')).text();
   const props = /<astro-island[^>]*component-url="[^"]*Checker[^"]*"[^>]*props="([^"]*)"/.exec(html)?.[1] ?? '';
@@ -465,10 +458,7 @@ test('a manifest pasted and a gateway chosen while the checker\u2019s code loads
 test('the checker hydrates on the first interaction and changes nothing of the server\u2019s markup', async ({
   page,
 }) => {
-  const islandCode: string[] = [];
-  page.on('request', (r) => {
-    if (/\/_astro\/Checker\.[\w-]+\.js$/.test(r.url())) islandCode.push(r.url());
-  });
+  const islandCode = recordIslandCode(page, 'Checker');
   await page.goto('/checker/');
   await page.waitForLoadState('networkidle');
   expect(islandCode, 'the island\u2019s code before any interaction').toEqual([]);

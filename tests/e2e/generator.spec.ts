@@ -1,6 +1,6 @@
 // The generator page in Chromium: default output, live edits, shared links, Copy, presets, no-JS.
 import { expect, test, type Page } from '@playwright/test';
-import { hydrated, textNodes } from '../support/site.ts';
+import { holdIslandCode, hydrated, recordIslandCode, textNodes } from '../support/site.ts';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -375,10 +375,7 @@ test('the default manifest arrives highlighted in the HTML, and hydration keeps 
   expect(props).not.toContain('ORIGINAL_DST');
 
   // Loaded and left alone, the page runs none of the island's code: the server's markup is the whole island.
-  const islandCode: string[] = [];
-  page.on('request', (r) => {
-    if (/\/_astro\/Generator\.[\w-]+\.js$/.test(r.url())) islandCode.push(r.url());
-  });
+  const islandCode = recordIslandCode(page, 'Generator');
   await page.goto('/generator/');
   await page.waitForLoadState('networkidle');
   expect(islandCode, 'the island\u2019s code before any interaction').toEqual([]);
@@ -405,14 +402,7 @@ test('what the reader does while the island\u2019s code loads is kept: typed val
   page,
 }) => {
   // The island's code is held back until the reader has done all of it, as on a slow phone.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/_astro\/Generator\.[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdIslandCode(page, 'Generator');
   await page.goto('/generator/');
   await page.locator('#in-max-output-tokens').fill('8192');
   await page.locator('#in-failure-mode').selectOption('FailOpen');

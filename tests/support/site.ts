@@ -45,6 +45,31 @@ export async function hydrated(page: Page, selector: '.gen' | '.chk'): Promise<v
   await expect(page.locator(`${selector}[data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
 }
 
+/** An island's component chunk as the build names it: /_astro/Generator.<hash>.js. */
+const islandCode = (component: 'Generator' | 'Checker'): RegExp => new RegExp(`/_astro/${component}\\.[\\w-]+\\.js$`);
+
+/** Hold back an island's code until the returned function is called, as on a slow phone. */
+export async function holdIslandCode(page: Page, component: 'Generator' | 'Checker'): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(islandCode(component), async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The requests for an island's code from now on (its URLs, in the order requested). */
+export function recordIslandCode(page: Page, component: 'Generator' | 'Checker'): string[] {
+  const requested: string[] = [];
+  page.on('request', (r) => {
+    if (islandCode(component).test(r.url())) requested.push(r.url());
+  });
+  return requested;
+}
+
 /**
  * The non-empty text nodes under `selector`, in document order. Equal before and after hydration means hydration
  * split or rewrote no text (a split text node is laid out again); an empty one changes nothing a reader sees.
