@@ -27,6 +27,7 @@ import type { PageOutput } from './emitter.ts';
 import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
 import { LazyTimeline } from './LazyTimeline.tsx';
+import { useAddressFollows } from './address.ts';
 import { healthCheckDisabled, healthCheckDisabledHelp } from './health-check.ts';
 import { formatValue, inputErrorLines } from './plan-text.ts';
 
@@ -162,15 +163,9 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     if (pending) presetFirstButton.current?.focus();
   }, [pending]);
 
-  // The address follows the inputs in the same commit as the manifest (a layout effect: replaceState does no layout),
-  // and not while a link's own settings are still being read.
-  useLayoutEffect(() => {
-    if (!urlWritable.current || linkPending) return;
-    const query = encodeQuery(inputs, profiles);
-    const url = `${window.location.pathname}?${query}${window.location.hash}`;
-    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`)
-      window.history.replaceState(null, '', url);
-  }, [inputs, profiles, linkPending]);
+  // The address follows the inputs (when the browser is idle: address.ts), not while a link's own settings are read.
+  const query = useMemo(() => encodeQuery(inputs, profiles), [inputs, profiles]);
+  useAddressFollows(urlWritable.current && !linkPending ? query : null);
 
   const setValue = (flag: string, value: string) => {
     performance.mark('hitless:input');
