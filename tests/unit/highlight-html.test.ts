@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml, highlightHtml, linesToHtml } from '../../src/components/generator/highlight.ts';
+import { escapeHtml, highlightHtml, highlightLines, linesToHtml } from '../../src/components/generator/highlight.ts';
 import { generate } from '../support/generate.ts';
 
 /** The text a browser shows for the HTML: tags dropped, the five escapes read back. */
@@ -49,4 +49,15 @@ test('a model name with markup in it stays text', async () => {
   const html = await highlightHtml('model: "<img src=x onerror=alert(1)>"\n');
   assert.ok(!html.includes('<img'));
   assert.equal(textOf(html), 'model: "<img src=x onerror=alert(1)>"\n');
+});
+
+test("the worker's per-line HTML: one entry per line, each reading back as its line and newline", async () => {
+  const lines = await highlightLines('a: 1\n\n# <note>\nb: "x"\n');
+  assert.equal(lines.length, 4);
+  assert.deepEqual(lines.map(textOf), ['a: 1\n', '\n', '# <note>\n', 'b: "x"\n']);
+  assert.ok(!lines[2].includes('<note>'), 'a comment with markup stays text');
+  // The default manifest: the entries wrapped in line spans are the page's highlighted HTML, exactly.
+  const { manifest } = generate({});
+  const perLine = await highlightLines(manifest);
+  assert.equal(perLine.map((l) => `<span class="line">${l}</span>`).join(''), await highlightHtml(manifest));
 });

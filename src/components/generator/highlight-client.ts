@@ -7,7 +7,7 @@ import type { HighlightReply, HighlightRequest } from './highlight-worker.ts';
 
 interface Waiting {
   code: string;
-  resolve: (html: string) => void;
+  resolve: (lines: string[]) => void;
   reject: (error: Error) => void;
 }
 
@@ -16,8 +16,8 @@ let nextId = 0;
 const waiting = new Map<number, Waiting>();
 
 /** Highlight on the main thread, in slices. */
-function highlightHere(code: string): Promise<string> {
-  return import('./highlight.ts').then((m) => m.highlightHtml(code));
+function highlightHere(code: string): Promise<string[]> {
+  return import('./highlight.ts').then((m) => m.highlightLines(code));
 }
 
 /** The worker, started on first use; null when it cannot start or has failed. */
@@ -34,7 +34,7 @@ function startWorker(): Worker | null {
     const entry = waiting.get(reply.id);
     if (!entry) return;
     waiting.delete(reply.id);
-    if ('html' in reply) entry.resolve(reply.html);
+    if ('lines' in reply) entry.resolve(reply.lines);
     else entry.reject(new Error(reply.error));
   };
   worker.onerror = () => {
@@ -49,12 +49,12 @@ function startWorker(): Worker | null {
   return worker;
 }
 
-/** The manifest as highlighted HTML (highlight.ts's `highlightHtml`), tokenized off the main thread where possible. */
-export function highlightManifestHtml(code: string): Promise<string> {
+/** Each line of the manifest as highlighted HTML (highlight.ts's `highlightLines`), tokenized off the main thread where possible. */
+export function highlightManifestLines(code: string): Promise<string[]> {
   const w = startWorker();
   if (!w) return highlightHere(code);
   const id = nextId++;
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<string[]>((resolve, reject) => {
     waiting.set(id, { code, resolve, reject });
     w.postMessage({ id, code } satisfies HighlightRequest);
   });

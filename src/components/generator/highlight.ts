@@ -91,29 +91,35 @@ export function escapeHtml(text: string): string {
 
 const COLOUR = /^#[0-9A-Fa-f]{3,8}$/;
 
+/** One line's tokens as HTML: one span per token carrying its colours as `--hl-light` / `--hl-dark`. */
+function lineToHtml(line: HighlightToken[]): string {
+  return line
+    .map((t) => {
+      const style = [
+        t.light && COLOUR.test(t.light) ? `--hl-light:${t.light}` : '',
+        t.dark && COLOUR.test(t.dark) ? `--hl-dark:${t.dark}` : '',
+      ]
+        .filter(Boolean)
+        .join(';');
+      return style ? `<span style="${style}">${escapeHtml(t.content)}</span>` : `<span>${escapeHtml(t.content)}</span>`;
+    })
+    .join('');
+}
+
 /**
- * Highlighted lines as HTML: one `<span class="line">` per line ending in its newline, one span per token carrying
- * its colours as `--hl-light` / `--hl-dark`. The text content is the lines joined with newlines, each ended by one.
+ * Highlighted lines as HTML: one `<span class="line">` per line ending in its newline (the inner HTML of each is
+ * `highlightLines`'s entry for it). The text content is the lines joined with newlines, each ended by one.
  */
 export function linesToHtml(lines: HighlightToken[][]): string {
-  return lines
-    .map(
-      (line) =>
-        `<span class="line">${line
-          .map((t) => {
-            const style = [
-              t.light && COLOUR.test(t.light) ? `--hl-light:${t.light}` : '',
-              t.dark && COLOUR.test(t.dark) ? `--hl-dark:${t.dark}` : '',
-            ]
-              .filter(Boolean)
-              .join(';');
-            return style
-              ? `<span style="${style}">${escapeHtml(t.content)}</span>`
-              : `<span>${escapeHtml(t.content)}</span>`;
-          })
-          .join('')}\n</span>`,
-    )
-    .join('');
+  return lines.map((line) => `<span class="line">${lineToHtml(line)}\n</span>`).join('');
+}
+
+/**
+ * A manifest (ending in a newline) as the inner HTML of each of its lines, each ending in its newline: the text
+ * content of entry i is line i and a newline.
+ */
+export async function highlightLines(code: string): Promise<string[]> {
+  return (await highlightYaml(code.replace(/\n$/, ''))).map((line) => `${lineToHtml(line)}\n`);
 }
 
 /** A manifest (ending in a newline) as highlighted HTML whose text content is the manifest exactly. */
