@@ -120,6 +120,31 @@ test('changing inputs updates the manifest and the link', async ({ page }) => {
   await expect(page.locator('.gen-plan-line')).toContainText('Grace period 179s');
 });
 
+test('keystrokes made while the profiles load are kept, whatever the address says when they arrive', async ({
+  page,
+}) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/data/profiles.json', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await open(page);
+  const field = page.locator('#in-max-output-tokens');
+  await field.fill('1');
+  await field.fill('12');
+  await expect(page).toHaveURL(/max-output-tokens=12$/);
+  // The address follows the inputs a moment after each change, so when the profiles arrive it can still hold the
+  // value from before the last keystroke. Only the address the page was opened with is a link to read.
+  await page.evaluate(() => window.history.replaceState(null, '', '/generator/?v=2&max-output-tokens=1'));
+  release();
+  await expect(page.getByTestId('manifest')).toHaveAttribute('data-pending', 'false', { timeout: 30_000 });
+  await expect(field).toHaveValue('12');
+  expect(await page.locator('[data-testid=notices]').count(), 'no link was read').toBe(0);
+});
+
 test('an invalid value shows an error at the field and keeps a valid manifest; abc blocks Copy, 16,384 is read as 16384', async ({
   page,
 }) => {

@@ -95,7 +95,11 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   // for every profile, then reads them (an unknown gateway's notice names every known one).
   const [linkPending, setLinkPending] = useState(false);
   const markHydrated = () => root.current?.setAttribute('data-hydrated', 'true');
+  // The query the page was opened with. Once the reader changes something the address follows the inputs, so the
+  // address read when the profiles arrive may hold a value from before the reader's last keystroke.
+  const openedWith = useRef('');
   useEffect(() => {
+    openedWith.current = window.location.search;
     if (window.location.search === '') {
       markHydrated();
       return;
@@ -111,8 +115,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   useEffect(() => {
     if (!loaded || urlRead.current) return;
     urlRead.current = true;
-    if (window.location.search === '') return;
-    const state = decodeQuery(window.location.search, loaded.profiles);
+    if (openedWith.current === '') return;
+    const state = decodeQuery(openedWith.current, loaded.profiles);
     if (Object.keys(state.raw).length > 0) {
       setRaw(state.raw);
       setPristine(false);
