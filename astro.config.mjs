@@ -56,6 +56,8 @@ export default defineConfig({
       lastUpdated: false,
       pagination: true,
       customCss: ['./src/styles/site.css'],
+      // Site search that loads Pagefind's UI when a reader reaches for it, not on every page (src/site/Search.astro).
+      components: { Search: './src/site/Search.astro' },
       // Wrap long YAML lines (drain comments) instead of scrolling them: readable on phones, and no scroll region
       // that needs a tab stop.
       expressiveCode: { defaultProps: { wrap: true } },

@@ -369,8 +369,25 @@ async function measureJs(browser: Browser, outDir: string, paths: string[]): Pro
     const onInput = await jsFetched(page, async () => {
       const field = page.locator('main input:not([type=hidden]):not([type=checkbox]), main textarea').first();
       if ((await field.count()) > 0 && (await field.isVisible())) {
+        const manifest = page.locator('[data-testid=manifest]').first();
+        const before = (await manifest.count()) > 0 ? await manifest.textContent() : null;
         await field.focus();
         await page.keyboard.type('1');
+        // networkidle may hold already, before the input's chunks are requested: where the page has a manifest,
+        // wait until it follows the input (changed, and showing the typed value) so that every chunk is counted.
+        if (before !== null) {
+          const value = await field.inputValue();
+          await page
+            .waitForFunction(
+              ([was, typed]) => {
+                const text = document.querySelector('[data-testid=manifest]')?.textContent ?? '';
+                return text !== was && text.includes(typed);
+              },
+              [before, value] as const,
+              { timeout: 60_000 },
+            )
+            .catch(() => process.stdout.write(`      (${path}: the manifest did not show "${value}" within 60 s)\n`));
+        }
         await page.waitForLoadState('networkidle');
       }
     });

@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The site's Content-Security-Policy, for Astro's `security.csp`. Astro hashes the scripts and styles it bundles;
- * the `<script is:inline>` blocks Starlight renders (theme, sidebar state, search shortcut) it does not, so their
- * hashes are computed here from Starlight's own components: an upgrade that changes them changes the hashes.
+ * the `<script is:inline>` blocks Starlight renders (theme, sidebar state) and the site search's (Search.astro) it
+ * does not, so their hashes are computed here from the components' source: an edit or upgrade changes the hashes.
  * tests/e2e/pages.spec.ts visits every page and fails on any violation.
  */
 import { createHash } from 'node:crypto';
@@ -14,10 +14,12 @@ import { dirname, join } from 'node:path';
 const STARLIGHT_INLINE_SCRIPT_FILES = [
   'components/ThemeProvider.astro',
   'components/ThemeSelect.astro',
-  'components/Search.astro',
   'components/SidebarPersister.astro',
   'user-components/Tabs.astro',
 ];
+
+/** The site's own components that render `<script is:inline>` blocks (Search.astro replaces Starlight's). */
+const OWN_INLINE_SCRIPT_FILES = ['./Search.astro'];
 
 /**
  * The text of every `<script is:inline …>` block in an Astro component's source.
@@ -50,6 +52,16 @@ function starlightInlineScriptHashes() {
 }
 
 /**
+ * Hashes of the inline scripts the site's own components render.
+ * @returns {`sha256-${string}`[]}
+ */
+function ownInlineScriptHashes() {
+  return OWN_INLINE_SCRIPT_FILES.flatMap((file) =>
+    findInlineScripts(readFileSync(new URL(file, import.meta.url), 'utf8')),
+  ).map(hashScript);
+}
+
+/**
  * The `security.csp` setting. Scripts: this origin, hashed inline scripts, and WebAssembly compilation for
  * Pagefind's search index ('wasm-unsafe-eval' allows compiling WebAssembly, not eval). Styles: this origin and
  * Astro's hashed styles; style attributes (Expressive Code's token colours, Starlight's hidden elements) are
@@ -69,7 +81,7 @@ export function contentSecurityPolicy() {
     ],
     scriptDirective: {
       resources: ["'self'", "'wasm-unsafe-eval'"],
-      hashes: starlightInlineScriptHashes(),
+      hashes: [...starlightInlineScriptHashes(), ...ownInlineScriptHashes()],
     },
     styleDirective: {
       resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
