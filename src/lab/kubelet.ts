@@ -74,6 +74,9 @@ export async function deletePod(
           await runtime(socket, `shutdown sessions server ${BACKEND}/${pod.name}`);
           log.add('gateway draining timeout: sessions closed');
         })();
+  // Awaited at the end; until then this keeps a failure of the push (HAProxy's runtime API slow to answer on a busy
+  // machine) from being an unhandled rejection, which ends the whole lab instead of failing this run.
+  push.catch(() => {});
   if (setup.preStopSeconds > 0) {
     if (setup.preStopFailsHealth) {
       writeFileSync(drainFile, 'draining\n');
