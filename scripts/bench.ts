@@ -74,7 +74,7 @@ const JS_METHOD = `JS per page: eager = what loads before any interaction, read 
 modulepreloads, and the component and renderer of every client:load/client:idle island, plus everything those import
 statically (followed through the built chunks). Lazy = every other JS file the page fetched in Chromium with no
 interaction, split into what the page's islands import dynamically after first paint (the highlighter) and the
-rest (Starlight's search UI, prefetched on idle); then what loads on first use (the first input focused and typed
+rest (none is expected: the search UI loads when the search opens, src/site/Search.astro); then what loads on first use (the first input focused and typed
 into; the search box opened and queried: Pagefind, the same on every page, is shown once).
 Sizes are each file's bytes gzipped at level 9; inline scripts count with their text. Eager files are also
 checked against what the browser fetched.`;
@@ -362,7 +362,7 @@ async function measureJs(browser: Browser, outDir: string, paths: string[]): Pro
     });
     const missing = [...eager.files].filter((f) => !fetched.has(f));
     const lazy = new Set([...fetched].filter((f) => !eager.files.has(f)));
-    // Lazy JS the page's own islands import (highlighting, say) versus the rest (Starlight's search UI prefetch).
+    // Lazy JS the page's own islands import (highlighting, say) versus the rest (none expected).
     const fromIslands = reachable(outDir, eager.islandRoots);
     const islandLazy = new Set([...lazy].filter((f) => fromIslands.has(f)));
     const otherLazy = new Set([...lazy].filter((f) => !fromIslands.has(f)));

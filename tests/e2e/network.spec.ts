@@ -18,7 +18,8 @@ test('site search loads its index from the site itself', async ({ page, baseURL 
   await page.goto('/');
   await page.waitForLoadState('load');
   await page.locator('button[data-open-modal]').first().click();
-  // Pagefind builds its input when the dialog first opens; keys typed before that would be lost.
+  // The dialog opens on a stand-in field with Pagefind's classes; Pagefind's UI takes it over once loaded
+  // (src/site/Search.astro), keeping what was typed.
   const input = page.locator('.pagefind-ui__search-input');
   await expect(input).toBeVisible({ timeout: 15_000 });
   await input.fill('drain');
