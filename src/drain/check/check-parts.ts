@@ -9,15 +9,19 @@
  *   - a pool that selects no workload, and a policy or route that names no pool in the input, are checked with the
  *     workloads the whole check would relate them to (the first model-server workload, or the pool's namesake);
  *   - "no pool", "nothing to check" and the ignored-kind notes are said once, for the whole input.
+ * Both passes read a document in the plain style most manifests are written in with the quick reader
+ * (read-plain-yaml.ts: the same objects as the full parse, and the line of each node), and any other with `yaml`.
  */
 import type { Profiles } from '../profiles.ts';
-import { checkManifest, dedupe, type CheckReport, type WholeInput } from './check.ts';
+import { checkManifest, checkRead, dedupe, type CheckReport, type WholeInput } from './check.ts';
 import { countFindings, sortFindings, type Finding } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
 import { formatKiB, GROUP_LIMITS, MAX_INPUT_BYTES } from './limits.ts';
 import { locate, selects } from './locate.ts';
 import { isRecord, valueAt } from './path.ts';
-import { readManifest } from './read-manifest.ts';
+import { objectFrom, readManifest, type ManifestObject } from './read-manifest.ts';
+import { readPlainManifest } from './read-plain-manifest.ts';
+import { readPlainYaml } from './read-plain-yaml.ts';
 import { detectGateway, headerSettings, type FoundSetting } from './settings.ts';
 import type { Part } from './split-documents.ts';
 
@@ -82,6 +86,33 @@ function problemInInput(problem: InputProblem, part: Part, index: { document: nu
   return line === undefined ? { ...problem, message } : { ...problem, message, line };
 }
 
+/** The number of lines of a text (as `split('\n')` counts them, less an empty one after a last line break). */
+function countLines(text: string): number {
+  let lines = text.endsWith('\n') ? 0 : 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
+}
+
+/** What the index needs of a part's documents. */
+type PartRead =
+  | { ok: true; documents: number; objects: ManifestObject[]; strays: number }
+  | { ok: false; problem: InputProblem };
+
+/**
+ * Read one part for the index: a document in the plain style most manifests are written in is read by the quick
+ * reader (read-plain-yaml.ts), which gives the same object as the full parse; anything else is parsed in full.
+ */
+function readPart(text: string): PartRead {
+  const value = readPlainYaml(text);
+  const object = value === undefined ? undefined : objectFrom(value, 0, []);
+  if (object !== undefined && typeof object !== 'string' && object.kind !== 'List')
+    return { ok: true, documents: 1, objects: [object], strays: 0 };
+  const read = readManifest(text);
+  if (!read.ok) return read;
+  const { documents, objects, strays } = read.manifest;
+  return { ok: true, documents: documents.length, objects, strays: strays.length };
+}
+
 /** The index of one part, or the problem that stops the check. */
 function indexPart(
   part: Part,
@@ -100,14 +131,13 @@ function indexPart(
       },
     };
   }
-  const read = readManifest(part.text);
-  const lines = part.text.split('\n').length - (part.text.endsWith('\n') ? 1 : 0);
+  const read = readPart(part.text);
   if (!read.ok) return { problem: problemInInput(read.problem, part, { document }) };
-  const located = locate(read.manifest, profiles);
+  const located = locate(read, profiles);
   const index: PartIndex = {
     document,
-    documents: read.manifest.documents.length,
-    lines,
+    documents: read.documents,
+    lines: countLines(part.text),
     workloads: located.workloads.map((w) => ({
       namespace: w.object.namespace,
       labels: w.serving.labels,
@@ -118,9 +148,9 @@ function indexPart(
     refs: [],
     unnamedRef: false,
     ignored: located.ignored.map((o) => `${o.apiVersion} ${o.kind}`),
-    objects: read.manifest.objects.length,
+    objects: read.objects.length,
     checked: located.workloads.length + located.pools.length + located.policies.length + located.routes.length,
-    strays: read.manifest.strays.length > 0,
+    strays: read.strays > 0,
   };
   for (const policy of located.policies) {
     const ref = valueAt(policy.value, ['spec', 'targetRef']);
@@ -171,8 +201,12 @@ function checkBatch(
   profiles: Profiles,
   whole: WholeInput,
 ): BatchResult {
-  const text = members.map((i) => parts[i].text).join('');
-  const result = checkManifest(text, settings, profiles, whole, GROUP_LIMITS);
+  // A batch whose parts are all in the plain style is read by the quick reader; any other, by the full parse.
+  const texts = members.map((i) => parts[i].text);
+  const plain = readPlainManifest(texts);
+  const result = plain
+    ? checkRead(plain, settings, profiles, whole)
+    : checkManifest(texts.join(''), settings, profiles, whole, GROUP_LIMITS);
   if (!result.ok) {
     // Each part was read alone in the first pass, so this is not expected; say where, all the same.
     return { problem: problemInInput(result.problem, parts[members[0]], indexes[members[0]]) };

@@ -190,7 +190,20 @@ export function checkManifest(
 ): CheckResult {
   const read = readManifest(text, limits);
   if (!read.ok) return read;
-  const manifest = read.manifest;
+  return checkRead(read.manifest, settings, profiles, whole, text);
+}
+
+/**
+ * Check a manifest already read (by `readManifest`, or by the quick reader of a check in parts) as `checkManifest`
+ * checks its text; `text` is the input as given (with CR line ends where `manifest.text` has LF).
+ */
+export function checkRead(
+  manifest: Manifest,
+  settings: Record<string, string>,
+  profiles: Profiles,
+  whole?: WholeInput,
+  text = manifest.text,
+): CheckResult {
   if (manifest.objects.length === 0) {
     const what = manifest.strays[0]?.[1];
     return {
