@@ -105,7 +105,7 @@ for (const c of more) results.set(c.name, await capture(c.argv));
 let differ = 0;
 for (const [name, text] of results) {
   // Input paths under --out differ between runs; write them as the same placeholder.
-  const stable = text.replaceAll(relative(root, inputs), '<inputs>').replaceAll(inputs, '<inputs>');
+  const stable = text.replaceAll(inputs, '<inputs>').replaceAll(relative(root, inputs), '<inputs>');
   const file = join(out, `${name.replaceAll('/', '__')}.out`);
   writeFileSync(file, stable);
   if (against) {
