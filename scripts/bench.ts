@@ -32,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { benchCheckInput } from './bench-check-input.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The preview server's port: $BENCH_PORT, else a free one (a server left on a fixed port would be measured instead). */
@@ -632,37 +633,6 @@ function measureCli(): void {
 /** `hitless check` on a repository's worth of manifests: throughput and whether memory stays flat as input grows. */
 const CHECK_BUDGET = { docsPerCpuSecond: 2000, rssRatio10kTo2k: 1.5 };
 
-/** A vLLM Deployment as teams write them and its InferencePool: two documents, about 1 KB, with findings. */
-function benchPair(i: number): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: chat-${i}, namespace: team-${i % 7}, labels: {app: chat-${i}}}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: chat-${i}}}
-  template:
-    metadata: {labels: {app: chat-${i}}}
-    spec:
-      terminationGracePeriodSeconds: 130
-      containers:
-      - name: vllm
-        image: vllm/vllm-openai:v0.18.1
-        args: ["--model", "Qwen/Qwen3-8B", "--port", "8000", "--max-model-len", "8192"]
-        ports: [{containerPort: 8000, name: http}]
-        lifecycle: {preStop: {sleep: {seconds: 30}}}
-        readinessProbe: {httpGet: {path: /health, port: 8000}, periodSeconds: 5}
-        resources: {limits: {nvidia.com/gpu: 1, memory: 40Gi}}
----
-apiVersion: inference.networking.k8s.io/v1
-kind: InferencePool
-metadata: {name: chat-${i}, namespace: team-${i % 7}}
-spec:
-  selector: {matchLabels: {app: chat-${i}}}
-  targetPorts: [{number: 8000}]
-  endpointPickerRef: {name: chat-${i}-epp, port: {number: 9002}}
-`;
-}
-
 function measureCliCheck(packageDir: string): void {
   section('hitless check, 2,000 and 10,000 documents (installed package)');
   const dir = join(ROOT, 'node_modules', '.cache', 'hitless-bench-check');
@@ -670,7 +640,7 @@ function measureCliCheck(packageDir: string): void {
   const measured: Record<number, { cpuS: number; wallS: number; rssMB: number }> = {};
   for (const docs of [2_000, 10_000]) {
     const file = join(dir, `pairs-${docs}.yaml`);
-    writeFileSync(file, Array.from({ length: docs / 2 }, (_, i) => benchPair(i)).join('---\n'));
+    writeFileSync(file, benchCheckInput(docs));
     // GNU time gives the child's CPU time (user + system) and peak resident set; the figure is the median run's.
     const runs: { cpuS: number; wallS: number; rssMB: number }[] = [];
     for (let i = 0; i < 3; i++) {

@@ -5,6 +5,7 @@
  * (src/drain/check/check-parts.ts), with the same findings and memory that does not grow with the parsed input.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
+import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
 import { unifiedDiff } from '../drain/check/diff.ts';
@@ -278,7 +279,7 @@ export async function runCheck(argv: string[]): Promise<number> {
       `${JSON.stringify({ ok: true, exitCode: code, counts: report.counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
         '"findings": []',
       );
-    writeInPieces(
+    await writeInPieces(
       report.findings.length === 0
         ? [`${before}"findings": []${after}`]
         : (function* pieces() {
@@ -298,7 +299,7 @@ export async function runCheck(argv: string[]): Promise<number> {
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];
-  writeInPieces(
+  await writeInPieces(
     (function* pieces() {
       yield `${out.join('\n')}\n`;
       for (const f of report.findings) yield `${findingText(joined, f)}\n`;
@@ -308,13 +309,17 @@ export async function runCheck(argv: string[]): Promise<number> {
   return code;
 }
 
-/** Write pieces of text to stdout about 256 KiB at a time (writes to files and pipes are synchronous on Linux). */
-function writeInPieces(pieces: Iterable<string>): void {
+/**
+ * Write pieces of text to stdout about 256 KiB at a time. A pipe (a CI step's, `| less`) takes them asynchronously:
+ * each write waits until the pipe has taken the last, so that a large output is never queued whole in memory (it
+ * was about 100 MB of peak RSS for the findings of 10,000 documents).
+ */
+async function writeInPieces(pieces: Iterable<string>): Promise<void> {
   let pending = '';
   for (const piece of pieces) {
     pending += piece;
     if (pending.length >= 256 * 1024) {
-      process.stdout.write(pending);
+      if (!process.stdout.write(pending)) await once(process.stdout, 'drain');
       pending = '';
     }
   }

@@ -163,3 +163,50 @@ spec:
     [1, 600, 'Deployment/shard-1', 'Deployment/shard-600'],
   );
 });
+
+test('parts in the plain style (read by the quick reader in both passes) give the whole check’s report and lines', () => {
+  // Deployment + InferencePool pairs as teams write them, in block and flow style, a few with what the quick reader
+  // leaves to the full parse (a comment after a value, a block scalar), so that batches of both kinds are checked.
+  const pair = (i: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: chat-${i}
+  namespace: team-${i % 3}
+  labels: {app: chat-${i}}
+spec:
+  replicas: ${i % 4}
+  selector: {matchLabels: {app: chat-${i}}}
+  template:
+    metadata: {labels: {app: chat-${i}}}
+    spec:
+      terminationGracePeriodSeconds: ${i % 2 === 0 ? 130 : 30}
+      containers:
+      - name: vllm
+        image: 'vllm/vllm-openai:v0.18.1'
+        args: ["--model", "Qwen/Qwen3-8B", "--port", "8000"]
+        ports: [{containerPort: 8000, name: http}]${i % 5 === 0 ? ' # the server port' : ''}
+        readinessProbe:
+          httpGet: {path: /health, port: 8000}
+          periodSeconds: 5
+        resources: {limits: {nvidia.com/gpu: 1, memory: 40Gi}}${i % 7 === 0 ? '\n        command: |\n          vllm serve' : ''}
+---
+apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata: {name: chat-${i}, namespace: team-${i % 3}}
+spec:
+  selector: {matchLabels: {app: chat-${i % 9 === 0 ? 'typo' : i}}}
+  targetPorts: [{number: 8000}]
+`;
+  const text = Array.from({ length: 30 }, (_, i) => pair(i + 1)).join('---\n');
+  assertSame(text, 'plain pairs');
+  const whole = printed(checkManifest(text, {}, profiles));
+  const parts = printed(checkParts(splitDocuments(text), {}, profiles));
+  assert.deepEqual(parts, whole, 'plain pairs in batches of the default size');
+  // Worked out by hand: pair 9's pool (document 18) selects app: chat-typo. A pair is 29 lines (the Deployment 22,
+  // `---`, the pool 6), pair 7 two more (its block scalar), and the join puts a `---` line after each pair: pair 9
+  // starts after 8 * 29 + 2 + 8 = 242 lines, and its pool's selector is the pair's line 28.
+  const parted = checkParts(splitDocuments(text), {}, profiles);
+  assert.ok(parted.ok);
+  const mismatch = parted.report.findings.find((f) => f.code === 'pool-selector-mismatch' && f.document === 18);
+  assert.equal(mismatch?.line, 242 + 28);
+});

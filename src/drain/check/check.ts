@@ -164,13 +164,25 @@ function workloadContexts(
   return contexts;
 }
 
-/** The findings without repeats (the same code, object, path and message), the first of each kept. */
+/**
+ * The findings without repeats (the same code, object, path and message), the first of each kept. A repeat is the
+ * same `code\nobject\npath\nmessage`; for the findings whose object and message have no line break (all but a
+ * few), that is the same message and `code\nobject\npath`, so the keys kept are short (a large input in parts has
+ * tens of thousands of findings, and one long key each held about 20 MB).
+ */
 export function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
+  const byMessage = new Map<string, Set<string>>();
   return findings.filter((f) => {
-    const key = `${f.code}\n${f.object}\n${f.path}\n${f.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const object = `${f.object}`;
+    // The two kinds of key cannot meet: a path and a code never have a line break, so a key of the second kind
+    // has more line breaks than three.
+    const plain = !f.message.includes('\n') && !object.includes('\n');
+    const keys = plain ? (byMessage.get(f.message) ?? new Set<string>()) : seen;
+    if (plain && keys.size === 0) byMessage.set(f.message, keys);
+    const key = plain ? `${f.code}\n${object}\n${f.path}` : `${f.code}\n${object}\n${f.path}\n${f.message}`;
+    if (keys.has(key)) return false;
+    keys.add(key);
     return true;
   });
 }
@@ -190,7 +202,20 @@ export function checkManifest(
 ): CheckResult {
   const read = readManifest(text, limits);
   if (!read.ok) return read;
-  const manifest = read.manifest;
+  return checkRead(read.manifest, settings, profiles, whole, text);
+}
+
+/**
+ * Check a manifest already read (by `readManifest`, or by the quick reader of a check in parts) as `checkManifest`
+ * checks its text; `text` is the input as given (with CR line ends where `manifest.text` has LF).
+ */
+export function checkRead(
+  manifest: Manifest,
+  settings: Record<string, string>,
+  profiles: Profiles,
+  whole?: WholeInput,
+  text = manifest.text,
+): CheckResult {
   if (manifest.objects.length === 0) {
     const what = manifest.strays[0]?.[1];
     return {

@@ -204,7 +204,7 @@ function poolFrom(object: ManifestObject): Pool {
 }
 
 /** Sort every object of a manifest by what the checker does with it. */
-export function locate(manifest: Manifest, profiles: Profiles): Located {
+export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles): Located {
   const located: Located = { workloads: [], pools: [], policies: [], routes: [], gateways: [], ignored: [] };
   const policies = policyKinds(profiles);
   for (const object of manifest.objects) {

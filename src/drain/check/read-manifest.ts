@@ -42,6 +42,16 @@ export interface Manifest {
   strays: [number, string][];
   /** The input ended its lines with CR alone (classic Mac): `text` has LF, and the fixed text goes back to CR. */
   crOnly?: boolean;
+  /**
+   * A manifest read by the quick reader (read-plain-manifest.ts) has no yaml Documents (`documents` is empty, and it
+   * cannot be fixed): its number of documents and the line of each node instead.
+   */
+  plain?: { documents: number; lineAt: (document: number, path: NodePath) => number | undefined };
+}
+
+/** The number of YAML documents of a manifest. */
+export function documentCount(manifest: Manifest): number {
+  return manifest.plain ? manifest.plain.documents : manifest.documents.length;
 }
 
 export type ReadResult = { ok: true; manifest: Manifest } | { ok: false; problem: InputProblem };
@@ -113,7 +123,8 @@ function scanDocument(doc: Document.Parsed): DocumentScan {
   return scan;
 }
 
-function objectFrom(value: unknown, document: number, base: Segment[]): ManifestObject | string {
+/** The Kubernetes object a document's value holds, or what it holds instead ('' for an empty document). */
+export function objectFrom(value: unknown, document: number, base: Segment[]): ManifestObject | string {
   if (!isRecord(value))
     return value === null || value === undefined
       ? ''
@@ -228,6 +239,7 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
 
 /** The 1-based line of the node at a path (of its key, for a mapping entry), or of its nearest ancestor that exists. */
 export function lineAt(manifest: Manifest, document: number, path: NodePath): number | undefined {
+  if (manifest.plain) return manifest.plain.lineAt(document, path);
   const doc = manifest.documents[document];
   if (!doc) return undefined;
   for (let end = path.length; end >= 0; end--) {

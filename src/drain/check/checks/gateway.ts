@@ -17,7 +17,7 @@ import { policySettings, type PolicySetting } from '../gateway-policies.ts';
 import { sameNamespace, selects, type Pool } from '../locate.ts';
 import { isRecord, quote, valueAt } from '../path.ts';
 import { intField } from '../pod.ts';
-import type { ManifestObject } from '../read-manifest.ts';
+import { documentCount, type ManifestObject } from '../read-manifest.ts';
 import type { CheckedFor } from '../settings.ts';
 
 /**
@@ -294,7 +294,7 @@ export function checkGatewayPolicyMissing(
   const settings = policySettings(check.profiles).filter((p) => p.gateway.id === gateway.gateway);
   const kinds = [...new Set(settings.map((p) => p.kind))];
   if (kinds.length === 0) return;
-  let added = check.manifest.documents.length;
+  let added = documentCount(check.manifest);
   for (const pool of check.located.pools) {
     if (!pool.current) continue;
     const ctx = contexts.find(

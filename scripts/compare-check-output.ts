@@ -1,0 +1,122 @@
+/**
+ * Record what `hitless check` prints (stdout, stderr, exit code) for a set of inputs, to show that a change to the
+ * checker leaves its output byte for byte as it was: every fixture in every format; all fixtures as one input large
+ * enough to be checked in parts (also with an invalid document last); the bench's input of 2,000 and 10,000
+ * documents under each gateway. Run it on the old and the new source and compare:
+ *
+ *   node scripts/compare-check-output.ts --root OLD_CHECKOUT --out .builds/check-old
+ *   node scripts/compare-check-output.ts --root . --out .builds/check-new --against .builds/check-old
+ *
+ * `--root` is a checkout with node_modules (its src/ is the checker run); `--quick` leaves out the 10,000 documents.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { benchCheckInput } from './bench-check-input.ts';
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+const root = resolve(option('root') ?? '.');
+const out = resolve(option('out') ?? '.builds/check-output');
+const against = option('against') && resolve(option('against')!);
+const quick = process.argv.includes('--quick');
+
+const { runCheck } = (await import(pathToFileURL(join(root, 'src/cli/check.ts')).href)) as {
+  runCheck: (argv: string[]) => Promise<number>;
+};
+const { readProfiles } = (await import(pathToFileURL(join(root, 'src/profiles/read-files.ts')).href)) as {
+  readProfiles: () => { gateways: { id: string }[] };
+};
+
+/** Run the check with stdout and stderr captured. */
+async function capture(argv: string[]): Promise<string> {
+  const chunks: string[] = [];
+  const [stdout, stderr] = [process.stdout.write, process.stderr.write];
+  process.stdout.write = ((c: string | Uint8Array) => chunks.push(`${c}`) > 0) as typeof process.stdout.write;
+  process.stderr.write = ((c: string | Uint8Array) => chunks.push(`[stderr] ${c}`) > 0) as typeof process.stderr.write;
+  let code: number | string;
+  try {
+    code = await runCheck(argv);
+  } catch (error) {
+    code = `threw ${(error as Error).message}`;
+  } finally {
+    process.stdout.write = stdout;
+    process.stderr.write = stderr;
+  }
+  return `exit ${code}\n${chunks.join('')}`;
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const inputs = join(out, 'inputs');
+mkdirSync(inputs);
+process.chdir(root);
+const cases: { name: string; argv: string[] }[] = [];
+const fixtures = [...yamlFiles('tests/fixtures'), ...yamlFiles('src/drain/check/rules')];
+for (const f of fixtures)
+  for (const format of ['text', 'json', 'github', 'diff'])
+    cases.push({ name: `${f}.${format}`, argv: [f, '--format', format] });
+
+const results = new Map<string, string>();
+for (const c of cases) results.set(c.name, await capture(c.argv));
+// All fixtures that check alone, as one input over 256 KiB (so checked in parts), and as many files.
+const usable = fixtures.filter((f) => !results.get(`${f}.json`)!.startsWith('exit 2'));
+const body = (f: string) => {
+  const t = readFileSync(f, 'utf8');
+  return t.endsWith('\n') ? t : `${t}\n`;
+};
+let all = usable.map(body).join('---\n');
+while (Buffer.byteLength(all) <= 300 * 1024) all = `${all}---\n${all}`;
+const invalid = fixtures.find(
+  (f) => results.get(`${f}.json`)!.startsWith('exit 2') && /Not valid YAML/.test(results.get(`${f}.json`)!),
+);
+writeFileSync(join(inputs, 'all-fixtures.yaml'), all);
+if (invalid) writeFileSync(join(inputs, 'all-fixtures-invalid-last.yaml'), `${all}---\n${body(invalid)}`);
+const more: { name: string; argv: string[] }[] = [];
+for (const format of ['text', 'json', 'github']) {
+  more.push({ name: `all-fixtures.${format}`, argv: [join(inputs, 'all-fixtures.yaml'), '--format', format] });
+  more.push({ name: `all-fixtures-files.${format}`, argv: [...usable, ...usable, ...usable, '--format', format] });
+  if (invalid)
+    more.push({
+      name: `all-fixtures-invalid-last.${format}`,
+      argv: [join(inputs, 'all-fixtures-invalid-last.yaml'), '--format', format],
+    });
+}
+for (const docs of quick ? [2_000] : [2_000, 10_000]) {
+  const file = join(inputs, `pairs-${docs}.yaml`);
+  writeFileSync(file, benchCheckInput(docs));
+  more.push({ name: `pairs-${docs}.text`, argv: [file] });
+  more.push({ name: `pairs-${docs}.github`, argv: [file, '--format', 'github'] });
+  for (const gateway of readProfiles().gateways.map((g) => g.id))
+    more.push({ name: `pairs-${docs}.${gateway}.json`, argv: [file, '--format', 'json', '--gateway', gateway] });
+}
+for (const c of more) results.set(c.name, await capture(c.argv));
+
+let differ = 0;
+for (const [name, text] of results) {
+  // Input paths under --out differ between runs; write them as the same placeholder.
+  const stable = text.replaceAll(inputs, '<inputs>').replaceAll(relative(root, inputs), '<inputs>');
+  const file = join(out, `${name.replaceAll('/', '__')}.out`);
+  writeFileSync(file, stable);
+  if (against) {
+    const old = join(against, `${name.replaceAll('/', '__')}.out`);
+    if (!existsSync(old) || readFileSync(old, 'utf8') !== stable) {
+      differ++;
+      process.stdout.write(`DIFFERS: ${name}\n`);
+    }
+  }
+}
+process.stdout.write(
+  `${results.size} outputs written to ${out}${against ? `; ${differ} differ from ${against}` : ''}\n`,
+);
+if (differ > 0) process.exitCode = 1;
