@@ -145,7 +145,11 @@ async function execute(
         throw error;
       }
     };
-    await Promise.all(Array.from({ length: lanes }, runLane));
+    // Every lane ends its current scenario before the resources are released (a lane that failed stops the others
+    // from starting another); then the first failure is the lab's.
+    const lanesEnded = await Promise.allSettled(Array.from({ length: lanes }, runLane));
+    const failed = lanesEnded.find((lane) => lane.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     resources.releaseAll();
     removeHandlers();
