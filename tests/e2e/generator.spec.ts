@@ -1,6 +1,6 @@
 // The generator page in Chromium: default output, live edits, shared links, Copy, presets, no-JS.
 import { expect, test, type Page } from '@playwright/test';
-import { holdIslandCode, hydrated, recordIslandCode, textNodes } from '../support/site.ts';
+import { holdIslandCode, holdRequests, hydrated, recordIslandCode, textNodes } from '../support/site.ts';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -123,14 +123,7 @@ test('changing inputs updates the manifest and the link', async ({ page }) => {
 test('keystrokes made while the profiles load are kept, whatever the address says when they arrive', async ({
   page,
 }) => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/data/profiles.json', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/data/profiles.json');
   await open(page);
   const field = page.locator('#in-max-output-tokens');
   await field.fill('1');

@@ -5,6 +5,7 @@
  * focused, what is typed there is kept, and searched once Pagefind's UI is in.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { holdRequests } from '../support/site.ts';
 
 /** Text only Pagefind's UI code holds (its result template's class), to tell its script from any other. */
 const PAGEFIND_UI_MARKER = 'pagefind-ui__result-link';
@@ -127,15 +128,8 @@ test('Ctrl+K opens the search, which then loads Pagefind and finds pages; Escape
 test('before any of its code has arrived, the search opens, keeps what is typed, then searches it', async ({
   page,
 }) => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
   // Every bundled script waits, as on a slow phone; only the page's inline scripts run.
-  await page.route(/\/_astro\/[^/]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, /\/_astro\/[^/]+\.js$/);
   // DOMContentLoaded and load wait for the held module scripts; the markup and inline scripts run before them.
   await page.goto('/', { waitUntil: 'commit' });
   await expect(searchButton(page), 'the inline script enabled the button').toBeEnabled();

@@ -48,17 +48,22 @@ export async function hydrated(page: Page, selector: '.gen' | '.chk'): Promise<v
 /** An island's component chunk as the build names it: /_astro/Generator.<hash>.js. */
 const islandCode = (component: 'Generator' | 'Checker'): RegExp => new RegExp(`/_astro/${component}\\.[\\w-]+\\.js$`);
 
-/** Hold back an island's code until the returned function is called, as on a slow phone. */
-export async function holdIslandCode(page: Page, component: 'Generator' | 'Checker'): Promise<() => void> {
+/** Hold back the requests for `url` until the returned function is called, as on a slow phone. */
+export async function holdRequests(page: Page, url: string | RegExp): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route(islandCode(component), async (route) => {
+  await page.route(url, async (route) => {
     await held;
     await route.continue();
   });
   return release;
+}
+
+/** Hold back an island's code until the returned function is called. */
+export function holdIslandCode(page: Page, component: 'Generator' | 'Checker'): Promise<() => void> {
+  return holdRequests(page, islandCode(component));
 }
 
 /** The requests for an island's code from now on (its URLs, in the order requested). */
