@@ -83,7 +83,12 @@ test('the GKE page shows the extra objects exactly as the generator emits them',
   await expect(shown).toHaveCount(2);
   const fromPage: Obj[] = [];
   for (const section of await shown.all()) {
-    const text = await section.locator('pre').innerText();
+    // The blocks far down the page are laid out as the reader reaches them (content-visibility: auto), and only
+    // laid-out text has an innerText: read each where the reader sees it.
+    const pre = section.locator('pre');
+    await pre.scrollIntoViewIfNeeded();
+    await expect(pre).toContainText('kind:', { useInnerText: true });
+    const text = await pre.innerText();
     fromPage.push(parseAllDocuments(text)[0].toJS() as Obj);
   }
   const docs = await followGeneratorLink(page);
