@@ -16,6 +16,7 @@ import { OutputError } from '../drain/emit-files.ts';
 import { readOutputFacts } from '../profiles/read-output-files.ts';
 import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { writeOutput } from './streams.ts';
 
 const FORMATS = ['yaml', 'json'];
 
@@ -54,7 +55,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
     output.form === 'bundle' ? {} : { files: output.files.map(({ name, purpose, text }) => ({ name, purpose, text })) };
   if (migration) {
     const lines = migration.changes.length > 0 ? migration.changes.map((c) => `  ${describeChange(c)}`) : ['  nothing'];
-    process.stderr.write(
+    writeOutput(
+      'stderr',
       `notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`,
     );
   }
@@ -62,12 +64,12 @@ export async function runGenerate(argv: string[]): Promise<number> {
     const out = migration
       ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration }
       : { inputs: resolved.inputs, plan: planned, manifest, ...files };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    writeOutput('stdout', `${JSON.stringify(out, null, 2)}\n`);
   } else {
-    process.stdout.write(manifest);
+    writeOutput('stdout', manifest);
   }
   for (const w of planned.warnings)
-    if (w.severity !== 'info') process.stderr.write(`${w.severity} [${w.code}]: ${w.message}\n`);
+    if (w.severity !== 'info') writeOutput('stderr', `${w.severity} [${w.code}]: ${w.message}\n`);
   return 0;
 }
 

@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
@@ -32,5 +34,19 @@ test('hitless generate > /dev/full: one line on stderr and 74, no stack trace', 
   assert.equal(r.stdout.trim(), 'status 74');
   const errorLines = r.stderr.split('\n').filter((l) => l.startsWith('hitless: '));
   assert.deepEqual(errorLines, ['hitless: cannot write the output: ENOSPC: no space left on device, write']);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('hitless generate into a pipe whose reader has gone: 141, its warnings still on stderr, no stack trace', () => {
+  // The reader closes its end and exits first (it writes the flag file last); only then does the CLI start.
+  const dir = mkdtempSync(join(tmpdir(), 'hitless-pipe-'));
+  const flag = join(dir, 'closed');
+  const r = shell(
+    `{ until [ -e "${flag}" ]; do sleep 0.05; done; "$NODE" "$BIN" generate; echo "status $?" >&2; } | { exec 0<&-; touch "${flag}"; }`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  assert.match(r.stderr, /^warning \[grace-exceeds-autoscaler\]: /m, 'the warnings after the manifest are written');
+  assert.match(r.stderr, /^status 141$/m);
+  assert.doesNotMatch(r.stderr, /hitless: cannot write/);
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
 });
