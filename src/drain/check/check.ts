@@ -171,9 +171,14 @@ function workloadContexts(
  * tens of thousands of findings, and one long key each held about 20 MB).
  */
 export function dedupe(findings: Finding[]): Finding[] {
+  return findings.filter(deduper());
+}
+
+/** A filter that passes the first of each finding it is given and not its repeats, as `dedupe` keeps them. */
+export function deduper(): (f: Finding) => boolean {
   const seen = new Set<string>();
   const byMessage = new Map<string, Set<string>>();
-  return findings.filter((f) => {
+  return (f) => {
     const object = `${f.object}`;
     // The two kinds of key cannot meet: a path and a code never have a line break, so a key of the second kind
     // has more line breaks than three.
@@ -184,7 +189,7 @@ export function dedupe(findings: Finding[]): Finding[] {
     if (keys.has(key)) return false;
     keys.add(key);
     return true;
-  });
+  };
 }
 
 /**
