@@ -11,6 +11,12 @@ import { join } from 'node:path';
 /** Bytes written to the file at once (texts are gathered until there are this many). */
 const WRITE_BYTES = 256 * 1024;
 
+/**
+ * Bytes read at once by `texts`: the strings read stay below 128 KiB, the largest ordinary object of V8's young
+ * generation (a larger one lives in the large-object space until a full collection).
+ */
+const READ_BYTES = 60 * 1024;
+
 /** Texts by entry number, from 0 in the order appended. */
 export interface ByteStore {
   /** Store a text; returns its entry number. */
@@ -28,8 +34,8 @@ export interface ByteStore {
   close(): void;
 }
 
-/** A growable array of numbers. */
-class Numbers {
+/** A growable array of numbers, kept outside the JavaScript heap. */
+export class Numbers {
   values = new Float64Array(1024);
   size = 0;
   push(value: number): void {
@@ -81,43 +87,47 @@ function fileStore(fd: number, remove: () => void): ByteStore {
   const offsets = new Numbers();
   const lengths = new Numbers();
   let written = 0;
-  let pending: string[] = [];
+  // Texts are encoded into this buffer as they come, so that none is held as a string until it is written.
+  const pending = Buffer.allocUnsafe(WRITE_BYTES);
   let pendingBytes = 0;
-  const flush = () => {
-    if (pending.length === 0) return;
-    const bytes = Buffer.from(pending.join(''), 'utf8');
+  const write = (bytes: Uint8Array) => {
     let at = 0;
     while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at, written + at);
     written += bytes.length;
-    pending = [];
+  };
+  const flush = () => {
+    if (pendingBytes === 0) return;
+    write(pending.subarray(0, pendingBytes));
     pendingBytes = 0;
   };
+  // One buffer for every read (a new one each time was external memory that only a full collection gives back).
+  let readBuffer = Buffer.allocUnsafe(WRITE_BYTES);
   const read = (offset: number, length: number): string => {
     if (offset + length > written) flush();
-    const bytes = Buffer.allocUnsafe(length);
+    if (length > readBuffer.length) readBuffer = Buffer.allocUnsafe(length);
     let at = 0;
     while (at < length) {
-      const n = readSync(fd, bytes, at, length - at, offset + at);
+      const n = readSync(fd, readBuffer, at, length - at, offset + at);
       if (n === 0) throw new Error('the temporary store ended early');
       at += n;
     }
-    return bytes.toString('utf8');
+    return readBuffer.toString('utf8', 0, length);
   };
   return {
     append(text) {
       const length = Buffer.byteLength(text, 'utf8');
+      if (pendingBytes + length > WRITE_BYTES) flush();
       offsets.push(written + pendingBytes);
       lengths.push(length);
-      pending.push(text);
-      pendingBytes += length;
-      if (pendingBytes >= WRITE_BYTES) flush();
+      if (length > WRITE_BYTES) write(Buffer.from(text, 'utf8'));
+      else pendingBytes += pending.write(text, pendingBytes, 'utf8');
       return offsets.size - 1;
     },
     get size() {
       return offsets.size;
     },
     text: (entry) => read(offsets.values[entry], lengths.values[entry]),
-    *texts(entries, bytes = WRITE_BYTES) {
+    *texts(entries, bytes = READ_BYTES) {
       let start = -1;
       let end = -1;
       for (const entry of entries) {
@@ -133,7 +143,6 @@ function fileStore(fd: number, remove: () => void): ByteStore {
       if (start !== -1) yield read(start, end - start);
     },
     close() {
-      pending = [];
       closeSync(fd);
       remove();
     },
@@ -148,7 +157,7 @@ function memoryStore(): ByteStore {
       return stored.length;
     },
     text: (entry) => stored[entry],
-    *texts(entries, bytes = WRITE_BYTES) {
+    *texts(entries, bytes = READ_BYTES) {
       let piece = '';
       for (const entry of entries) {
         piece += stored[entry];

@@ -174,6 +174,17 @@ export function dedupe(findings: Finding[]): Finding[] {
   return findings.filter(deduper());
 }
 
+/**
+ * What makes two findings repeats of each other for `dedupe`, as one text: the same text, the same code, object, path
+ * and message (`p`: none of them has a line break; `n`: the object or message has one, and the text is compared
+ * whole).
+ */
+export function repeatKey(f: Finding): string {
+  const object = `${f.object}`;
+  const plain = !f.message.includes('\n') && !object.includes('\n');
+  return `${plain ? 'p' : 'n'}${f.code}\n${object}\n${f.path}\n${f.message}`;
+}
+
 /** A filter that passes the first of each finding it is given and not its repeats, as `dedupe` keeps them. */
 export function deduper(): (f: Finding) => boolean {
   const seen = new Set<string>();
