@@ -135,7 +135,13 @@ export async function readJoined(
  * Read the inputs for `hitless check`: whole when within the page's limits, else in parts, indexed (unless `index`
  * is false: `--format diff` only needs their count) and stored.
  */
-export async function readCheckInput(names: string[], profiles: Profiles, index = true): Promise<CheckInput> {
+export async function readCheckInput(
+  names: string[],
+  profiles: Profiles,
+  index = true,
+  /** Called after each piece read (to bound the young generation, see young-generation.ts). */
+  poll: () => void = () => {},
+): Promise<CheckInput> {
   const splitter = documentSplitter();
   /** The parts while the input is within the page's limits; undefined once it is checked in parts. */
   let kept: Part[] | undefined = [];
@@ -168,7 +174,10 @@ export async function readCheckInput(names: string[], profiles: Profiles, index 
         }
       }
     });
-  const read = await readJoined(names, (text) => accept(splitter.push(text)));
+  const read = await readJoined(names, (text) => {
+    accept(splitter.push(text));
+    poll();
+  });
   if (read.unreadable.length > 0) {
     store?.close();
     return { kind: 'unreadable', starts: read.starts, unreadable: read.unreadable };
