@@ -41,7 +41,11 @@ async function capture(argv: string[], stdin?: string): Promise<string> {
     const bytes = Buffer.from(stdin);
     for (let at = 0, size = 1; at < bytes.length; at += size, size = (size * 7 + 3) % 70_001)
       pieces.push(bytes.subarray(at, at + size));
-    Object.defineProperty(process, 'stdin', { configurable: true, enumerable: realStdin.enumerable, value: Readable.from(pieces) });
+    Object.defineProperty(process, 'stdin', {
+      configurable: true,
+      enumerable: realStdin.enumerable,
+      value: Readable.from(pieces),
+    });
   }
   const chunks: string[] = [];
   const [stdout, stderr] = [process.stdout.write, process.stderr.write];

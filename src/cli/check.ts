@@ -164,7 +164,11 @@ async function check(
   const result = withPlainEnv(() =>
     checkIndexedParts(
       indexer,
-      (i) => store.text(i),
+      (i) => {
+        // Between batches too: the young generation may reach its bound only once the check is under way.
+        young.poll();
+        return store.text(i);
+      },
       settings,
       profiles,
       (f) => found.add(f),
