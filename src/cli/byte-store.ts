@@ -19,6 +19,8 @@ const READ_BYTES = 60 * 1024;
 
 /** Texts by entry number, from 0 in the order appended. */
 export interface ByteStore {
+  /** Where the texts are: in the temporary file, or in memory (no temporary file could be made). */
+  readonly kind: 'file' | 'memory';
   /** Store a text; returns its entry number. */
   append(text: string): number;
   /** The number of entries. */
@@ -49,10 +51,10 @@ export class Numbers {
 }
 
 /** The temporary file, open for reading and writing and already unlinked where the system allows it. */
-function openTemporary(): { fd: number; remove: () => void } | undefined {
+function openTemporary(parent: string): { fd: number; remove: () => void } | undefined {
   let dir: string | undefined;
   try {
-    dir = mkdtempSync(join(tmpdir(), 'hitless-check-'));
+    dir = mkdtempSync(join(parent, 'hitless-store-'));
     const file = join(dir, 'store');
     const fd = openSync(file, 'w+', 0o600);
     const remove = () => {
@@ -77,9 +79,9 @@ function openTemporary(): { fd: number; remove: () => void } | undefined {
   }
 }
 
-/** A store in a temporary file, or in memory when none can be made. */
-export function openByteStore(): ByteStore {
-  const file = openTemporary();
+/** A store in a temporary file (in `parent`, the system's temporary folder), or in memory when none can be made. */
+export function openByteStore(parent = tmpdir()): ByteStore {
+  const file = openTemporary(parent);
   return file ? fileStore(file.fd, file.remove) : memoryStore();
 }
 
@@ -114,6 +116,7 @@ function fileStore(fd: number, remove: () => void): ByteStore {
     return readBuffer.toString('utf8', 0, length);
   };
   return {
+    kind: 'file',
     append(text) {
       const length = Buffer.byteLength(text, 'utf8');
       if (pendingBytes + length > WRITE_BYTES) flush();
@@ -152,6 +155,7 @@ function fileStore(fd: number, remove: () => void): ByteStore {
 function memoryStore(): ByteStore {
   let stored: string[] = [];
   return {
+    kind: 'memory',
     append: (text) => stored.push(text) - 1,
     get size() {
       return stored.length;

@@ -207,6 +207,7 @@ const finding = (code: string, severity: Finding['severity'], document?: number,
 function countingStore(): ByteStore & { appended: number } {
   const texts: string[] = [];
   const store = {
+    kind: 'memory' as const,
     appended: 0,
     append(text: string) {
       store.appended++;
@@ -258,17 +259,22 @@ test('stored findings are deduped, counted and sorted as dedupe and sortFindings
 });
 
 test('the temporary store leaves no file behind and reads back what was written, in pieces', () => {
-  const before = readdirSync(tmpdir()).filter((n) => n.startsWith('hitless-check-')).length;
-  const store = openByteStore();
-  // Removed as soon as it is open: nothing new in tmpdir while it is in use.
-  assert.equal(readdirSync(tmpdir()).filter((n) => n.startsWith('hitless-check-')).length, before);
-  const texts = ['one\n', 'zwei \u00fc\n', '\u20ac three\n', 'x'.repeat(300_000)];
-  for (const t of texts) store.append(t);
-  assert.equal(store.size, 4);
-  assert.equal(store.text(1), 'zwei \u00fc\n');
-  assert.equal(store.text(3), texts[3]);
-  // Entries next to each other are read at once; out of order, each on its own.
-  assert.deepEqual([...store.texts([0, 1, 2], 1024)], ['one\nzwei \u00fc\n\u20ac three\n']);
-  assert.deepEqual([...store.texts([2, 0], 1024)], ['\u20ac three\n', 'one\n']);
-  store.close();
+  const parent = mkdtempSync(join(tmpdir(), 'hitless-stream-test-'));
+  const store = openByteStore(parent);
+  try {
+    // A file, removed as soon as it is open: nothing in its folder while it is in use.
+    assert.equal(store.kind, 'file');
+    assert.deepEqual(readdirSync(parent), []);
+    const texts = ['one\n', 'zwei \u00fc\n', '\u20ac three\n', 'x'.repeat(300_000)];
+    for (const t of texts) store.append(t);
+    assert.equal(store.size, 4);
+    assert.equal(store.text(1), 'zwei \u00fc\n');
+    assert.equal(store.text(3), texts[3]);
+    // Entries next to each other are read at once; out of order, each on its own.
+    assert.deepEqual([...store.texts([0, 1, 2], 1024)], ['one\nzwei \u00fc\n\u20ac three\n']);
+    assert.deepEqual([...store.texts([2, 0], 1024)], ['\u20ac three\n', 'one\n']);
+  } finally {
+    store.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
 });
