@@ -19,39 +19,11 @@ import { readProfiles } from '../profiles/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
-import { annotationLevel, formatAnnotation } from './github-annotations.ts';
+import { findingPrinter, locate, problemText } from './check-print.ts';
+import { formatAnnotation } from './github-annotations.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
 
 const FORMATS = ['text', 'json', 'diff', 'github'];
-
-function locate(joined: Joined, line: number | undefined): string {
-  if (line === undefined) return joined.starts.length === 1 ? joined.starts[0].name : '';
-  const file = [...joined.starts].reverse().find((s) => s.line <= line) ?? joined.starts[0];
-  return `${file.name}:${line - file.line + 1}`;
-}
-
-function problemText(joined: Joined, problem: InputProblem): string {
-  if (problem.line === undefined) return problem.message;
-  const place = locate(joined, problem.line);
-  const local = place.slice(place.lastIndexOf(':') + 1);
-  const message = problem.message.replace(/at line \d+, column (\d+)/, `at line ${local}, column $1`);
-  return `${place}${problem.column ? `:${problem.column}` : ''}: ${message}`;
-}
-
-function indent(text: string, by: string): string {
-  return text
-    .split('\n')
-    .map((l, i) => (i === 0 ? l : `${by}${l}`))
-    .join('\n');
-}
-
-function findingText(joined: Joined, f: Finding): string {
-  const where = [locate(joined, f.line), f.object, f.path].filter(Boolean).join('  ');
-  const lines = [`  ${f.severity.padEnd(7)} ${f.code}${where ? `  ${where}` : ''}`, `          ${f.message}`];
-  if (f.fix) lines.push(`          fix (${f.remedy}): ${indent(f.fix.text, '               ')}`);
-  else lines.push(`          (${f.remedy})`);
-  return lines.join('\n');
-}
 
 /** A setting given on the command line that replaces a value read from the manifest. */
 export interface Override {
@@ -94,39 +66,6 @@ gateway is read from the manifest (a gateway policy, a Gateway's class, the gene
 gke; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB).
 Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
-
-/** One finding as `--format` prints it (a JSON finding with the comma that goes before all but the first). */
-function findingPrinter(format: string, joined: Joined): (f: Finding) => string {
-  if (format === 'github')
-    // One workflow annotation per finding, on its file and line, so the run shows them on the changed lines.
-    return (f) => {
-      const place = locate(joined, f.line);
-      const at = f.line === undefined ? undefined : place.lastIndexOf(':');
-      const file = at === undefined ? place || undefined : place.slice(0, at);
-      const line = at === undefined ? undefined : Number(place.slice(at + 1));
-      const fix = f.fix ? ` Fix (${f.remedy ?? 'applied'}): ${f.fix.text}` : '';
-      return `${formatAnnotation({
-        level: annotationLevel(f.severity),
-        file: file === '-' ? undefined : file,
-        line: file === '-' ? undefined : line,
-        title: `hitless ${f.code}${f.object ? ` (${f.object})` : ''}`,
-        message: `${f.path ? `${f.path}: ` : ''}${f.message}${fix}`,
-      })}\n`;
-    };
-  if (format === 'json')
-    return ({ fix, ...f }) => {
-      const place = locate(joined, f.line);
-      const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
-      const json = {
-        ...f,
-        file: file || undefined,
-        line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)),
-        fix: fix?.text,
-      };
-      return `,\n${JSON.stringify(json, null, 2).replace(/^/gm, '    ')}`;
-    };
-  return (f) => `${findingText(joined, f)}\n`;
-}
 
 /** The printed findings (sorted) and their counts: of a whole check's report, or of a check in parts' store. */
 interface Printed {
