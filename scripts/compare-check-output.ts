@@ -2,7 +2,8 @@
  * Record what `hitless check` prints (stdout, stderr, exit code) for a set of inputs, to show that a change to the
  * checker leaves its output byte for byte as it was: every fixture in every format; all fixtures as one input large
  * enough to be checked in parts (also with an invalid document last); the bench's input of 2,000 and 10,000
- * documents under each gateway. Run it on the old and the new source and compare:
+ * documents under each gateway; a large input on stdin in pieces of odd sizes (alone and after files), and as files with
+ * CRLF line ends, a byte order mark and no last line break. Run it on the old and the new source and compare:
  *
  *   node scripts/compare-check-output.ts --root OLD_CHECKOUT --out .builds/check-old
  *   node scripts/compare-check-output.ts --root . --out .builds/check-new --against .builds/check-old
@@ -11,6 +12,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { benchCheckInput } from './bench-check-input.ts';
 
@@ -31,8 +33,20 @@ const { readProfiles } = (await import(pathToFileURL(join(root, 'src/profiles/re
   readProfiles: () => { gateways: { id: string }[] };
 };
 
-/** Run the check with stdout and stderr captured. */
-async function capture(argv: string[]): Promise<string> {
+/** Run the check with stdout and stderr captured (and `stdin` as its standard input, in pieces of odd sizes). */
+async function capture(argv: string[], stdin?: string): Promise<string> {
+  const realStdin = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+  if (stdin !== undefined) {
+    const pieces: Buffer[] = [];
+    const bytes = Buffer.from(stdin);
+    for (let at = 0, size = 1; at < bytes.length; at += size, size = (size * 7 + 3) % 70_001)
+      pieces.push(bytes.subarray(at, at + size));
+    Object.defineProperty(process, 'stdin', {
+      configurable: true,
+      enumerable: realStdin.enumerable,
+      value: Readable.from(pieces),
+    });
+  }
   const chunks: string[] = [];
   const [stdout, stderr] = [process.stdout.write, process.stderr.write];
   process.stdout.write = ((c: string | Uint8Array) => chunks.push(`${c}`) > 0) as typeof process.stdout.write;
@@ -45,6 +59,7 @@ async function capture(argv: string[]): Promise<string> {
   } finally {
     process.stdout.write = stdout;
     process.stderr.write = stderr;
+    if (stdin !== undefined) Object.defineProperty(process, 'stdin', realStdin);
   }
   return `exit ${code}\n${chunks.join('')}`;
 }
@@ -92,6 +107,26 @@ for (const format of ['text', 'json', 'github']) {
       argv: [join(inputs, 'all-fixtures-invalid-last.yaml'), '--format', format],
     });
 }
+// Stdin in pieces (a three-byte UTF-8 character is cut by some), and files with CRLF, a byte order mark and no last
+// line break, so that the chunked reading meets every kind of boundary.
+const euro = `${all}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: euro}\ndata: {price: "5 \u20ac"}\n`;
+const stdinCases: { name: string; argv: string[]; stdin: string }[] = [];
+for (const format of ['text', 'json', 'github']) {
+  stdinCases.push({ name: `all-fixtures-stdin.${format}`, argv: ['-', '--format', format], stdin: euro });
+  stdinCases.push({
+    name: `files-then-stdin.${format}`,
+    argv: [...usable.slice(0, 5), '-', '--format', format],
+    stdin: euro,
+  });
+}
+const crlf = join(inputs, 'all-fixtures-crlf.yaml');
+writeFileSync(crlf, all.replaceAll('\n', '\r\n'));
+const bom = join(inputs, 'bom.yaml');
+writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(all.trimEnd())]));
+for (const format of ['text', 'json', 'github']) {
+  more.push({ name: `all-fixtures-crlf.${format}`, argv: [crlf, '--format', format] });
+  more.push({ name: `bom-no-last-break.${format}`, argv: [bom, usable[0], bom, '--format', format] });
+}
 for (const docs of quick ? [2_000] : [2_000, 10_000]) {
   const file = join(inputs, `pairs-${docs}.yaml`);
   writeFileSync(file, benchCheckInput(docs));
@@ -101,6 +136,7 @@ for (const docs of quick ? [2_000] : [2_000, 10_000]) {
     more.push({ name: `pairs-${docs}.${gateway}.json`, argv: [file, '--format', 'json', '--gateway', gateway] });
 }
 for (const c of more) results.set(c.name, await capture(c.argv));
+for (const c of stdinCases) results.set(c.name, await capture(c.argv, c.stdin));
 
 let differ = 0;
 for (const [name, text] of results) {

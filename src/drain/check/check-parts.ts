@@ -1,10 +1,12 @@
 /**
  * Check an input of any size (the CLI's: a repository's manifests) in parts, with memory that does not grow with
- * the parsed input. A first pass reads each part alone and keeps a compact index: what each object needs to be
- * related to others (a pool's selector, a workload's pod labels, the pool a policy or route names) and what the
- * whole input says about the gateway. Related parts form groups; groups are checked in batches of a bounded size
- * with `checkManifest`, each batch's parsed trees released before the next, and the findings mapped back to the
- * input's documents and lines. The few results that depend on the whole input are made whole here:
+ * the parsed input. A first pass (part-index.ts) reads each part alone and keeps a compact index: what each object
+ * needs to be related to others (a pool's selector, a workload's pod labels, the pool a policy or route names) and
+ * what the whole input says about the gateway. Related parts form groups; groups are checked in batches of a bounded
+ * size with `checkManifest`, each batch's parts asked for (`partAt`) and its parsed trees released before the next,
+ * and the findings mapped back to the input's documents and lines and handed on one by one (`emit`), so that
+ * neither the input nor its findings need be held. The few results that depend on the whole input are made whole
+ * here:
  *   - the gateway and model server the input names (given to every batch);
  *   - a pool that selects no workload, and a policy or route that names no pool in the input, are checked with the
  *     workloads the whole check would relate them to (the first model-server workload, or the pool's namesake);
@@ -16,13 +18,10 @@ import type { Profiles } from '../profiles.ts';
 import { checkManifest, checkRead, dedupe, type CheckReport, type WholeInput } from './check.ts';
 import { countFindings, sortFindings, type Finding } from './findings.ts';
 import type { InputProblem } from './guard-input.ts';
-import { formatKiB, GROUP_LIMITS, MAX_INPUT_BYTES } from './limits.ts';
-import { locate, selects } from './locate.ts';
-import { isRecord, valueAt } from './path.ts';
-import { objectFrom, readManifest, type ManifestObject } from './read-manifest.ts';
+import { GROUP_LIMITS } from './limits.ts';
+import { selects } from './locate.ts';
+import { indexParts, problemInInput, type PartIndex, type PartsIndexer } from './part-index.ts';
 import { readPlainManifest } from './read-plain-manifest.ts';
-import { readPlainYaml } from './read-plain-yaml.ts';
-import { detectGateway, headerSettings, type FoundSetting } from './settings.ts';
 import type { Part } from './split-documents.ts';
 
 /** Bounds on one batch: parts are added until either is reached (a group is never split). */
@@ -40,27 +39,6 @@ const DEFAULT_LIMITS: BatchLimits = { bytes: 8 * 1024, parts: 8 };
 
 /** The outcome: the report (as `checkManifest` gives it, for the whole input) or the first problem. */
 export type PartsResult = { ok: true; report: CheckReport } | { ok: false; problem: InputProblem };
-
-/** What the first pass keeps of one part. */
-interface PartIndex {
-  /** The part's documents start at this document of the input (from 0). */
-  document: number;
-  documents: number;
-  lines: number;
-  workloads: { namespace?: string; labels: Record<string, string>; name: string; document: number }[];
-  pools: { namespace?: string; name: string; selector: Record<string, string> }[];
-  /** Pools named by the part's policies and routes: name and namespace (undefined: any). */
-  refs: { name: string; namespace?: string }[];
-  /** Whether a policy or route here points at no InferencePool by name (the check then uses the first workload's plan). */
-  unnamedRef: boolean;
-  /** `apiVersion kind` of each object the checker ignores. */
-  ignored: string[];
-  /** Objects of any kind, and those the checker reads (workloads, pools, policies, routes). */
-  objects: number;
-  checked: number;
-  /** Whether a document holds something other than a Kubernetes object. */
-  strays: boolean;
-}
 
 /** Union-find over part indices. */
 function unionFind(size: number): { find: (i: number) => number; union: (a: number, b: number) => void } {
@@ -81,156 +59,28 @@ function unionFind(size: number): { find: (i: number) => number; union: (a: numb
   };
 }
 
-/** Move a problem found in one part to the input's lines and documents. */
-function problemInInput(problem: InputProblem, part: Part, index: { document: number }): InputProblem {
-  const line = problem.line === undefined ? undefined : part.line + problem.line - 1;
-  const message = problem.message
-    .replace(/^Document (\d+)/, (_, n: string) => `Document ${index.document + Number(n)}`)
-    .replace(/\(document (\d+) is/, (_, n: string) => `(document ${index.document + Number(n)} is`)
-    .replace(/at line \d+, column/, `at line ${line}, column`);
-  return line === undefined ? { ...problem, message } : { ...problem, message, line };
-}
-
-/** The number of lines of a text (as `split('\n')` counts them, less an empty one after a last line break). */
-function countLines(text: string): number {
-  let lines = text.endsWith('\n') ? 0 : 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-  return lines;
-}
-
-/** What the index needs of a part's documents. */
-type PartRead =
-  | { ok: true; documents: number; objects: ManifestObject[]; strays: number }
-  | { ok: false; problem: InputProblem };
-
-/**
- * Read one part for the index: a document in the plain style most manifests are written in is read by the quick
- * reader (read-plain-yaml.ts), which gives the same object as the full parse; anything else is parsed in full.
- */
-function readPart(text: string): PartRead {
-  const value = readPlainYaml(text);
-  const object = value === undefined ? undefined : objectFrom(value, 0, []);
-  if (object !== undefined && typeof object !== 'string' && object.kind !== 'List')
-    return { ok: true, documents: 1, objects: [object], strays: 0 };
-  const read = readManifest(text);
-  if (!read.ok) return read;
-  const { documents, objects, strays } = read.manifest;
-  return { ok: true, documents: documents.length, objects, strays: strays.length };
-}
-
-/** The index of one part, or the problem that stops the check. */
-function indexPart(
-  part: Part,
-  document: number,
-  profiles: Profiles,
-):
-  | { index: PartIndex; gateway: { policy?: FoundSetting; gateway?: FoundSetting }; header?: WholeInput }
-  | { problem: InputProblem } {
-  // A UTF-16 unit is at most 3 bytes of UTF-8: only a part that could be over the limit is encoded to count them.
-  const bytes = part.text.length * 3 <= MAX_INPUT_BYTES ? 0 : new TextEncoder().encode(part.text).length;
-  if (bytes > MAX_INPUT_BYTES) {
-    return {
-      problem: {
-        message: `The YAML document at line ${part.line} is ${formatKiB(bytes)}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`,
-        line: part.line,
-      },
-    };
-  }
-  const read = readPart(part.text);
-  if (!read.ok) return { problem: problemInInput(read.problem, part, { document }) };
-  const located = locate(read, profiles);
-  const index: PartIndex = {
-    document,
-    documents: read.documents,
-    lines: countLines(part.text),
-    workloads: located.workloads.map((w) => ({
-      namespace: w.object.namespace,
-      labels: w.serving.labels,
-      name: w.object.name,
-      document: document + w.object.document,
-    })),
-    pools: located.pools.map((p) => ({ namespace: p.object.namespace, name: p.object.name, selector: p.selector })),
-    refs: [],
-    unnamedRef: false,
-    ignored: located.ignored.map((o) => `${o.apiVersion} ${o.kind}`),
-    objects: read.objects.length,
-    checked: located.workloads.length + located.pools.length + located.policies.length + located.routes.length,
-    strays: read.strays > 0,
-  };
-  for (const policy of located.policies) {
-    const ref = valueAt(policy.value, ['spec', 'targetRef']);
-    if (isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string')
-      index.refs.push({ name: ref.name, namespace: policy.namespace });
-    else index.unnamedRef = true;
-  }
-  for (const route of located.routes) {
-    const rules = valueAt(route.value, ['spec', 'rules']);
-    for (const rule of Array.isArray(rules) ? rules : []) {
-      const backend =
-        isRecord(rule) && Array.isArray(rule.backendRefs)
-          ? rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool')
-          : undefined;
-      if (!isRecord(backend)) continue;
-      if (typeof backend.name === 'string')
-        index.refs.push({
-          name: backend.name,
-          namespace: typeof backend.namespace === 'string' ? backend.namespace : route.namespace,
-        });
-      else index.unnamedRef = true;
-    }
-  }
-  const policy = detectGateway('', { ...located, gateways: [] }, profiles);
-  const gateway = detectGateway('', { ...located, policies: [] }, profiles);
-  const header = headerSettings(part.text, profiles);
-  // The header's line is the part's; the whole input's is `part.line - 1` further on.
-  const moved = (f: FoundSetting | undefined) =>
-    f && { ...f, from: f.from.replace(/\(line (\d+)\)/, (_, n: string) => `(line ${part.line + Number(n) - 1})`) };
-  return {
-    index,
-    gateway: { policy, gateway },
-    header:
-      'gateway' in header ? { gateway: moved(header.gateway), modelServer: moved(header.modelServer) } : undefined,
-  };
-}
-
 /** A batch of parts (in input order) checked together, with what maps its lines and documents back. */
 type BatchResult =
   | { report: CheckReport; findings: Finding[]; workloadDocuments: number[] }
   | { problem: InputProblem };
 
-/**
- * A function that gives one copy of each text it is given. Most findings' messages, paths and fixes repeat from pair
- * to pair of a large input (5,000 distinct messages in 35,000 findings on the bench's), so the findings kept until
- * the end hold one copy of each.
- */
-function textInterner(): (text: string) => string {
-  const texts = new Map<string, string>();
-  return (text) => {
-    const known = texts.get(text);
-    if (known !== undefined) return known;
-    texts.set(text, text);
-    return text;
-  };
-}
-
 function checkBatch(
-  parts: Part[],
+  partAt: (part: number) => string,
   members: number[],
-  indexes: PartIndex[],
+  indexes: readonly PartIndex[],
   settings: Record<string, string>,
   profiles: Profiles,
   whole: WholeInput,
-  intern: (text: string) => string,
 ): BatchResult {
   // A batch whose parts are all in the plain style is read by the quick reader; any other, by the full parse.
-  const texts = members.map((i) => parts[i].text);
+  const texts = members.map(partAt);
   const plain = readPlainManifest(texts);
   const result = plain
     ? checkRead(plain, settings, profiles, whole)
     : checkManifest(texts.join(''), settings, profiles, whole, GROUP_LIMITS);
   if (!result.ok) {
     // Each part was read alone in the first pass, so this is not expected; say where, all the same.
-    return { problem: problemInInput(result.problem, parts[members[0]], indexes[members[0]]) };
+    return { problem: problemInInput(result.problem, indexes[members[0]]) };
   }
   const lineStarts: number[] = [];
   const documentStarts: number[] = [];
@@ -251,23 +101,28 @@ function checkBatch(
     indexes[members[memberAt(documentStarts, d)]].document + d - documentStarts[memberAt(documentStarts, d)];
   const findings = result.report.findings.map((source): Finding => {
     // A large input is not fixed in one piece, so a fix keeps its text, not its edits (which would only hold memory).
-    const f: Finding = { ...source, message: intern(source.message), path: intern(source.path) };
-    if (source.fix) f.fix = { text: intern(source.fix.text), edits: [] };
+    const f: Finding = { ...source };
+    if (source.fix) f.fix = { text: source.fix.text, edits: [] };
     if (f.document === undefined) return f;
     const k = memberAt(documentStarts, f.document - 1);
     const document = indexes[members[k]].document + (f.document - 1 - documentStarts[k]) + 1;
     const mapped: Finding = { ...f, document };
     if (f.line !== undefined) {
       const m = memberAt(lineStarts, f.line);
-      mapped.line = parts[members[m]].line + f.line - lineStarts[m];
+      mapped.line = indexes[members[m]].line + f.line - lineStarts[m];
     }
-    if (!f.object) mapped.message = intern(f.message.replace(/^Document \d+ is/, `Document ${document} is`));
+    if (!f.object) mapped.message = f.message.replace(/^Document \d+ is/, `Document ${document} is`);
     return mapped;
   });
   return { report: result.report, findings, workloadDocuments: result.report.workloadDocuments.map(mapDocument) };
 }
 
 const AGGREGATE_NOTES = new Set(['unknown-kind', 'serving-kind-unread']);
+
+/** What a check in parts gives besides its findings: the report (as `checkManifest` gives it) without them. */
+export type IndexedResult =
+  | { ok: true; report: Omit<CheckReport, 'findings' | 'counts'> }
+  | { ok: false; problem: InputProblem };
 
 /**
  * Check the parts of an input (from `splitDocuments`, in input order) as `checkManifest` checks the whole text:
@@ -279,25 +134,40 @@ export function checkParts(
   profiles: Profiles,
   limits: BatchLimits = DEFAULT_LIMITS,
 ): PartsResult {
-  const intern = textInterner();
-  // First pass: read each part alone, keep the index, release the trees.
-  const indexes: PartIndex[] = [];
-  const gatewayHints: { policy?: FoundSetting; gateway?: FoundSetting } = {};
-  let header: WholeInput | undefined;
-  let document = 0;
+  const indexer = indexParts(profiles);
   for (const part of parts) {
-    const indexed = indexPart(part, document, profiles);
-    if ('problem' in indexed) return { ok: false, problem: indexed.problem };
-    indexes.push(indexed.index);
-    document += indexed.index.documents;
-    gatewayHints.policy ??= indexed.gateway.policy;
-    gatewayHints.gateway ??= indexed.gateway.gateway;
-    header ??= indexed.header;
+    const problem = indexer.add(part);
+    if (problem) return { ok: false, problem };
   }
-  const whole: WholeInput = {
-    gateway: gatewayHints.policy ?? gatewayHints.gateway ?? header?.gateway,
-    modelServer: header?.modelServer,
-  };
+  const findings: Finding[] = [];
+  const result = checkIndexedParts(
+    indexer,
+    (i) => parts[i].text,
+    settings,
+    profiles,
+    (f) => findings.push(f),
+    limits,
+  );
+  if (!result.ok) return result;
+  const sorted = sortFindings(dedupe(findings));
+  return { ok: true, report: { ...result.report, findings: sorted, counts: countFindings(sorted) } };
+}
+
+/**
+ * The second pass of `checkParts`, over parts already indexed: `partAt` gives a part's text when its batch is
+ * checked, and `emit` takes each finding as it is made. A finding may be emitted more than once (`dedupe` keeps the
+ * first), and they come in no particular order (`sortFindings` orders them); the report counts none of them.
+ */
+export function checkIndexedParts(
+  indexer: PartsIndexer,
+  partAt: (part: number) => string,
+  settings: Record<string, string>,
+  profiles: Profiles,
+  emit: (finding: Finding) => void,
+  limits: BatchLimits = DEFAULT_LIMITS,
+): IndexedResult {
+  const { indexes } = indexer;
+  const whole = indexer.whole();
   const anyChecked = indexes.some((x) => x.checked > 0);
   if (!indexes.some((x) => x.objects > 0)) {
     // No Kubernetes object at all: the whole check's own message, from the part with the first stray document.
@@ -305,8 +175,8 @@ export function checkParts(
       0,
       indexes.findIndex((x) => x.strays),
     );
-    const result = checkManifest(parts[first].text, settings, profiles, whole);
-    if (!result.ok) return { ok: false, problem: problemInInput(result.problem, parts[first], indexes[first]) };
+    const result = checkManifest(partAt(first), settings, profiles, whole);
+    if (!result.ok) return { ok: false, problem: problemInInput(result.problem, indexes[first]) };
   }
   /** The part that holds a document of the input (binary search: parts are in document order). */
   const partOf = (document: number): number => {
@@ -325,7 +195,7 @@ export function checkParts(
   };
 
   // Relate the parts: a pool with the workloads it selects, a policy or route with the pools it names.
-  const groups = unionFind(parts.length);
+  const groups = unionFind(indexes.length);
   const byLabel = new Map<string, number[]>();
   indexes.forEach((x, i) =>
     x.workloads.forEach((w) => {
@@ -385,8 +255,7 @@ export function checkParts(
 
   // Second pass: the groups in batches, in input order.
   const members = new Map<number, number[]>();
-  parts.forEach((_, i) => add(members, groups.find(i), i));
-  const findings: Finding[] = [];
+  indexes.forEach((_, i) => add(members, groups.find(i), i));
   const workloadDocuments: number[] = [];
   let workloads = 0;
   let firstReport: CheckReport | undefined;
@@ -401,7 +270,7 @@ export function checkParts(
       if (own && !own(f)) continue;
       if (f.document === undefined && (f.code === 'no-pool' || f.code === 'workload-skipped'))
         globalNotes.set(f.code, f);
-      else if (!(AGGREGATE_NOTES.has(f.code) && f.object)) findings.push(f);
+      else if (!(AGGREGATE_NOTES.has(f.code) && f.object)) emit(f);
     }
     if (late) return;
     firstReport ??= batch.report;
@@ -419,13 +288,12 @@ export function checkParts(
   const flush = (): InputProblem | undefined => {
     if (batch.length === 0) return undefined;
     const checked = checkBatch(
-      parts,
+      partAt,
       batch.sort((a, b) => a - b),
       indexes,
       settings,
       profiles,
       whole,
-      intern,
     );
     batch = [];
     bytes = 0;
@@ -435,7 +303,7 @@ export function checkParts(
   };
   for (const [root, group] of members) {
     if (lateRoots.has(root)) continue;
-    const size = group.reduce((n, i) => n + parts[i].text.length, 0);
+    const size = group.reduce((n, i) => n + indexes[i].chars, 0);
     if (batch.length > 0 && (bytes + size > limits.bytes || batch.length + group.length > limits.parts)) {
       const problem = flush();
       if (problem) return { ok: false, problem };
@@ -488,13 +356,12 @@ export function checkParts(
   );
   if (late.size > 0) {
     const checked = checkBatch(
-      parts,
+      partAt,
       [...late].sort((a, b) => a - b),
       indexes,
       settings,
       profiles,
       whole,
-      intern,
     );
     if ('problem' in checked) return { ok: false, problem: checked.problem };
     const findingPart = (f: Finding) => (f.document === undefined ? -1 : partOf(f.document - 1));
@@ -511,7 +378,7 @@ export function checkParts(
       return { ...f, message };
     });
     keep({ ...checked, findings: counted }, true, (f) => f.document === undefined || lateOwn.has(findingPart(f)));
-    findings.push(...counted.filter((f) => AGGREGATE_NOTES.has(f.code) && f.object));
+    for (const f of counted) if (AGGREGATE_NOTES.has(f.code) && f.object) emit(f);
     const own = checked.workloadDocuments.filter((d) => lateOwn.has(partOf(d)));
     workloads += own.length;
     workloadDocuments.push(...own);
@@ -522,20 +389,14 @@ export function checkParts(
 
   // "No pool" and "nothing to check" hold for the whole input or not at all.
   const anyPool = indexes.some((x) => x.pools.length > 0);
-  if (globalNotes.has('no-pool') && !anyPool && workloads > 0) findings.push(globalNotes.get('no-pool')!);
-  if (globalNotes.has('workload-skipped') && !anyChecked) findings.push(globalNotes.get('workload-skipped')!);
+  if (globalNotes.has('no-pool') && !anyPool && workloads > 0) emit(globalNotes.get('no-pool')!);
+  if (globalNotes.has('workload-skipped') && !anyChecked) emit(globalNotes.get('workload-skipped')!);
 
-  const sorted = sortFindings(dedupe(findings));
   const base = firstWorkloadReport?.report ?? firstReport;
   if (!base) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
+  const { findings: _findings, counts: _counts, ...rest } = base;
   return {
     ok: true,
-    report: {
-      ...base,
-      findings: sorted,
-      counts: countFindings(sorted),
-      workloads,
-      workloadDocuments: workloadDocuments.sort((a, b) => a - b),
-    },
+    report: { ...rest, workloads, workloadDocuments: workloadDocuments.sort((a, b) => a - b) },
   };
 }

@@ -171,9 +171,25 @@ function workloadContexts(
  * tens of thousands of findings, and one long key each held about 20 MB).
  */
 export function dedupe(findings: Finding[]): Finding[] {
+  return findings.filter(deduper());
+}
+
+/**
+ * What makes two findings repeats of each other for `dedupe`, as one text: the same text, the same code, object, path
+ * and message (`p`: none of them has a line break; `n`: the object or message has one, and the text is compared
+ * whole).
+ */
+export function repeatKey(f: Finding): string {
+  const object = `${f.object}`;
+  const plain = !f.message.includes('\n') && !object.includes('\n');
+  return `${plain ? 'p' : 'n'}${f.code}\n${object}\n${f.path}\n${f.message}`;
+}
+
+/** A filter that passes the first of each finding it is given and not its repeats, as `dedupe` keeps them. */
+export function deduper(): (f: Finding) => boolean {
   const seen = new Set<string>();
   const byMessage = new Map<string, Set<string>>();
-  return findings.filter((f) => {
+  return (f) => {
     const object = `${f.object}`;
     // The two kinds of key cannot meet: a path and a code never have a line break, so a key of the second kind
     // has more line breaks than three.
@@ -184,7 +200,7 @@ export function dedupe(findings: Finding[]): Finding[] {
     if (keys.has(key)) return false;
     keys.add(key);
     return true;
-  });
+  };
 }
 
 /**

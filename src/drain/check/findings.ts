@@ -81,7 +81,8 @@ export interface Finding {
   suppressed?: string;
 }
 
-const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+/** The order findings are listed in: errors first. */
+export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /** Sort findings by severity, then by document and line, keeping rule order otherwise. */
 export function sortFindings(findings: Finding[]): Finding[] {
@@ -89,7 +90,7 @@ export function sortFindings(findings: Finding[]): Finding[] {
     .map((f, i) => [f, i] as const)
     .sort(
       ([a, i], [b, j]) =>
-        ORDER[a.severity] - ORDER[b.severity]
+        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]
         || (a.document ?? 0) - (b.document ?? 0)
         || (a.line ?? 0) - (b.line ?? 0)
         || i - j,

@@ -48,3 +48,63 @@ export function splitDocuments(text: string, firstLine = 1): Part[] {
   });
   return parts;
 }
+
+/** A splitter of text that arrives in pieces: `push` each piece in order, then `end`; each returns the parts found. */
+export interface DocumentSplitter {
+  push(text: string): Part[];
+  end(): Part[];
+}
+
+/**
+ * Split text that arrives in pieces (a file read in chunks) into the parts `splitDocuments` gives for the whole
+ * text, each as soon as the line that starts the next document is read; only the unfinished part is held.
+ */
+export function documentSplitter(firstLine = 1): DocumentSplitter {
+  const starts = new RegExp(DOCUMENT_START.source, 'gm');
+  /** The text from the start of the unfinished part, and the line it starts on. */
+  let pending = '';
+  let line = firstLine;
+  /** Where the next search for a document start begins: every start before it has been found. */
+  let from = 1;
+  let first = true;
+  let carried: Part | undefined;
+  /** End the part at `end` of `pending`: a first part of comments and directives only is carried into the next. */
+  const take = (end: number, out: Part[], last: boolean) => {
+    const body = pending.slice(0, end);
+    if (first && !last && !body.startsWith('---') && PRELUDE_ONLY.test(body)) carried = { text: body, line };
+    else {
+      out.push(carried ? { text: carried.text + body, line: carried.line } : { text: body, line });
+      carried = undefined;
+    }
+    first = false;
+    line += linesBetween(body, 0, body.length);
+    pending = pending.slice(end);
+  };
+  const scan = (ended: boolean): Part[] => {
+    const out: Part[] = [];
+    starts.lastIndex = Math.max(1, from);
+    for (let match = starts.exec(pending); match; match = starts.exec(pending)) {
+      // `---` at the end of what has been read starts a document only if the next character allows it.
+      if (!ended && match.index + 3 >= pending.length) {
+        from = match.index;
+        return out;
+      }
+      take(match.index, out, false);
+      starts.lastIndex = 1;
+    }
+    // A start is three characters and a look at the next: one in the last three may still be completed.
+    from = pending.length - 3;
+    return out;
+  };
+  return {
+    push(text) {
+      pending += text;
+      return scan(false);
+    },
+    end() {
+      const out = scan(true);
+      take(pending.length, out, true);
+      return out;
+    },
+  };
+}

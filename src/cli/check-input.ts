@@ -1,0 +1,188 @@
+/**
+ * How `hitless check` reads its inputs: each file (or stdin) in chunks, decoded as UTF-8 as it arrives, joined as one
+ * text (a `---` line between files, a line break after a file without one) and split into parts at the lines that
+ * start a document (`documentSplitter`). An input within the page's limits (256 KiB, 500 documents) is kept and
+ * checked whole. A larger one is checked in parts: each part is indexed as it is split (part-index.ts) and kept in a
+ * temporary store (byte-store.ts) for the check of its batch, so that neither its text nor its parsed tree is held.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { InputProblem } from '../drain/check/guard-input.ts';
+import { MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
+import { indexParts, type PartsIndexer } from '../drain/check/part-index.ts';
+import { documentSplitter, type Part } from '../drain/check/split-documents.ts';
+import type { Profiles } from '../drain/profiles.ts';
+import { openByteStore, type ByteStore } from './byte-store.ts';
+
+/** Bytes read from a file at once. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** Where each file starts in the joined text (its line there), to turn a joined line back into file and line. */
+export interface Joined {
+  starts: { name: string; line: number }[];
+}
+
+/** An input that cannot be read, and why. */
+export interface Unreadable {
+  name: string;
+  problem: string;
+}
+
+/** The inputs as read: unreadable, whole (the joined text), or in parts (indexed, their texts in `store`). */
+export type CheckInput = Joined &
+  (
+    | { kind: 'unreadable'; unreadable: Unreadable[] }
+    | { kind: 'whole'; text: string }
+    | {
+        kind: 'parts';
+        /** The joined text's bytes of UTF-8 and its parts. */
+        bytes: number;
+        parts: number;
+        /** The index of the parts, unless only counted; the store holds part `i`'s text as entry `i`. */
+        indexer?: PartsIndexer;
+        store?: ByteStore;
+        /** The first part that cannot be checked: the parts after it are counted, not indexed. */
+        problem?: InputProblem;
+      }
+  );
+
+/**
+ * Run `fn` with `process.env` replaced by a plain copy of it, then put the real one back. The yaml parser reads
+ * `process.env.LOG_TOKENS` for every token it parses (and the composer `LOG_STREAM` for every document); on the real
+ * `process.env` each read is a call into the runtime, which was about 40% of the parse time of a large input.
+ */
+export function withPlainEnv<T>(fn: () => T): T {
+  const real = Object.getOwnPropertyDescriptor(process, 'env');
+  if (!real?.configurable || !('value' in real)) return fn();
+  Object.defineProperty(process, 'env', { ...real, value: { ...process.env } });
+  try {
+    return fn();
+  } finally {
+    Object.defineProperty(process, 'env', real);
+  }
+}
+
+const NOT_UTF8 = 'is not UTF-8 text; it looks like binary data, not a YAML manifest';
+
+/** Read one input (a file, or stdin for `-`) in chunks, giving its text to `take`; returns why it cannot be read. */
+async function readOne(name: string, take: (text: string) => void): Promise<string | undefined> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let utf8 = true;
+  const decode = (bytes?: Uint8Array) => {
+    if (!utf8) return;
+    try {
+      const text = bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+      if (text) take(text);
+    } catch {
+      utf8 = false;
+    }
+  };
+  if (name === '-') {
+    for await (const chunk of process.stdin) decode(chunk as Buffer);
+  } else {
+    let fd: number | undefined;
+    try {
+      if (!statSync(name).isFile()) return 'is not a file';
+      fd = openSync(name, 'r');
+      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) decode(buffer.subarray(0, n));
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'does not exist'
+        : `cannot be read (${(error as Error).message})`;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+  decode();
+  return utf8 ? undefined : NOT_UTF8;
+}
+
+/**
+ * Read the inputs in order as one text, giving it to `take` piece by piece as it is read: a `---` line between
+ * inputs, and a line break after an input that does not end with one. Once an input cannot be read, the rest are
+ * only read to find which others cannot.
+ */
+export async function readJoined(
+  names: string[],
+  take: (text: string) => void,
+): Promise<Joined & { unreadable: Unreadable[] }> {
+  const starts: Joined['starts'] = [];
+  const unreadable: Unreadable[] = [];
+  let line = 1;
+  for (const [i, name] of names.entries()) {
+    const feed = unreadable.length === 0;
+    if (i > 0) {
+      if (feed) take('---\n');
+      line += 1;
+    }
+    starts.push({ name, line });
+    let last = '';
+    const problem = await readOne(name, (text) => {
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) line++;
+      last = text[text.length - 1];
+      if (feed) take(text);
+    });
+    if (problem) unreadable.push({ name, problem });
+    else if (last !== '' && last !== '\n') {
+      if (feed) take('\n');
+      line += 1;
+    }
+  }
+  return { starts, unreadable };
+}
+
+/**
+ * Read the inputs for `hitless check`: whole when within the page's limits, else in parts, indexed (unless `index`
+ * is false: `--format diff` only needs their count) and stored.
+ */
+export async function readCheckInput(
+  names: string[],
+  profiles: Profiles,
+  index = true,
+  /** Called after each piece read (to bound the young generation, see young-generation.ts). */
+  poll: () => void = () => {},
+): Promise<CheckInput> {
+  const splitter = documentSplitter();
+  /** The parts while the input is within the page's limits; undefined once it is checked in parts. */
+  let kept: Part[] | undefined = [];
+  let bytes = 0;
+  let count = 0;
+  let indexer: PartsIndexer | undefined;
+  let store: ByteStore | undefined;
+  let problem: InputProblem | undefined;
+  const inParts = (part: Part) => {
+    if (!indexer || !store || problem) return;
+    problem = indexer.add(part);
+    if (!problem) store.append(part.text);
+  };
+  const accept = (parts: Part[]) =>
+    withPlainEnv(() => {
+      for (const part of parts) {
+        count++;
+        bytes += Buffer.byteLength(part.text, 'utf8');
+        if (!kept) inParts(part);
+        else {
+          kept.push(part);
+          if (bytes > MAX_INPUT_BYTES || count > MAX_DOCUMENTS) {
+            if (index) {
+              indexer = indexParts(profiles);
+              store = openByteStore();
+            }
+            for (const k of kept) inParts(k);
+            kept = undefined;
+          }
+        }
+      }
+    });
+  const read = await readJoined(names, (text) => {
+    accept(splitter.push(text));
+    poll();
+  });
+  if (read.unreadable.length > 0) {
+    store?.close();
+    return { kind: 'unreadable', starts: read.starts, unreadable: read.unreadable };
+  }
+  accept(splitter.end());
+  if (kept) return { kind: 'whole', starts: read.starts, text: kept.map((p) => p.text).join('') };
+  return { kind: 'parts', starts: read.starts, bytes, parts: count, indexer, store, problem };
+}

@@ -1,0 +1,80 @@
+/**
+ * How `hitless check` prints a finding or a problem at the input's own file and line (the inputs are checked as one
+ * joined text; `Joined` says where each file starts in it): as text, as a GitHub Actions annotation, or as JSON.
+ */
+import type { Finding, InputProblem } from '../drain/check/index.ts';
+import type { Joined } from './check-input.ts';
+import { annotationLevel, formatAnnotation } from './github-annotations.ts';
+
+/** `file:line` of a line of the joined text (the file alone, or '', for a finding without a line). */
+export function locate(joined: Joined, line: number | undefined): string {
+  const { starts } = joined;
+  if (line === undefined) return starts.length === 1 ? starts[0].name : '';
+  // The last file that starts on or before the line (files start on increasing lines), else the first.
+  let [lo, hi] = [0, starts.length - 1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid].line <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  const file = starts[lo];
+  return `${file.name}:${line - file.line + 1}`;
+}
+
+/** A problem as `file:line:column: message`, its message naming the file's own line. */
+export function problemText(joined: Joined, problem: InputProblem): string {
+  if (problem.line === undefined) return problem.message;
+  const place = locate(joined, problem.line);
+  const local = place.slice(place.lastIndexOf(':') + 1);
+  const message = problem.message.replace(/at line \d+, column (\d+)/, `at line ${local}, column $1`);
+  return `${place}${problem.column ? `:${problem.column}` : ''}: ${message}`;
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((l, i) => (i === 0 ? l : `${by}${l}`))
+    .join('\n');
+}
+
+/** A finding as the text format prints it. */
+function findingText(joined: Joined, f: Finding): string {
+  const where = [locate(joined, f.line), f.object, f.path].filter(Boolean).join('  ');
+  const lines = [`  ${f.severity.padEnd(7)} ${f.code}${where ? `  ${where}` : ''}`, `          ${f.message}`];
+  if (f.fix) lines.push(`          fix (${f.remedy}): ${indent(f.fix.text, '               ')}`);
+  else lines.push(`          (${f.remedy})`);
+  return lines.join('\n');
+}
+
+export /** One finding as `--format` prints it (a JSON finding with the comma that goes before all but the first). */
+function findingPrinter(format: string, joined: Joined): (f: Finding) => string {
+  if (format === 'github')
+    // One workflow annotation per finding, on its file and line, so the run shows them on the changed lines.
+    return (f) => {
+      const place = locate(joined, f.line);
+      const at = f.line === undefined ? undefined : place.lastIndexOf(':');
+      const file = at === undefined ? place || undefined : place.slice(0, at);
+      const line = at === undefined ? undefined : Number(place.slice(at + 1));
+      const fix = f.fix ? ` Fix (${f.remedy ?? 'applied'}): ${f.fix.text}` : '';
+      return `${formatAnnotation({
+        level: annotationLevel(f.severity),
+        file: file === '-' ? undefined : file,
+        line: file === '-' ? undefined : line,
+        title: `hitless ${f.code}${f.object ? ` (${f.object})` : ''}`,
+        message: `${f.path ? `${f.path}: ` : ''}${f.message}${fix}`,
+      })}\n`;
+    };
+  if (format === 'json')
+    return ({ fix, ...f }) => {
+      const place = locate(joined, f.line);
+      const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
+      const json = {
+        ...f,
+        file: file || undefined,
+        line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)),
+        fix: fix?.text,
+      };
+      return `,\n${JSON.stringify(json, null, 2).replace(/^/gm, '    ')}`;
+    };
+  return (f) => `${findingText(joined, f)}\n`;
+}
