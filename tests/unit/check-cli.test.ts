@@ -1,8 +1,8 @@
 // hitless check: exit 0 clean, 1 with error findings (printed), 2 for input or settings it cannot use.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const run = (args: string[], input?: string) =>
   spawnSync(process.execPath, [BIN, 'check', ...args], { encoding: 'utf8', input, cwd: FIXTURES });
 const tmp = mkdtempSync(join(tmpdir(), 'hitless-check-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function generated(raw: Record<string, string>): string {
   const { inputs } = resolveInputs(raw, profiles);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,8 +123,9 @@ test('overrides: only command-line values that differ from the manifest\u2019s, 
   assert.deepEqual(findOverrides({}, found), []);
 });
 
-test('hitless check reports a replicas override in text and JSON, and takes --unbounded-drain false before a file', () => {
+test('hitless check reports a replicas override in text and JSON, and takes --unbounded-drain false before a file', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hitless-args-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'deploy.yaml');
   // A hand-written vLLM Deployment with 4 replicas.
   writeFileSync(
