@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { haproxyVersion } from '../../src/lab/haproxy.ts';
 
@@ -118,14 +120,26 @@ async function midRun(child: ChildProcess, output: () => string): Promise<{ proc
   );
 }
 
-/** Start an entry point, signal `target(tree)` mid-run, and check everything is gone within 3 s. */
+/**
+ * Start an entry point, signal `target(tree)` mid-run, and check everything is gone within 3 s: processes, ports
+ * and, unless the signal leaves the lab no chance to run (`leavesFolders`: SIGKILL to the lab itself), its
+ * temporary folders. The lab makes them in a temporary directory of this run's own (TMPDIR), removed after.
+ */
 async function signalMidRun(
   command: string,
   args: string[],
   signal: NodeJS.Signals,
   target: (procs: Proc[], root: number) => number,
+  { leavesFolders = false } = {},
 ): Promise<void> {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tmp = mkdtempSync(join(tmpdir(), 'hitless-signals-'));
+  const labFolders = () => readdirSync(tmp).filter((name) => name.startsWith('hitless-lab-'));
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: tmp },
+  });
   let output = '';
   child.stdout!.on('data', (d) => {
     output += d;
@@ -137,16 +151,19 @@ async function signalMidRun(
   try {
     const running = await midRun(child, () => output);
     procs = running.procs;
+    assert.notDeepEqual(labFolders(), [], 'the running lab keeps its files in a folder under TMPDIR');
     const ports = running.ports;
     process.kill(target(procs, child.pid!), signal);
     const deadline = Date.now() + GONE_WITHIN_MS;
+    const kept = () => (leavesFolders ? [] : labFolders());
     let left = procs.filter(alive);
     let bound = ports.filter((port) => [...listening().values()].includes(port));
-    while ((left.length > 0 || bound.length > 0) && Date.now() < deadline) {
+    while ((left.length > 0 || bound.length > 0 || kept().length > 0) && Date.now() < deadline) {
       await sleep(100);
       left = procs.filter(alive);
       bound = ports.filter((port) => [...listening().values()].includes(port));
     }
+    assert.deepEqual(kept(), [], `temporary folders still there ${GONE_WITHIN_MS / 1000} s after ${signal}`);
     assert.deepEqual(
       left.map((p) => `${p.pid} ${p.cmd}`),
       [],
@@ -169,6 +186,7 @@ async function signalMidRun(
         /* gone */
       }
     }
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -220,5 +238,7 @@ test('SIGKILL to the re-exec wrapper: the lab notices it lost its parent and sto
 });
 
 test('SIGKILL to the lab itself leaves no HAProxy and no stand-in running', options, async () => {
-  await signalMidRun(process.execPath, ['src/cli/main.ts', ...LAB_ARGS], 'SIGKILL', labProcess);
+  await signalMidRun(process.execPath, ['src/cli/main.ts', ...LAB_ARGS], 'SIGKILL', labProcess, {
+    leavesFolders: true,
+  });
 });
