@@ -25,28 +25,12 @@ function linesBetween(text: string, from: number, to: number): number {
 
 /**
  * The parts of `text`, which starts on line `firstLine` of the input. Comments and directives before the first
- * `---` stay with the document that follows them, as YAML reads them.
+ * `---` stay with the document that follows them, as YAML reads them. The whole text given at once to
+ * `documentSplitter`.
  */
 export function splitDocuments(text: string, firstLine = 1): Part[] {
-  const starts = [0];
-  for (const match of text.matchAll(DOCUMENT_START)) if (match.index !== 0) starts.push(match.index);
-  const parts: Part[] = [];
-  let line = firstLine;
-  let carried = '';
-  let carriedLine = firstLine;
-  starts.forEach((start, i) => {
-    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
-    const body = text.slice(start, end);
-    if (i === 0 && !body.startsWith('---') && starts.length > 1 && PRELUDE_ONLY.test(body)) {
-      carried = body;
-      carriedLine = line;
-    } else {
-      parts.push({ text: carried + body, line: carried ? carriedLine : line });
-      carried = '';
-    }
-    line += linesBetween(text, start, end);
-  });
-  return parts;
+  const splitter = documentSplitter(firstLine);
+  return [...splitter.push(text), ...splitter.end()];
 }
 
 /** A splitter of text that arrives in pieces: `push` each piece in order, then `end`; each returns the parts found. */
@@ -56,8 +40,8 @@ export interface DocumentSplitter {
 }
 
 /**
- * Split text that arrives in pieces (a file read in chunks) into the parts `splitDocuments` gives for the whole
- * text, each as soon as the line that starts the next document is read; only the unfinished part is held.
+ * Split text that arrives in pieces (a file read in chunks) into the parts of the whole text, each as soon as the
+ * line that starts the next document is read; only the unfinished part is held.
  */
 export function documentSplitter(firstLine = 1): DocumentSplitter {
   const starts = new RegExp(DOCUMENT_START.source, 'gm');
