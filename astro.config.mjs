@@ -48,6 +48,18 @@ export default defineConfig({
           }),
       },
     },
+    // No classic inline script in a page's body: the parser never waits for the stylesheets, so the first paint
+    // shows the whole page (src/site/unblock-parser.mjs).
+    {
+      name: 'hitless:unblock-parser',
+      hooks: {
+        'astro:config:setup': ({ addMiddleware }) =>
+          addMiddleware({
+            entrypoint: fileURLToPath(new URL('./src/site/unblock-parser-middleware.ts', import.meta.url)),
+            order: 'post',
+          }),
+      },
+    },
     starlight({
       title: 'Hitless',
       description: 'Roll out and drain LLM model servers behind an InferencePool without dropping a request.',

@@ -84,6 +84,11 @@ for (const path of SITEMAP_PATHS) {
       await page.emulateMedia({ colorScheme: 'light' });
       const response = await page.goto(path);
       expect(response?.status(), `${path} should load`).toBe(200);
+      // A classic inline script in the body stops the parser until the stylesheets load (src/site/unblock-parser.mjs).
+      const parserBlocking = await page.evaluate(() =>
+        [...document.body.querySelectorAll('script:not([type]):not([src])')].map((s) => s.outerHTML.slice(0, 80)),
+      );
+      expect.soft(parserBlocking, `${path} has classic inline scripts in its body`).toEqual([]);
       await settle(page);
       await scrollThrough(page);
       const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
