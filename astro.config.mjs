@@ -63,7 +63,9 @@ export default defineConfig({
     starlight({
       title: 'Hitless',
       description: 'Roll out and drain LLM model servers behind an InferencePool without dropping a request.',
-      favicon: '/favicon.svg',
+      // A PNG rendered from public/favicon.svg (scripts/render-favicon.ts): Chromium rasterizes an SVG favicon as a
+      // separate SVG document on the page's main thread after the first paint, on every page.
+      favicon: '/favicon.png',
       social: [{ icon: 'github', label: 'Hitless on GitHub', href: REPOSITORY_URL }],
       lastUpdated: false,
       pagination: true,

@@ -89,6 +89,15 @@ for (const path of SITEMAP_PATHS) {
         [...document.body.querySelectorAll('script:not([type]):not([src])')].map((s) => s.outerHTML.slice(0, 80)),
       );
       expect.soft(parserBlocking, `${path} has classic inline scripts in its body`).toEqual([]);
+      // An SVG favicon is rasterized as an SVG document on the page's main thread (scripts/render-favicon.ts).
+      const icons = await page.evaluate(() =>
+        [...document.querySelectorAll('link[rel~="icon"]')].map((l) => (l as HTMLLinkElement).href),
+      );
+      expect.soft(icons.length, `${path} links a favicon`).toBeGreaterThan(0);
+      for (const href of icons) {
+        const icon = await page.request.get(href);
+        expect.soft(icon.headers()['content-type'], `${href} is a raster image`).toBe('image/png');
+      }
       await settle(page);
       await scrollThrough(page);
       const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
