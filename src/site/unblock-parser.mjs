@@ -46,19 +46,59 @@ function readTag(html, start) {
   return { name, attributes: html.slice(start + 1 + name.length, i), end: Math.min(i + 1, html.length) };
 }
 
+/** The JavaScript MIME types of the HTML standard: a script typed with one of them, or with an empty type, is classic. */
+const JAVASCRIPT_TYPES = new Set([
+  'application/ecmascript',
+  'application/javascript',
+  'application/x-ecmascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'text/javascript',
+  'text/javascript1.0',
+  'text/javascript1.1',
+  'text/javascript1.2',
+  'text/javascript1.3',
+  'text/javascript1.4',
+  'text/javascript1.5',
+  'text/jscript',
+  'text/livescript',
+  'text/x-ecmascript',
+  'text/x-javascript',
+]);
+
 /**
- * Whether a start tag's attributes name an attribute (case-insensitive), outside quoted values.
- * @param {string} attributes
- * @param {string} attribute
+ * A start tag's attributes, each with its lower-cased name, its value (quotes removed) and its source text.
+ * @param {string} attributes the text between the tag's name and its `>`
+ * @returns {{ name: string, value: string | undefined, text: string }[]}
  */
-function hasAttribute(attributes, attribute) {
-  const unquoted = attributes.replace(/"[^"]*"|'[^']*'/g, '""');
-  return new RegExp(`(^|[\\s/])${attribute}(\\s*=|[\\s/]|$)`, 'i').test(unquoted);
+function parseAttributes(attributes) {
+  const found = [];
+  for (const m of attributes.matchAll(/\s*([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]*))?|\s*\/|\s+/g)) {
+    if (!m[1]) continue;
+    const raw = m[2];
+    const value = raw === undefined ? undefined : /^["']/.test(raw) ? raw.slice(1, -1) : raw;
+    found.push({ name: m[1].toLowerCase(), value, text: m[0] });
+  }
+  return found;
 }
 
 /**
- * The page with every classic inline script inside `<body>` marked `type="module"`. Scripts with a `type` (JSON,
- * modules) or a `src`, scripts before the `<body>` tag, and text that only looks like a tag (inside comments,
+ * Whether a `<script>` start tag makes a classic script run in place: no `src` (an external classic script without
+ * `defer` or `async` blocks too, but the site has none and moving it would change when it loads), and no `type`, an
+ * empty one or a JavaScript MIME type.
+ * @param {{ name: string, value: string | undefined }[]} attributes
+ */
+function isClassicInline(attributes) {
+  if (attributes.some((a) => a.name === 'src')) return false;
+  const type = attributes.find((a) => a.name === 'type');
+  if (!type || type.value === undefined) return true;
+  const essence = type.value.trim().toLowerCase();
+  return essence === '' || JAVASCRIPT_TYPES.has(essence);
+}
+
+/**
+ * The page with every classic inline script inside `<body>` marked `type="module"` (a JavaScript `type` it had is
+ * replaced). Scripts of another type (JSON, modules) or with a `src`, scripts before the `<body>` tag, and text that only looks like a tag (inside comments,
  * scripts, styles, textareas, attribute values) are left as they are. A page without a `<body>` tag is unchanged.
  * @param {string} html
  * @returns {string}
@@ -84,10 +124,13 @@ export function unblockParser(html) {
     i = tag.end;
     if (tag.name === 'body') inBody = true;
     if (!RAW_TEXT.has(tag.name)) continue;
-    const classic = !hasAttribute(tag.attributes, 'type') && !hasAttribute(tag.attributes, 'src');
-    if (inBody && tag.name === 'script' && classic) {
-      out.push(html.slice(copied, lt), '<script type="module"');
-      copied = lt + '<script'.length;
+    if (inBody && tag.name === 'script') {
+      const attributes = parseAttributes(tag.attributes);
+      if (isClassicInline(attributes)) {
+        const kept = attributes.filter((a) => a.name !== 'type').map((a) => a.text);
+        out.push(html.slice(copied, lt), '<script type="module"', ...kept);
+        copied = lt + 1 + tag.name.length + tag.attributes.length;
+      }
     }
     const endTag = new RegExp(`</${tag.name}[\\s/>]`, 'ig');
     endTag.lastIndex = i;

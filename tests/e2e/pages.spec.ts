@@ -86,7 +86,13 @@ for (const path of SITEMAP_PATHS) {
       expect(response?.status(), `${path} should load`).toBe(200);
       // A classic inline script in the body stops the parser until the stylesheets load (src/site/unblock-parser.mjs).
       const parserBlocking = await page.evaluate(() =>
-        [...document.body.querySelectorAll('script:not([type]):not([src])')].map((s) => s.outerHTML.slice(0, 80)),
+        [...document.body.querySelectorAll('script:not([src])')]
+          .filter((s) =>
+            /^\s*((text|application)\/(x-)?(java|ecma)script(1\.[0-5])?|text\/jscript|text\/livescript)?\s*$/i.test(
+              s.getAttribute('type') ?? '',
+            ),
+          )
+          .map((s) => s.outerHTML.slice(0, 80)),
       );
       expect.soft(parserBlocking, `${path} has classic inline scripts in its body`).toEqual([]);
       // An SVG favicon is rasterized as an SVG document on the page's main thread (scripts/render-favicon.ts).

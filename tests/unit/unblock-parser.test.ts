@@ -74,3 +74,22 @@ test('a page without a body, or unterminated input, comes back unchanged or is o
   assert.equal(unblockParser('<body><script>never closed'), '<body><script type="module">never closed');
   assert.equal(unblockParser('<body><div title="open'), '<body><div title="open');
 });
+
+test('a script typed as JavaScript, or with an empty type, is classic: its type is replaced by module', () => {
+  assert.equal(
+    unblockParser(
+      '<body><script type="text/javascript">a()</script><script TYPE=\'\' id="b">b()</script><script data-x="1" type=" Application/JavaScript ">c()</script></body>',
+    ),
+    '<body><script type="module">a()</script><script type="module" id="b">b()</script><script type="module" data-x="1">c()</script></body>',
+  );
+  assert.equal(
+    unblockParser('<body><script type>d()</script><script type=text/jscript defer>e()</script></body>'),
+    '<body><script type="module">d()</script><script type="module" defer>e()</script></body>',
+  );
+});
+
+test('scripts of other types are not touched, whatever their case or spacing', () => {
+  const page =
+    '<body><script type="application/ld+json">{}</script><script type=" MODULE ">m()</script><script type="text/x-template"><p></p></script></body>';
+  assert.equal(unblockParser(page), page);
+});
