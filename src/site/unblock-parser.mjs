@@ -3,8 +3,8 @@
  * Classic inline scripts in a page's `<body>` become module scripts, so the HTML parser never waits for the
  * stylesheets.
  *
- * Why: a classic `<script>` (no `type`, no `src`) may read styles, so the parser stops at it until every stylesheet
- * above it has loaded. Starlight renders four in the header and the sidebar (the theme pickers, the sidebar's state),
+ * Why: a classic inline `<script>` (no `src`; no `type`, an empty one or a JavaScript one) may read styles, so the
+ * parser stops at it until every stylesheet above it has loaded. Starlight renders four in the header and the sidebar (the theme pickers, the sidebar's state),
  * Astro one or two before the first island, the site search one. On a first visit the parser stopped at the first
  * of them, under the header, for as long as the stylesheets took; the browser then painted the header alone and
  * laid out and painted the rest of the page afterwards, in long tasks the reader waited through. A module script
@@ -98,8 +98,9 @@ function isClassicInline(attributes) {
 
 /**
  * The page with every classic inline script inside `<body>` marked `type="module"` (a JavaScript `type` it had is
- * replaced). Scripts of another type (JSON, modules) or with a `src`, scripts before the `<body>` tag, and text that only looks like a tag (inside comments,
- * scripts, styles, textareas, attribute values) are left as they are. A page without a `<body>` tag is unchanged.
+ * replaced). Scripts of another type (JSON, modules) or with a `src`, scripts before the `<body>` tag, and text that
+ * only looks like a tag (inside comments, scripts, styles, textareas, attribute values) are left as they are. A page
+ * without a `<body>` tag is unchanged.
  * @param {string} html
  * @returns {string}
  */
