@@ -1,7 +1,7 @@
 /**
  * How pages lay out beyond the screen's first view: the generator in print (what it worked out, not its form),
- * its highlighted manifest (whole tokens), wide tables on a phone (they say they scroll), and Copy's message
- * (it moves nothing).
+ * its highlighted manifest (whole tokens, coloured by class), wide tables on a phone (they say they scroll), and
+ * Copy's message (it moves nothing).
  */
 import { expect, test } from '@playwright/test';
 import { settle } from '../support/site.ts';
@@ -16,9 +16,16 @@ test('the first highlighted token of the default manifest is apiVersion, whole',
   // The first line that is neither the header comment nor blank: its tokens as the page shows them.
   const tokens = await manifest.locator('.line').evaluateAll((lines) => {
     const line = lines.find((l) => l.textContent!.trim() !== '' && !l.textContent!.startsWith('#'))!;
-    return [...line.querySelectorAll('span[style]')].map((s) => s.textContent);
+    return [...line.querySelectorAll('span[class^="hl-"]')].map((s) => s.textContent);
   });
   expect(tokens).toEqual(['apiVersion', ': ', 'apps/v1']);
+  // Coloured by its class: the key green of github-dark-high-contrast (#72F088) in Starlight's dark theme, and
+  // github-light-high-contrast's (#024C1A) in the light one.
+  const key = manifest.locator('.hl-key', { hasText: 'apiVersion' }).first();
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  await expect(key).toHaveCSS('color', 'rgb(114, 240, 136)');
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+  await expect(key).toHaveCSS('color', 'rgb(2, 76, 26)');
 });
 
 test('the generator prints the plan, the manifest and the opened derivation, not the form and buttons', async ({

@@ -4,7 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { escapeHtml, highlightHtml, highlightLines, linesToHtml } from '../../src/components/generator/highlight.ts';
+import { TOKEN_KINDS, YAML_DARK, YAML_LIGHT } from '../../src/components/generator/yaml-themes.ts';
 import { generate } from '../support/generate.ts';
 
 /** The text a browser shows for the HTML: tags dropped, the five escapes read back. */
@@ -21,28 +23,62 @@ test('escaping covers the characters that end text or an attribute', () => {
   );
 });
 
-test('lines become one span each, ending in their newline; colours that are not #hex are dropped', () => {
+test('lines become one span each, ending in their newline; a token is a span with its kind as class', () => {
   const html = linesToHtml([
     [
-      { content: 'a:', light: '#024C1A', dark: '#72F088' },
-      { content: ' <b>', light: 'red;x:y' },
+      { content: 'a:', kind: 'key', light: '#024C1A', dark: '#72F088' },
+      // A kind the themes do not have (here one that would end the attribute) gives no class.
+      { content: ' <b>', kind: 'x" onclick="y' as never },
+      { content: ' # c', kind: 'comment' },
     ],
     [],
   ]);
   assert.equal(
     html,
-    '<span class="line"><span style="--hl-light:#024C1A;--hl-dark:#72F088">a:</span><span> &lt;b&gt;</span>\n</span><span class="line">\n</span>',
+    '<span class="line"><span class="hl-key">a:</span><span> &lt;b&gt;</span><span class="hl-comment"> # c</span>\n</span><span class="line">\n</span>',
   );
+});
+
+test("the page's colour for each kind of token is the theme's, light and dark", () => {
+  // github-light-high-contrast and github-dark-high-contrast, the five scopes a manifest uses (yaml-themes.ts).
+  const expected = {
+    text: ['#0E1116', '#F0F3F6'],
+    comment: ['#66707B', '#BDC4CC'],
+    string: ['#032563', '#ADDCFF'],
+    key: ['#024C1A', '#72F088'],
+    constant: ['#023B95', '#91CBFF'],
+  };
+  const css = readFileSync(new URL('../../src/components/generator/yaml-view.css', import.meta.url), 'utf8');
+  const inCss = Object.fromEntries(
+    [...css.matchAll(/\.hl-([a-z]+) \{ --hl-light: (#[0-9a-f]{6}); --hl-dark: (#[0-9a-f]{6}); \}/g)].map((m) => [
+      m[1],
+      [m[2].toUpperCase(), m[3].toUpperCase()],
+    ]),
+  );
+  assert.deepEqual(inCss, expected);
+  const themes = {
+    text: [YAML_LIGHT.fg, YAML_DARK.fg],
+    ...Object.fromEntries(
+      TOKEN_KINDS.map((kind, i) => [
+        kind,
+        [YAML_LIGHT.tokenColors![i].settings.foreground, YAML_DARK.tokenColors![i].settings.foreground],
+      ]),
+    ),
+  };
+  assert.deepEqual(themes, expected);
 });
 
 test("the default manifest's HTML reads back as the manifest, with apiVersion the first highlighted key", async () => {
   const { manifest } = generate({});
   const html = await highlightHtml(manifest);
   assert.equal(textOf(html), manifest);
-  const firstKey = /<span class="line"><span style="([^"]*)">([^<#][^<]*)<\/span>/.exec(html);
+  const firstKey = /<span class="line"><span class="([^"]*)">([^<#][^<]*)<\/span>/.exec(html);
   assert.equal(firstKey?.[2], 'apiVersion');
-  // github-light-high-contrast's key green, and its dark counterpart (yaml-themes.ts).
-  assert.equal(firstKey?.[1], '--hl-light:#024C1A;--hl-dark:#72F088');
+  assert.equal(firstKey?.[1], 'hl-key');
+  // Every kind of token shows up in it, and no colour is inline.
+  for (const kind of ['text', 'comment', 'string', 'key', 'constant'])
+    assert.ok(html.includes(`<span class="hl-${kind}">`), kind);
+  assert.ok(!html.includes('style='));
 });
 
 test('a model name with markup in it stays text', async () => {

@@ -17,11 +17,15 @@
 import { createHighlighterCore, type HighlighterCore } from '@shikijs/core';
 import { createJavaScriptRegexEngine } from '@shikijs/engine-javascript';
 import yaml from '@shikijs/langs/yaml';
-import { YAML_DARK, YAML_LIGHT } from './yaml-themes.ts';
+import { kindClass, TOKEN_KINDS, YAML_DARK, YAML_LIGHT, type TokenKind } from './yaml-themes.ts';
 
-/** One highlighted token: its text and its colours for the light and dark themes. */
+/**
+ * One highlighted token: its text, its kind (the class the page gives it: `hl-key`, ...) and its colours for the
+ * light and dark themes.
+ */
 export interface HighlightToken {
   content: string;
+  kind?: TokenKind;
   light?: string;
   dark?: string;
 }
@@ -38,6 +42,12 @@ const DARK_OF = new Map<string, string>(
     ),
   ].map(([light, dark]) => [light.toUpperCase(), dark]),
 );
+
+/** The kind of token each light-theme colour marks: the themes' rules are in TOKEN_KINDS's order. */
+const KIND_OF = new Map<string, TokenKind>([
+  [YAML_LIGHT.fg!.toUpperCase(), 'text'],
+  ...YAML_LIGHT.tokenColors!.map((rule, i) => [rule.settings.foreground!.toUpperCase(), TOKEN_KINDS[i]] as const),
+]);
 
 let highlighter: Promise<HighlighterCore> | undefined;
 
@@ -73,6 +83,7 @@ export async function highlightYaml(code: string): Promise<HighlightToken[][]> {
       out.push(
         line.map((t) => ({
           content: t.content,
+          kind: t.color ? KIND_OF.get(t.color.toUpperCase()) : undefined,
           light: t.color,
           dark: t.color ? DARK_OF.get(t.color.toUpperCase()) : undefined,
         })),
@@ -89,19 +100,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
-const COLOUR = /^#[0-9A-Fa-f]{3,8}$/;
+const KINDS = new Set<string>(['text', ...TOKEN_KINDS]);
 
-/** One line's tokens as HTML: one span per token carrying its colours as `--hl-light` / `--hl-dark`. */
+/**
+ * One line's tokens as HTML: one span per token with the class of its kind (a kind that is not one of the
+ * themes' is dropped). A class, not the colours inline: about 700 tokens in the default manifest, and a class is
+ * a third of the bytes of two colours in a style attribute, which the page would also parse one by one.
+ */
 function lineToHtml(line: HighlightToken[]): string {
   return line
     .map((t) => {
-      const style = [
-        t.light && COLOUR.test(t.light) ? `--hl-light:${t.light}` : '',
-        t.dark && COLOUR.test(t.dark) ? `--hl-dark:${t.dark}` : '',
-      ]
-        .filter(Boolean)
-        .join(';');
-      return style ? `<span style="${style}">${escapeHtml(t.content)}</span>` : `<span>${escapeHtml(t.content)}</span>`;
+      const cls = t.kind && KINDS.has(t.kind) ? kindClass(t.kind) : undefined;
+      return cls ? `<span class="${cls}">${escapeHtml(t.content)}</span>` : `<span>${escapeHtml(t.content)}</span>`;
     })
     .join('');
 }

@@ -2,8 +2,21 @@
  * Two small shiki themes for YAML with the colours of GitHub's high-contrast themes (each passes 4.5:1 on the
  * manifest's background: white in Starlight's light theme, #17181c in its dark one). The full themes carry
  * colours for hundreds of scopes a manifest never uses; these carry the five it does.
+ *
+ * The page does not carry the colours token by token: each token is a span with the class of its kind
+ * (`hl-key`, ...), and yaml-view.css gives each class its light and dark colour, the same as here
+ * (tests/unit/highlight-html.test.ts holds the two to the same values).
  */
 import type { ThemeRegistration } from '@shikijs/core';
+
+/** The kinds of token the themes colour, in the order of their rules; plain text is `text`. */
+export const TOKEN_KINDS = ['comment', 'string', 'key', 'constant'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number] | 'text';
+
+/** The class of a token of this kind (yaml-view.css colours it); none for a token without one. */
+export function kindClass(kind: TokenKind | undefined): string | undefined {
+  return kind ? `hl-${kind}` : undefined;
+}
 
 function yamlTheme(
   name: string,

@@ -1,6 +1,7 @@
 /** What the generator's manifest and the checker's fixed manifest share: lazy highlighting, Copy and Download. */
 import { useEffect, useState } from 'preact/hooks';
 import type { HighlightToken } from './highlight.ts';
+import { kindClass } from './yaml-themes.ts';
 import './yaml-view.css';
 
 /** The text's highlighted lines once shiki has loaded (after `delayMs`), or null while the plain text shows. */
@@ -69,7 +70,7 @@ export function YamlCode({ text, lines }: { text: string; lines: HighlightToken[
         ? lines.map((line, i) => (
             <span class="line" key={i}>
               {line.map((t, j) => (
-                <span key={j} style={{ '--hl-light': t.light, '--hl-dark': t.dark }}>
+                <span key={j} class={kindClass(t.kind)}>
                   {t.content}
                 </span>
               ))}
