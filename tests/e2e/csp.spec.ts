@@ -35,7 +35,7 @@ test('under the policy, the generator hydrates and highlights its manifest', asy
     '# Inputs changed from defaults: --max-output-tokens 8192',
     { timeout: 20_000 },
   );
-  expect(await page.locator('[data-testid=manifest] span[class^="hl-"]').count()).toBeGreaterThan(100);
+  expect(await page.locator('[data-testid=manifest] span[class^="tok-"]').count()).toBeGreaterThan(100);
   expect(await violations()).toEqual([]);
 });
 

@@ -41,7 +41,7 @@ test('a change replaces only its own lines, and the others keep their colours un
     const now = [...document.querySelectorAll('[data-testid=manifest] > code > .line')];
     const kept = now.filter((line, i) => line === w.lines[i]).length;
     const plain = now.filter(
-      (line) => line.querySelector('span[class^="hl-"]') === null && line.textContent!.trim() !== '',
+      (line) => line.querySelector('span[class^="tok-"]') === null && line.textContent!.trim() !== '',
     );
     return {
       lines: now.length,
@@ -61,7 +61,7 @@ test('a change replaces only its own lines, and the others keep their colours un
   expect(seen.plain.length).toBeGreaterThan(0);
   expect(seen.plain.length).toBeLessThan(seen.lines / 10);
   expect(
-    await manifest.locator('.line').first().locator('span[class^="hl-"]').count(),
+    await manifest.locator('.line').first().locator('span[class^="tok-"]').count(),
     'line 1 keeps its colours',
   ).toBeGreaterThan(0);
 

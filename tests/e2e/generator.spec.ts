@@ -385,8 +385,8 @@ test('the default manifest arrives highlighted in the HTML, and hydration keeps 
   // The first YAML key after the header comments is apiVersion, a highlighted token of its own.
   const firstKey = /<span class="line"><span class="([^"]*)">([^<#][^<]*)<\/span>/.exec(manifest);
   expect(firstKey?.[2]).toBe('apiVersion');
-  expect(firstKey?.[1]).toBe('hl-key');
-  expect((manifest.match(/<span class="hl-/g) ?? []).length).toBeGreaterThan(100);
+  expect(firstKey?.[1]).toBe('tok-key');
+  expect((manifest.match(/<span class="tok-/g) ?? []).length).toBeGreaterThan(100);
   // The island's props hold the selected profiles only, not every gateway's.
   const props = /<astro-island[^>]*component-url="[^"]*Generator[^"]*"[^>]*props="([^"]*)"/.exec(html)?.[1] ?? '';
   expect(props).toContain('gke');

@@ -16,12 +16,12 @@ test('the first highlighted token of the default manifest is apiVersion, whole',
   // The first line that is neither the header comment nor blank: its tokens as the page shows them.
   const tokens = await manifest.locator('.line').evaluateAll((lines) => {
     const line = lines.find((l) => l.textContent!.trim() !== '' && !l.textContent!.startsWith('#'))!;
-    return [...line.querySelectorAll('span[class^="hl-"]')].map((s) => s.textContent);
+    return [...line.querySelectorAll('span[class^="tok-"]')].map((s) => s.textContent);
   });
   expect(tokens).toEqual(['apiVersion', ': ', 'apps/v1']);
   // Coloured by its class: the key green of github-dark-high-contrast (#72F088) in Starlight's dark theme, and
   // github-light-high-contrast's (#024C1A) in the light one.
-  const key = manifest.locator('.hl-key', { hasText: 'apiVersion' }).first();
+  const key = manifest.locator('.tok-key', { hasText: 'apiVersion' }).first();
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
   await expect(key).toHaveCSS('color', 'rgb(114, 240, 136)');
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));

@@ -35,7 +35,7 @@ test('lines become one span each, ending in their newline; a token is a span wit
   ]);
   assert.equal(
     html,
-    '<span class="line"><span class="hl-key">a:</span><span> &lt;b&gt;</span><span class="hl-comment"> # c</span>\n</span><span class="line">\n</span>',
+    '<span class="line"><span class="tok-key">a:</span><span> &lt;b&gt;</span><span class="tok-comment"> # c</span>\n</span><span class="line">\n</span>',
   );
 });
 
@@ -50,7 +50,7 @@ test("the page's colour for each kind of token is the theme's, light and dark", 
   };
   const css = readFileSync(new URL('../../src/components/generator/yaml-view.css', import.meta.url), 'utf8');
   const inCss = Object.fromEntries(
-    [...css.matchAll(/\.hl-([a-z]+) \{ --hl-light: (#[0-9a-f]{6}); --hl-dark: (#[0-9a-f]{6}); \}/g)].map((m) => [
+    [...css.matchAll(/\.tok-([a-z]+) \{ --tok-light: (#[0-9a-f]{6}); --tok-dark: (#[0-9a-f]{6}); \}/g)].map((m) => [
       m[1],
       [m[2].toUpperCase(), m[3].toUpperCase()],
     ]),
@@ -74,10 +74,10 @@ test("the default manifest's HTML reads back as the manifest, with apiVersion th
   assert.equal(textOf(html), manifest);
   const firstKey = /<span class="line"><span class="([^"]*)">([^<#][^<]*)<\/span>/.exec(html);
   assert.equal(firstKey?.[2], 'apiVersion');
-  assert.equal(firstKey?.[1], 'hl-key');
+  assert.equal(firstKey?.[1], 'tok-key');
   // Every kind of token shows up in it, and no colour is inline.
   for (const kind of ['text', 'comment', 'string', 'key', 'constant'])
-    assert.ok(html.includes(`<span class="hl-${kind}">`), kind);
+    assert.ok(html.includes(`<span class="tok-${kind}">`), kind);
   assert.ok(!html.includes('style='));
 });
 

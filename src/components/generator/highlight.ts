@@ -20,7 +20,7 @@ import yaml from '@shikijs/langs/yaml';
 import { kindClass, TOKEN_KINDS, YAML_DARK, YAML_LIGHT, type TokenKind } from './yaml-themes.ts';
 
 /**
- * One highlighted token: its text, its kind (the class the page gives it: `hl-key`, ...) and its colours for the
+ * One highlighted token: its text, its kind (the class the page gives it: `tok-key`, ...) and its colours for the
  * light and dark themes.
  */
 export interface HighlightToken {

@@ -4,7 +4,7 @@
  * colours for hundreds of scopes a manifest never uses; these carry the five it does.
  *
  * The page does not carry the colours token by token: each token is a span with the class of its kind
- * (`hl-key`, ...), and yaml-view.css gives each class its light and dark colour, the same as here
+ * (`tok-key`, ...), and yaml-view.css gives each class its light and dark colour, the same as here
  * (tests/unit/highlight-html.test.ts holds the two to the same values).
  */
 import type { ThemeRegistration } from '@shikijs/core';
@@ -15,7 +15,7 @@ export type TokenKind = (typeof TOKEN_KINDS)[number] | 'text';
 
 /** The class of a token of this kind (yaml-view.css colours it); none for a token without one. */
 export function kindClass(kind: TokenKind | undefined): string | undefined {
-  return kind ? `hl-${kind}` : undefined;
+  return kind ? `tok-${kind}` : undefined;
 }
 
 function yamlTheme(
