@@ -6,13 +6,16 @@
  *   generator input → manifest             median and p95 over 200 changes, from performance marks in the page;
  *                                          idle, then with a CPU-bound process beside it (see withBackgroundLoad)
  *   `hitless generate` wall time           median of 15 process runs
+ *   main-thread work                       the same pages' main-thread tasks weighed as Lighthouse does, from their
+ *                                          CPU time in a trace (no budget; see measureMainThreadWork)
  *   Lighthouse mobile perf / TBT / a11y    landing, generator, checker, lab, one gateway page (lighthouse 13, if
  *                                          installed), idle and under the same background load
  *
  * Options (environment): BENCH_CHANGES (200), BENCH_CLI_RUNS (15), BENCH_LH_RUNS (5: Lighthouse runs per page,
- * the median is reported), BENCH_PORT (default: a free port), BENCH_SKIP (comma list of: build, js, input, cli, lighthouse;
- * with `build` skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build; `verify` skips the
- * concurrent-streams figure of `hitless verify`).
+ * the median is reported), BENCH_WORK_RUNS (7: traced loads per page for the main-thread work figure), BENCH_PORT
+ * (default: a free port), BENCH_SKIP (comma list of: build, js, input, cli, verify, work, lighthouse; with `build`
+ * skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build; `verify` skips the
+ * concurrent-streams figure of `hitless verify`, `work` the main-thread work figure).
  * Exit code 0 whatever the figures; the table says which budgets are missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -33,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { benchCheckInput } from './bench-check-input.ts';
+import { blockingWork, type TraceEvent } from './bench-work.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The preview server's port: $BENCH_PORT, else a free one (a server left on a fixed port would be measured instead). */
@@ -844,6 +848,61 @@ async function measureLighthouseOnce(paths: string[], condition: string): Promis
   }
 }
 
+// ---------------------------------------------------------------------------------------------- main-thread work
+
+const WORK_RUNS = Number(process.env.BENCH_WORK_RUNS ?? 7);
+
+/**
+ * Main-thread work of the pages Lighthouse measures, idle and under the background load: a figure without a
+ * budget, to judge a change by. Lighthouse's blocking time comes from wall times, which a busy 2-core machine
+ * stretches at random (one page's single runs ranged over 10× here); CPU time is not stretched by waiting for the
+ * CPU, so this figure moves only when the page's own work does.
+ */
+async function measureMainThreadWork(browser: Browser, paths: string[]): Promise<void> {
+  section(
+    `Main-thread work after the page's first parse (Chromium trace at phone size, ${WORK_RUNS} loads per page, median; no budget)`,
+  );
+  notes.push(
+    "main-thread work: each task on the page's main thread after the first one that parses it, weighed as Lighthouse's simulation weighs a task (4 × its time, 2 × for a task that lays out, less 50 ms), but with the task's CPU time from Chromium's trace instead of its wall time, so that a busy machine does not stretch it; the longest task is its CPU time. A guide for changes, steadier than Lighthouse's blocking time here; it is not Lighthouse's figure and has no budget.",
+  );
+  for (const condition of ['idle', LOAD_LABEL]) {
+    const measure = async () => {
+      for (const [label, path] of lighthouseTargets(paths)) {
+        if (!path || !paths.includes(path)) continue;
+        const runs: { weighed: number; longest: number }[] = [];
+        for (let i = 0; i < WORK_RUNS; i++) {
+          const context = await browser.newContext({
+            viewport: { width: 412, height: 823 },
+            deviceScaleFactor: 1.75,
+            isMobile: true,
+          });
+          const page = await context.newPage();
+          await browser.startTracing(page, {
+            categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'toplevel'],
+          });
+          await page.goto(ORIGIN + path, { waitUntil: 'load' });
+          await page.waitForTimeout(1000);
+          const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+          await context.close();
+          const r = blockingWork(trace.traceEvents);
+          if (r) runs.push(r);
+        }
+        if (runs.length === 0) {
+          row(`main-thread work ${label} (${path}), ${condition}`, 'no trace with a first paint');
+          continue;
+        }
+        const ms0 = (x: number) => `${Math.round(x)}`;
+        row(
+          `main-thread work ${label} (${path}), ${condition}`,
+          `${ms0(median(runs.map((r) => r.weighed)))} ms weighed (runs: ${runs.map((r) => ms0(r.weighed)).join(', ')}); longest task ${ms0(median(runs.map((r) => r.longest)))} ms`,
+        );
+      }
+    };
+    if (condition === 'idle') await measure();
+    else await withBackgroundLoad(measure);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------- main
 
 /**
@@ -936,6 +995,7 @@ async function main(): Promise<void> {
     if (!SKIP.has('input') && paths.includes('/generator/')) await measureInput(browser);
     if (!SKIP.has('cli')) measureCli();
     if (!SKIP.has('verify')) await measureVerifyStreams();
+    if (!SKIP.has('work')) await measureMainThreadWork(browser, paths);
     await browser.close();
     if (!SKIP.has('lighthouse')) await measureLighthouse(paths);
   } finally {
