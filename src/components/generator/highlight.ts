@@ -105,7 +105,7 @@ const KINDS = new Set<string>(['text', ...TOKEN_KINDS]);
 /**
  * One line's tokens as HTML: one span per token with the class of its kind (a kind that is not one of the
  * themes' is dropped). A class, not the colours inline: about 700 tokens in the default manifest, and a class is
- * a third of the bytes of two colours in a style attribute, which the page would also parse one by one.
+ * under half the bytes of two colours in a style attribute, which the page would also parse one by one.
  */
 function lineToHtml(line: HighlightToken[]): string {
   return line
