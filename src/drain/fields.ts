@@ -53,6 +53,8 @@ export interface FieldSpec<K extends string = string> {
   default?: number | boolean | string | 'profile';
   /** The resolved value may stay `undefined` although the field has a profile default (a profile without one). */
   optional?: boolean;
+  /** The output form the field applies to; the others ignore it, and the generator's form leaves it out for them. */
+  onlyForOutput?: OutputForm;
 }
 
 /** The default gateway and model-server profile ids: the one place that names them. */
@@ -164,10 +166,10 @@ const FIELD_TABLE = [
   // output form
   { key: 'output', flag: 'output', kind: 'enum', group: 'output', label: 'Output form', choices: OUTPUT_FORMS, default: 'bundle',
     help: 'bundle: Deployment, InferencePool and gateway objects. patch: a patch and kustomization for your own Deployment. helm-values: values for GIE\u2019s inferencepool chart. lws: a LeaderWorkerSet for replicas that span nodes.' },
-  { key: 'container', flag: 'container', kind: 'name', group: 'output', label: 'Container (patch)', maxLength: 63, pattern: DNS_LABEL,
+  { key: 'container', flag: 'container', kind: 'name', group: 'output', label: 'Container (patch)', maxLength: 63, pattern: DNS_LABEL, onlyForOutput: 'patch',
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
     help: 'With the patch form: the name of the model-server container in your Deployment. Leave empty for the model server\u2019s id (vllm, sglang, \u2026).' },
-  { key: 'nodesPerReplica', flag: 'nodes-per-replica', kind: 'int', group: 'output', label: 'Nodes per replica (lws)', min: 1, max: 64, default: 1,
+  { key: 'nodesPerReplica', flag: 'nodes-per-replica', kind: 'int', group: 'output', label: 'Nodes per replica (lws)', min: 1, max: 64, default: 1, onlyForOutput: 'lws',
     help: 'With the lws form: pods (one per node) that one replica spans, the leader included; the GPUs per replica are split evenly over them.' },
 ] as const satisfies readonly FieldSpec[];
 

@@ -17,12 +17,17 @@ const HEALTH_CHECK_FLAGS = [
   'health-check-timeout-seconds',
   'propagation-seconds',
 ];
-/** Disabled, so out of the Tab order, while the default gateway has no health-check data (GKE has none). */
-const DISABLED = gatewayById(profiles, DEFAULT_GATEWAY).healthCheck ? [] : HEALTH_CHECK_FLAGS;
+/** Left out of the form while the default gateway has no health-check data (GKE has none). */
+const LEFT_OUT = [
+  ...(gatewayById(profiles, DEFAULT_GATEWAY).healthCheck ? [] : HEALTH_CHECK_FLAGS),
+  // The default output form is the bundle: the patch form's container and the lws form's nodes are left out.
+  'container',
+  'nodes-per-replica',
+];
 
-/** The inputs in the order the form shows them: by group, then by the field table's order; disabled ones skipped. */
+/** The inputs in the order the form shows them: by group, then by the field table's order; left-out ones skipped. */
 const FORM_ORDER = GROUPS.flatMap((g) => FIELDS.filter((f) => f.group === g.id)).filter(
-  (f) => !DISABLED.includes(f.flag),
+  (f) => !LEFT_OUT.includes(f.flag),
 );
 
 interface Focused {
@@ -115,22 +120,38 @@ test.describe('generator, keyboard only', () => {
     expect(problems).toEqual([]);
   });
 
-  test('the health-check inputs are disabled for a gateway without health-check data, and enabled for your own', async ({
+  test('the health-check inputs are left out for a gateway without health-check data, and shown for your own', async ({
     page,
   }) => {
-    expect(DISABLED, 'the default gateway (GKE) has no health-check data').toEqual(HEALTH_CHECK_FLAGS);
-    for (const flag of HEALTH_CHECK_FLAGS) {
-      await expect(page.locator(`#in-${flag}`)).toBeDisabled();
-      await expect(page.locator(`#in-${flag}-help`)).toContainText(
-        'Only for \u201cYour own gateway\u201d: other gateways use their removal p99.',
-      );
-    }
-    // The labels stay, so the fields can still be found and read.
-    await expect(page.getByLabel('Health-check interval')).toBeDisabled();
+    expect(LEFT_OUT.slice(0, 4), 'the default gateway (GKE) has no health-check data').toEqual(HEALTH_CHECK_FLAGS);
+    for (const flag of HEALTH_CHECK_FLAGS) await expect(page.locator(`#in-${flag}`)).toHaveCount(0);
+    // A note in their place names them and says when they apply.
+    await expect(page.getByTestId('hidden-note-gateway')).toHaveText(
+      'Health-check interval, Unhealthy threshold, Health-check timeout and Propagation: only for \u201cYour own gateway\u201d; other gateways use their removal p99.',
+    );
     await page.locator('#in-gateway').selectOption('custom');
     for (const flag of HEALTH_CHECK_FLAGS) await expect(page.locator(`#in-${flag}`)).toBeEnabled();
+    await expect(page.getByTestId('hidden-note-gateway')).toHaveCount(0);
     await expect(page.locator('#in-health-check-interval-seconds-help')).toContainText('seconds between checks');
     await tabUntil(page, (f) => f.id === 'in-health-check-interval-seconds', '#in-health-check-interval-seconds');
+  });
+
+  test('the output form\u2019s own inputs appear when it is chosen, right after the select in the Tab order', async ({
+    page,
+  }) => {
+    await expect(page.getByTestId('hidden-note-output')).toHaveText(
+      'Container (patch): with the patch output form. Nodes per replica (lws): with the lws output form.',
+    );
+    await expect(page.locator('#in-container')).toHaveCount(0);
+    await tabUntil(page, (f) => f.id === 'in-output', '#in-output');
+    await page.keyboard.press('ArrowDown'); // bundle → patch
+    await expect(page.locator('#in-output')).toHaveValue('patch');
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).id).toBe('in-container');
+    await expect(page.locator('#in-nodes-per-replica')).toHaveCount(0);
+    await expect(page.getByTestId('hidden-note-output')).toHaveText(
+      'Nodes per replica (lws): with the lws output form.',
+    );
   });
 
   test('the preset question takes the focus, names the fields, and Escape keeps the reader\u2019s values', async ({

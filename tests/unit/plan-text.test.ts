@@ -12,7 +12,6 @@ import {
   sortWarnings,
   splitFlags,
 } from '../../src/components/generator/plan-text.ts';
-import { healthCheckDisabled, healthCheckDisabledHelp } from '../../src/components/generator/health-check.ts';
 import { profiles } from '../support/check.ts';
 
 test('errors come before warnings, warnings before notes, each kind in the plan\u2019s order', () => {
@@ -125,21 +124,4 @@ test('every derivation step of every gateway \u00d7 model server has a reader-fa
     value: '--shutdown-timeout=75',
   });
   assert.equal(describeStep({ field: 'somethingNew', value: 1, formula: '', why: '' }).label, 'somethingNew');
-});
-
-test('health-check fields are disabled for gateways without health-check data, unless the reader typed a value', () => {
-  const withHealthCheck = profiles.gateways.filter((g) => g.healthCheck).map((g) => g.id);
-  assert.deepEqual(withHealthCheck, ['custom']);
-  assert.equal(healthCheckDisabled(profiles, 'gke', {}, 'health-check-interval-seconds'), true);
-  assert.equal(healthCheckDisabled(profiles, 'istio', {}, 'propagation-seconds'), true);
-  assert.equal(healthCheckDisabled(profiles, 'custom', {}, 'health-check-interval-seconds'), false);
-  assert.equal(
-    healthCheckDisabled(profiles, 'gke', { 'health-check-interval-seconds': '5' }, 'health-check-interval-seconds'),
-    false,
-  );
-  assert.equal(healthCheckDisabled(profiles, 'gke', {}, 'removal-seconds'), false);
-  assert.equal(
-    healthCheckDisabledHelp(profiles),
-    'Only for \u201cYour own gateway\u201d: other gateways use their removal p99.',
-  );
 });

@@ -1,7 +1,7 @@
 /** The settings a check uses: the gateway, the requests, and what the cluster has. Fields come from the drain model's table. */
 import { FIELDS, type FieldSpec } from '../../drain/fields.ts';
 import { InputField } from '../generator/InputField.tsx';
-import { healthCheckDisabled, healthCheckDisabledHelp } from '../generator/health-check.ts';
+import { fieldHidden, hiddenFieldsNote } from '../generator/field-visibility.ts';
 import type { ProfileChoices } from '../generator/profile-choices.ts';
 
 interface Props {
@@ -33,7 +33,7 @@ const CHECK_GROUPS: { label: string; flags: (spec: FieldSpec) => boolean }[] = [
 
 /** The settings form. Everything the manifest states (probes, replicas, names) is read from it instead. */
 export function CheckSettings({ choices, gateway, raw, defaults, errors, onInput, onReset }: Props) {
-  const disabledHelp = healthCheckDisabledHelp(choices);
+  const formState = { gateway, raw, errors };
   const optionsFor = (spec: FieldSpec): [string, string][] | undefined => {
     if (spec.key === 'modelServer')
       return [['', 'Detect from the manifest'], ...choices.modelServers.map((m): [string, string] => [m.id, m.name])];
@@ -51,24 +51,31 @@ export function CheckSettings({ choices, gateway, raw, defaults, errors, onInput
   };
   return (
     <form class="gen-form chk-settings" onSubmit={(e) => e.preventDefault()} aria-label="Check settings">
-      {CHECK_GROUPS.map((group) => (
-        <fieldset key={group.label} class="gen-group">
-          <legend>{group.label}</legend>
-          {FIELDS.filter(group.flags).map((spec) => (
-            <InputField
-              key={spec.flag}
-              spec={spec}
-              value={valueOf(spec)}
-              error={errors.get(spec.flag)}
-              placeholder={placeholderOf(spec)}
-              changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)}
-              options={optionsFor(spec)}
-              onInput={onInput}
-              {...(healthCheckDisabled(choices, gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {})}
-            />
-          ))}
-        </fieldset>
-      ))}
+      {CHECK_GROUPS.map((group) => {
+        const fields = FIELDS.filter(group.flags);
+        const hidden = fields.filter((spec) => fieldHidden(choices, formState, spec));
+        const note = hiddenFieldsNote(choices, hidden);
+        return (
+          <fieldset key={group.label} class="gen-group">
+            <legend>{group.label}</legend>
+            {fields
+              .filter((spec) => !hidden.includes(spec))
+              .map((spec) => (
+                <InputField
+                  key={spec.flag}
+                  spec={spec}
+                  value={valueOf(spec)}
+                  error={errors.get(spec.flag)}
+                  placeholder={placeholderOf(spec)}
+                  changed={spec.flag in raw && raw[spec.flag] !== defaultText(spec)}
+                  options={optionsFor(spec)}
+                  onInput={onInput}
+                />
+              ))}
+            {note ? <p class="gen-hidden-note">{note}</p> : null}
+          </fieldset>
+        );
+      })}
       <p class="gen-reset">
         <button type="button" onClick={onReset}>
           Reset the settings

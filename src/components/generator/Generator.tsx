@@ -28,7 +28,7 @@ import { Derivation, PlanSummary } from './PlanSummary.tsx';
 import { presetConflicts, type PendingPreset } from './presets.ts';
 import { LazyTimeline } from './LazyTimeline.tsx';
 import { useAddressFollows } from './address.ts';
-import { healthCheckDisabled, healthCheckDisabledHelp } from './health-check.ts';
+import { fieldHidden, hiddenFieldsNote } from './field-visibility.ts';
 import { formatValue, inputErrorLines } from './plan-text.ts';
 
 interface Props {
@@ -228,9 +228,7 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const helpOf = (spec: FieldSpec): string | undefined =>
     spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined;
 
-  const disabledHelp = useMemo(() => healthCheckDisabledHelp(choices), [choices]);
-  const disabledProps = (spec: FieldSpec): { disabled?: boolean; help?: string } =>
-    healthCheckDisabled(choices, inputs.gateway, raw, spec.flag) ? { disabled: true, help: disabledHelp } : {};
+  const formState = { gateway: inputs.gateway, output: inputs.output, raw, errors };
 
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
@@ -280,7 +278,10 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
         >
           {GROUPS.map((group) => {
             const fields = FIELDS.filter((f) => f.group === group.id);
-            const rows = fields.map((spec) => (
+            const hidden = fields.filter((spec) => fieldHidden(choices, formState, spec));
+            const note = hiddenFieldsNote(choices, hidden);
+            const shown = fields.filter((spec) => !hidden.includes(spec));
+            const rows = shown.map((spec) => (
               <div key={spec.flag}>
                 <InputField
                   spec={spec}
@@ -291,7 +292,6 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
                   options={optionsFor(spec)}
                   onInput={onInput}
                   help={helpOf(spec)}
-                  {...disabledProps(spec)}
                 />
                 {pending && pending.flag === spec.flag ? (
                   <div
@@ -334,6 +334,12 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
                 ) : null}
               </div>
             ));
+            if (note)
+              rows.push(
+                <p key="hidden-note" class="gen-hidden-note" data-testid={`hidden-note-${group.id}`}>
+                  {note}
+                </p>,
+              );
             if (!FOLDED_GROUPS.includes(group.id)) {
               return (
                 <fieldset key={group.id} class="gen-group">

@@ -10,15 +10,13 @@ interface Props {
   changed: boolean;
   /** Choices for `profile` fields: [id, label]. */
   options?: [string, string][];
-  /** Shown but not editable (a field that does not apply to the current choice), with `help` saying why. */
-  disabled?: boolean;
   /** Help text in place of the field's own. */
   help?: string;
   onInput: (flag: string, value: string) => void;
 }
 
 /** A form row: label, control, unit, help and any error, tied together for assistive technology. */
-export function InputField({ spec, value, placeholder, error, changed, options, disabled, help, onInput }: Props) {
+export function InputField({ spec, value, placeholder, error, changed, options, help, onInput }: Props) {
   const id = `in-${spec.flag}`;
   const describedBy = `${id}-help${error ? ` ${id}-error` : ''}`;
   const common = {
@@ -26,7 +24,6 @@ export function InputField({ spec, value, placeholder, error, changed, options, 
     name: spec.flag,
     'aria-describedby': describedBy,
     'aria-invalid': error ? true : undefined,
-    disabled: disabled || undefined,
   };
   let control;
   if (spec.kind === 'bool') {
@@ -70,7 +67,7 @@ export function InputField({ spec, value, placeholder, error, changed, options, 
   }
   return (
     <div
-      class={`gen-field${spec.kind === 'bool' ? ' is-check' : ''}${changed ? ' is-changed' : ''}${error ? ' has-error' : ''}${disabled ? ' is-disabled' : ''}`}
+      class={`gen-field${spec.kind === 'bool' ? ' is-check' : ''}${changed ? ' is-changed' : ''}${error ? ' has-error' : ''}`}
     >
       <label for={id}>
         {spec.label}
