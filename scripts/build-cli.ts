@@ -1,14 +1,14 @@
 /**
  * Build the installable CLI package into `cli-dist/` (or the folder given as the first argument):
- * a small ES module entry and one self-contained bundle per command, built with esbuild for Node 20 (no type
+ * a small entry and one self-contained CommonJS bundle per command, built with esbuild for Node 20 (no type
  * stripping at run time, no dependencies to install). The gateway and model-server data and the request defaults are
  * read and validated here, at build time, and embedded as a JavaScript module, so a command parses no YAML data at
  * startup.
  * `npm run pack:cli` packs it.
  *
  *   cli-dist/package.json         name, version, bin, engines; no dependencies
- *   cli-dist/bin/hitless.mjs      the entry: sends each command to its bundle
- *   cli-dist/bin/<command>.mjs    the CLI with one command's code (generate.mjs also runs `inputs`); main.mjs
+ *   cli-dist/bin/hitless.cjs      the entry: loads the command's bundle with its code cache and runs it
+ *   cli-dist/bin/<command>.cjs    the CLI with one command's code (generate.cjs also runs `inputs`); main.cjs
  *                                 answers --help, --version and unknown commands
  *
  * The drain lab is left out: it starts HAProxy and the stand-ins from the repository's sources, so `hitless lab`
@@ -133,75 +133,85 @@ const COMMAND_MODULES = commandModules();
 const BUNDLES = ['main', ...new Set(COMMAND_MODULES.values())];
 
 /**
- * A bundle's entry: main.ts and, statically, the code of its command module (`main`: of version.ts). main.ts's
- * dynamic imports of the command modules and of version.ts become imports of their bundles (its own command's is
- * the bundle itself, already evaluated). Were they bundled as dynamic imports, esbuild would wrap the command's
- * modules in functions that run on first use, compiled lazily at every start: Node's compile cache keeps only
- * the code compiled when a file is loaded. (Measured on generate: a few milliseconds at most, as the fuller cache
- * takes longer to read.)
+ * A bundle's entry: main.ts and, statically, the code of its command module (`main`: of version.ts). The entry
+ * loads one bundle as a script (src/cli/bundle-loader.ts), which cannot import another, so main.ts's dynamic
+ * imports are resolved inside the bundle: its own command's module and version.ts are bundled (esbuild turns each
+ * such import into a call of the already-bundled module), and every other command's module becomes a stub that
+ * fails loudly: the entry sends a command only to its own bundle, so reaching one is a bug in the build.
  */
-const bundleEntries: Plugin = {
-  name: 'bundle-entries',
-  setup(b) {
-    const modules = new Set([...COMMAND_MODULES.values(), 'version']);
-    b.onResolve({ filter: /^hitless-bundle:/ }, (args) => ({ path: args.path.slice(15), namespace: 'hitless-bundle' }));
-    b.onLoad({ filter: /.*/, namespace: 'hitless-bundle' }, (args) => ({
-      contents: `export { main } from './main.ts';\n${
-        args.path === 'main' ? "export { versionLine } from './version.ts';" : `export * from './${args.path}.ts';`
-      }\n`,
-      resolveDir: join(ROOT, 'src', 'cli'),
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
-      const module = args.path.slice(2, -3);
-      if (!args.importer.endsWith(join('src', 'cli', 'main.ts')) || !modules.has(module)) return undefined;
-      return { path: `./${module === 'version' ? 'main' : module}.mjs`, external: true };
-    });
-  },
-};
+function bundleEntries(bundle: string): Plugin {
+  return {
+    name: 'bundle-entries',
+    setup(b) {
+      const commandModules = new Set(COMMAND_MODULES.values());
+      b.onResolve({ filter: /^hitless-bundle:/ }, (args) => ({
+        path: args.path.slice(15),
+        namespace: 'hitless-bundle',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'hitless-bundle' }, (args) => ({
+        contents: `export { main } from './main.ts';\n${
+          args.path === 'main' ? "export { versionLine } from './version.ts';" : `export * from './${args.path}.ts';`
+        }\n`,
+        resolveDir: join(ROOT, 'src', 'cli'),
+        loader: 'js',
+      }));
+      b.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
+        const module = args.path.slice(2, -3);
+        if (!args.importer.endsWith(join('src', 'cli', 'main.ts')) || !commandModules.has(module)) return undefined;
+        if (module === bundle) return undefined;
+        return { path: module, namespace: 'hitless-elsewhere' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'hitless-elsewhere' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(
+          `hitless: internal error: the ${args.path} command's code is in bin/${args.path}.cjs, not in bin/${bundle}.cjs`,
+        )});\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'bin'), { recursive: true });
-/** Options every bundle shares: ES modules for Node 20, minified, the package's version and data built in. */
+/** Options the bundles and the entry share: Node 20, minified, the package's version and commands built in. */
 const common = {
   bundle: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   minify: true,
   legalComments: 'linked',
-  // Some dependencies (yaml's Node build) are CommonJS and require Node's built-ins; give the ES module a require.
-  banner: {
-    js: "import { createRequire as __hitlessCreateRequire } from 'node:module';\nconst require = __hitlessCreateRequire(import.meta.url);",
-  },
   define: {
     HITLESS_PACKAGE_VERSION: JSON.stringify(pkg.version),
     HITLESS_COMMAND_BUNDLES: JSON.stringify(Object.fromEntries(COMMAND_MODULES)),
   },
   logLevel: 'warning',
 } as const;
-// One self-contained module per command (no shared chunks): a command loads the entry and its bundle, two files,
-// instead of a dozen chunks, each of which costs Node a resolve, a read and a compile at startup.
+// One self-contained CommonJS module per command (no shared chunks): a command reads the entry and its bundle, two
+// files, instead of a dozen chunks, each of which costs a resolve, a read and a compile at startup. CommonJS, because
+// the entry compiles the bundle as a script to give it a code cache of its own (src/cli/bundle-loader.ts), and the
+// entry too, which spares Node its ES module loader (1 to 2 ms a start on the bench machine). The sources'
+// `import.meta.url` becomes the file's URL; the banner starts with the strict directive, which must come first for the
+// code to stay strict, as the ES modules it was written as are.
+const commonJs = {
+  format: 'cjs',
+  define: { ...common.define, 'import.meta.url': '__hitlessFileUrl' },
+  banner: { js: "'use strict';\nvar __hitlessFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  outdir: join(OUT, 'bin'),
+  outExtension: { '.js': '.cjs' },
+} as const;
 await Promise.all(
   BUNDLES.map((bundle) =>
     build({
       ...common,
+      ...commonJs,
       entryPoints: { [bundle]: `hitless-bundle:${bundle}` },
-      outdir: join(OUT, 'bin'),
-      outExtension: { '.js': '.mjs' },
-      plugins: [embedProfiles, yamlAsModule, leaveOutLab, bundleEntries],
+      plugins: [embedProfiles, yamlAsModule, leaveOutLab, bundleEntries(bundle)],
     }),
   ),
 );
-await build({
-  ...common,
-  entryPoints: { hitless: join(ROOT, 'src/cli/package-entry.ts') },
-  outdir: join(OUT, 'bin'),
-  outExtension: { '.js': '.mjs' },
-  banner: {},
-});
+await build({ ...common, ...commonJs, entryPoints: { hitless: join(ROOT, 'src/cli/package-entry.ts') } });
 // The entry starts with the interpreter line.
-const entry = join(OUT, 'bin', 'hitless.mjs');
+const entry = join(OUT, 'bin', 'hitless.cjs');
 writeFileSync(entry, `#!/usr/bin/env node\n${readFileSync(entry, 'utf8')}`);
 writeFileSync(
   join(OUT, 'package.json'),
@@ -211,7 +221,7 @@ writeFileSync(
       version: pkg.version,
       description: pkg.description,
       type: 'module',
-      bin: { hitless: 'bin/hitless.mjs' },
+      bin: { hitless: 'bin/hitless.cjs' },
       files: ['bin/'],
       engines: { node: '>=20' },
       ...(pkg.repository ? { repository: pkg.repository } : {}),

@@ -12,7 +12,7 @@
  * Exits 1 and names each case that differs; 0 with the number of cases when all match.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -92,9 +92,15 @@ function cases(): string[][] {
   return all;
 }
 
+/** A build's entry, as its package.json names it (bin/hitless.mjs in older builds, bin/hitless.cjs since). */
+function entryOf(dir: string): string {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin: { hitless: string } };
+  return join(dir, pkg.bin.hitless);
+}
+
 /** Run one build's CLI with `args`; its exit code, stdout and stderr as one string. */
 function runCli(dir: string, args: string[]): string {
-  const r = spawnSync(process.execPath, [join(dir, 'bin/hitless.mjs'), ...args], {
+  const r = spawnSync(process.execPath, [entryOf(dir), ...args], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     timeout: 60_000,
@@ -106,7 +112,7 @@ const work = mkdtempSync(join(tmpdir(), 'hitless-compare-'));
 try {
   // A manifest with a finding, so that check prints something: the old build's, one surge more.
   const manifest = join(work, 'manifest.yaml');
-  const generated = spawnSync(process.execPath, [join(oldDir, 'bin/hitless.mjs'), 'generate', '--gateway', 'istio'], {
+  const generated = spawnSync(process.execPath, [entryOf(oldDir), 'generate', '--gateway', 'istio'], {
     encoding: 'utf8',
   });
   writeFileSync(manifest, generated.stdout.replace('maxSurge: 1', 'maxSurge: 2'));

@@ -42,7 +42,7 @@ for (const docs of sizes) {
         '-f',
         '%e %U %S %M',
         process.execPath,
-        join(packageDir, 'bin/hitless.mjs'),
+        join(packageDir, 'bin/hitless.cjs'),
         'check',
         file,
         '--format',

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,13 +12,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Debian's Node (20 on these machines); the package must not need the project's Node 24. */
 const SYSTEM_NODE = '/usr/bin/node';
 
-function run(command: string, args: string[], cwd: string, input?: string) {
+function run(command: string, args: string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
     input,
     timeout: 180_000,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
   });
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
@@ -54,7 +54,17 @@ test('the packed CLI installs into an empty folder and runs each command on Node
     const node = spawnSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
     assert.match(node, /^v2\d\./);
     const hitless = join(app, 'node_modules', '.bin', 'hitless');
-    const cli = (args: string[], input?: string) => run(SYSTEM_NODE, [hitless, ...args], app, input);
+    // The bundles' code caches (src/cli/bundle-loader.ts) go where Node's own would, here a folder of the test's.
+    const codeCache = join(work, 'code-cache');
+    const cli = (args: string[], input?: string) =>
+      run(SYSTEM_NODE, [hitless, ...args], app, input, { NODE_COMPILE_CACHE: codeCache });
+
+    // Every bundle stays strict code, as the ES modules it was built from are: the directive comes first.
+    const bin = join(app, 'node_modules', 'hitless', 'bin');
+    const scripts = readdirSync(bin).filter((f) => f.endsWith('.cjs'));
+    assert.ok(scripts.includes('hitless.cjs') && scripts.includes('generate.cjs'), scripts.join(', '));
+    for (const file of scripts)
+      assert.match(readFileSync(join(bin, file), 'utf8'), /^(#![^\n]*\n)?'use strict';\n/, file);
 
     const version = cli(['--version']);
     assert.equal(version.status, 0, version.stderr);
@@ -64,6 +74,11 @@ test('the packed CLI installs into an empty folder and runs each command on Node
     assert.equal(generated.status, 0, generated.stderr);
     assert.match(generated.stdout, /kind: Deployment/);
     assert.match(generated.stdout, /kind: InferencePool/);
+    // The first run left generate's code cache; the second runs with it and prints the same.
+    const userCache = readdirSync(codeCache).find((d) => d.startsWith('hitless-'));
+    assert.ok(userCache, `no hitless-<uid> folder in ${codeCache}`);
+    assert.equal(readdirSync(join(codeCache, userCache)).filter((f) => /^generate-.*\.v8cache$/.test(f)).length, 1);
+    assert.deepEqual(cli(['generate', '--gateway', 'istio']), generated);
     // The output forms read their facts (content/outputs/) from data embedded at build time.
     const values = cli(['generate', '--output', 'helm-values']);
     assert.equal(values.status, 0, values.stderr);
