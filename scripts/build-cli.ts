@@ -14,6 +14,7 @@
  * The drain lab is left out: it starts HAProxy and the stand-ins from the repository's sources, so `hitless lab`
  * in the package says to run it from a checkout.
  */
+import { createHash } from 'node:crypto';
 import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -209,7 +210,22 @@ await Promise.all(
     }),
   ),
 );
-await build({ ...common, ...commonJs, entryPoints: { hitless: join(ROOT, 'src/cli/package-entry.ts') } });
+// The entry names each bundle's code cache by a hash of the bundle (src/cli/bundle-loader.ts says why).
+const bundleTags = Object.fromEntries(
+  BUNDLES.map((bundle) => [
+    bundle,
+    createHash('sha256')
+      .update(readFileSync(join(OUT, 'bin', `${bundle}.cjs`)))
+      .digest('hex')
+      .slice(0, 16),
+  ]),
+);
+await build({
+  ...common,
+  ...commonJs,
+  define: { ...commonJs.define, HITLESS_BUNDLE_TAGS: JSON.stringify(bundleTags) },
+  entryPoints: { hitless: join(ROOT, 'src/cli/package-entry.ts') },
+});
 // The entry starts with the interpreter line.
 const entry = join(OUT, 'bin', 'hitless.cjs');
 writeFileSync(entry, `#!/usr/bin/env node\n${readFileSync(entry, 'utf8')}`);

@@ -72,14 +72,17 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | unde
 }
 
 /**
- * The cache file's name for a bundle: where it is installed (two installs of the same release keep a cache each),
- * what V8 does not check itself (the bundle's content, through its size and modification time) and what it does
- * (Node's version, the architecture), so that one folder serves them all. `prefix` is the part an upgrade in
- * place keeps: the caches that start with it and are not this one are an earlier build's.
+ * The cache file's name for a bundle: where it is installed (two installs keep a cache each), Node's version and the
+ * architecture (one folder serves several), and the bundle's content: its build's content tag, size and modification
+ * time. V8 checks a cache against its own version and flags but of the source only its length, and would run a
+ * cache of another build of the same length (npm gives every installed file the same modification time), so the
+ * content has to be in the name. `prefix` is the part an upgrade in place keeps: the caches that start with it and
+ * are not this one are an earlier build's.
  */
-function cacheName(file: string, stat: Fs.Stats): { name: string; prefix: string } {
+function cacheName(file: string, stat: Fs.Stats, contentTag: string): { name: string; prefix: string } {
   const prefix = `${bundleName(file)}-${fnv1a(path.resolve(file))}-${process.version}-${process.arch}-`;
-  return { name: `${prefix}${stat.size}-${Math.trunc(stat.mtimeMs)}.v8cache`, prefix };
+  const tag = contentTag.replace(/[^0-9A-Za-z]/g, '');
+  return { name: `${prefix}${tag}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8cache`, prefix };
 }
 
 /** The bundle's file name without its extension: `generate` for bin/generate.cjs. */
@@ -96,17 +99,18 @@ export function fnv1a(text: string): string {
 
 /**
  * Load the CommonJS bundle at `file`: compile it with its cache from `dir` (`cacheFolder()`; undefined: no cache) when
- * there is one, run its top level and return its exports. The bundle sees the usual `exports`, `require`, `module`,
- * `__filename` and `__dirname`.
+ * there is one, run its top level and return its exports. `contentTag` names the bundle's content (a hash of it,
+ * written into the entry by the build, so that no start hashes 200 KB). The bundle sees the usual `exports`,
+ * `require`, `module`, `__filename` and `__dirname`.
  */
-export function loadBundle<Exports>(file: string, dir: string | undefined): LoadedBundle<Exports> {
+export function loadBundle<Exports>(file: string, dir: string | undefined, contentTag: string): LoadedBundle<Exports> {
   const source = fs.readFileSync(file, 'utf8');
   let cacheFile: string | undefined;
   let earlierBuilds = '';
   let cachedData: Buffer | undefined;
   if (dir !== undefined) {
     try {
-      const { name, prefix } = cacheName(file, fs.statSync(file));
+      const { name, prefix } = cacheName(file, fs.statSync(file), contentTag);
       cacheFile = path.join(dir, name);
       earlierBuilds = prefix;
       // Read only a file of the user's own, checked on the open file, not on its name.

@@ -10,6 +10,8 @@ import { cacheFolder, loadBundle } from './bundle-loader.ts';
 
 /** Command name → its bundle's name, written in by the build. */
 declare const HITLESS_COMMAND_BUNDLES: Record<string, string>;
+/** Bundle name → a hash of its content, written in by the build: names the bundle's code cache. */
+declare const HITLESS_BUNDLE_TAGS: Record<string, string>;
 
 const argv = process.argv.slice(2);
 const command = argv[0] ?? '';
@@ -17,6 +19,7 @@ const bundle = Object.hasOwn(HITLESS_COMMAND_BUNDLES, command) ? HITLESS_COMMAND
 const loaded = loadBundle<{ main: (args: string[]) => Promise<number> }>(
   fileURLToPath(new URL(`./${bundle}.cjs`, import.meta.url)),
   cacheFolder(),
+  HITLESS_BUNDLE_TAGS[bundle],
 );
 // No top-level await: the entry is CommonJS. A command that throws ends the process as an unhandled rejection does.
 void loaded.exports.main(argv).then((code) => {

@@ -13,6 +13,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,20 +30,21 @@ interface Load {
   result: number | null;
   strict: boolean;
   filename: string;
+  variant: string;
 }
 
 /**
  * Load `file` in a process of its own (V8 also caches compiled scripts inside a process, which would hide what the
  * code cache on disk does), run its `main(run)` unless `run` is undefined, save the cache and report.
  */
-function load(file: string, cacheDir: string | undefined, run?: number): Load {
+function load(file: string, cacheDir: string | undefined, run?: number, tag = 'build1'): Load {
   const script = `
     const { loadBundle } = await import(${JSON.stringify(LOADER)});
-    const loaded = loadBundle(${JSON.stringify(file)}, ${cacheDir === undefined ? 'undefined' : JSON.stringify(cacheDir)});
+    const loaded = loadBundle(${JSON.stringify(file)}, ${cacheDir === undefined ? 'undefined' : JSON.stringify(cacheDir)}, ${JSON.stringify(tag)});
     const result = ${run === undefined ? 'null' : `loaded.exports.main(${run})`};
     loaded.saveCache();
     process.stdout.write(JSON.stringify({ cache: loaded.cache, cacheFile: loaded.cacheFile ?? null, result,
-      strict: loaded.exports.strict, filename: loaded.exports.filename }));`;
+      strict: loaded.exports.strict, filename: loaded.exports.filename, variant: loaded.exports.variant }));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as Load;
@@ -65,6 +67,7 @@ ${cases}
 exports.main = (n) => weigh(n);
 exports.strict = (function () { return this === undefined; })();
 exports.filename = __filename;
+exports.variant = ${JSON.stringify(variant)};
 `;
 }
 
@@ -106,7 +109,9 @@ test('a first load has no cache and writes one; the next load takes it and write
   assert.equal(written.length, 1);
   assert.match(
     written[0],
-    new RegExp(`^cmd-[0-9a-f]{8}-${process.version.replaceAll('.', '\\.')}-${process.arch}-\\d+-\\d+\\.v8cache$`),
+    new RegExp(
+      `^cmd-[0-9a-f]{8}-${process.version.replaceAll('.', '\\.')}-${process.arch}-build1-\\d+-\\d+\\.v8cache$`,
+    ),
   );
   const path = join(cacheDir, written[0]);
   if (process.platform !== 'win32')
@@ -159,6 +164,22 @@ test('a cache file that another user owns is not read, and is replaced by one of
   assert.equal(load(file, cacheDir, 2).cache, 'none', 'a file of another user’s is as good as none');
   assert.equal(statSync(join(cacheDir, name)).uid, 0);
   assert.equal(load(file, cacheDir, 2).cache, 'accepted');
+});
+
+test('another build of the same length and modification time gets no cache: the build’s content tag differs', (t) => {
+  const { file, cacheDir } = bundleWithCache(t);
+  // npm gives every installed file the same modification time; V8 checks only a source's length.
+  const installed = new Date('1985-10-26T08:15:00Z');
+  writeFileSync(file, bundleSource('release A'));
+  utimesSync(file, installed, installed);
+  assert.equal(load(file, cacheDir, 1, 'aaaa').variant, 'release A');
+  writeFileSync(file, bundleSource('release B'));
+  utimesSync(file, installed, installed);
+  const next = load(file, cacheDir, 1, 'bbbb');
+  assert.equal(next.cache, 'none');
+  assert.equal(next.variant, 'release B');
+  assert.equal(caches(cacheDir).length, 1, 'release A’s cache was replaced');
+  assert.match(caches(cacheDir)[0], /-bbbb-\d+-499162500000\.v8cache$/);
 });
 
 test('a rebuilt bundle replaces its install’s old cache; another install of it keeps its own', (t) => {
