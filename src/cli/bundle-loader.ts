@@ -16,6 +16,7 @@
  * the user and no one else can write to it. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does Node's.
  */
 import { createRequire } from 'node:module';
+import { hashText } from './hash-text.ts';
 import type * as Fs from 'node:fs';
 import type * as Os from 'node:os';
 import type * as Path from 'node:path';
@@ -90,11 +91,9 @@ function bundleName(file: string): string {
   return path.basename(file).replace(/\.[^.]*$/, '');
 }
 
-/** A short hash of a string (32-bit FNV-1a, hex): names a folder in a file name without node:crypto's start-up. */
+/** A short hash of a string (`hashText`'s, as 8 hex digits): names a folder in a file name without node:crypto's start-up. */
 export function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return (hashText(text) >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

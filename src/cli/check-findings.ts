@@ -9,6 +9,7 @@
 import { repeatKey } from '../drain/check/check.ts';
 import { SEVERITY_ORDER, type Finding, type Severity } from '../drain/check/findings.ts';
 import { Numbers, openByteStore, type ByteStore } from './byte-store.ts';
+import { hashText } from './hash-text.ts';
 
 /** Findings as printed, in a store, with their counts. */
 export interface FindingStore {
@@ -18,13 +19,6 @@ export interface FindingStore {
   /** The printed findings, sorted as `sortFindings` sorts the findings, in pieces. */
   sorted(): Generator<string>;
   close(): void;
-}
-
-/** A text's 32-bit FNV-1a hash (over its UTF-16 units). */
-export function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash | 0;
 }
 
 /** A filter that passes the first finding of each `repeatKey`, with the keys in `keys` and their hashes in memory. */
