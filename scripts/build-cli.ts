@@ -19,8 +19,8 @@ import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readProfiles } from '../src/profiles/read-files.ts';
-import { readOutputFacts } from '../src/profiles/read-output-files.ts';
+import { readProfiles } from '../src/facts/read-files.ts';
+import { readOutputFacts } from '../src/facts/read-output-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = resolve(process.argv[2] ?? join(ROOT, 'cli-dist'));
@@ -55,7 +55,7 @@ function jsLiteral(value: unknown, path = 'profiles'): string {
 const embedProfiles: Plugin = {
   name: 'embed-profiles',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]profiles[\\/]read-files\.ts$/ }, () => ({
+    b.onLoad({ filter: /src[\\/]facts[\\/]read-files\.ts$/ }, () => ({
       contents: `/** The profiles, read from content/ and validated when the package was built (scripts/build-cli.ts). */
 const PROFILES = ${jsLiteral(readProfiles())};
 /** The embedded profiles (the package reads no data files). */
@@ -64,7 +64,7 @@ export function readProfiles() {
 }`,
       loader: 'js',
     }));
-    b.onLoad({ filter: /src[\\/]profiles[\\/]read-output-files\.ts$/ }, () => ({
+    b.onLoad({ filter: /src[\\/]facts[\\/]read-output-files\.ts$/ }, () => ({
       contents: `/** The output forms' facts, read from content/outputs/ and validated when the package was built. */
 const OUTPUT_FACTS = ${jsLiteral(readOutputFacts(), 'outputFacts')};
 /** The embedded output facts (the package reads no data files). */

@@ -29,7 +29,7 @@ const quick = process.argv.includes('--quick');
 const { runCheck } = (await import(pathToFileURL(join(root, 'src/cli/check.ts')).href)) as {
   runCheck: (argv: string[]) => Promise<number>;
 };
-const { readProfiles } = (await import(pathToFileURL(join(root, 'src/profiles/read-files.ts')).href)) as {
+const { readProfiles } = (await import(pathToFileURL(join(root, 'src/facts/read-files.ts')).href)) as {
   readProfiles: () => { gateways: { id: string }[] };
 };
 
@@ -77,7 +77,7 @@ const inputs = join(out, 'inputs');
 mkdirSync(inputs);
 process.chdir(root);
 const cases: { name: string; argv: string[] }[] = [];
-const fixtures = [...yamlFiles('tests/fixtures'), ...yamlFiles('src/drain/check/rules')];
+const fixtures = [...yamlFiles('tests/fixtures'), ...yamlFiles('src/check/rules')];
 for (const f of fixtures)
   for (const format of ['text', 'json', 'github', 'diff'])
     cases.push({ name: `${f}.${format}`, argv: [f, '--format', format] });

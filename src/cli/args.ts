@@ -3,7 +3,7 @@
  * or `--flag true|false`. A blank value (`--replicas ''`, `--replicas=`) is an error naming the flag, never a
  * silent default.
  */
-import { fieldFor } from '../drain/fields.ts';
+import { fieldFor } from '../model/fields.ts';
 
 /** A usage error: the CLI prints it and exits 2. */
 export class UsageError extends Error {

@@ -6,8 +6,8 @@
  * `countFindings` would: the key that tells a repeat (`repeatKey`) is stored too, and only its hash is kept in
  * memory (a key held in memory for each of 35,000 findings made V8 grow its young generation to 128 MB).
  */
-import { repeatKey } from '../drain/check/check.ts';
-import { SEVERITY_ORDER, type Finding, type Severity } from '../drain/check/findings.ts';
+import { repeatKey } from '../check/check.ts';
+import { SEVERITY_ORDER, type Finding, type Severity } from '../check/rules/findings.ts';
 import { Numbers, openByteStore, type ByteStore } from './byte-store.ts';
 import { hashText } from './hash-text.ts';
 

@@ -6,11 +6,11 @@
  * temporary store (byte-store.ts) for the check of its batch, so that neither its text nor its parsed tree is held.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import type { InputProblem } from '../drain/check/guard-input.ts';
-import { MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
-import { indexParts, type PartsIndexer } from '../drain/check/part-index.ts';
-import { documentSplitter, type Part } from '../drain/check/split-documents.ts';
-import type { Profiles } from '../drain/profiles.ts';
+import type { InputProblem } from '../check/read/guard-input.ts';
+import { MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
+import { indexParts, type PartsIndexer } from '../check/part-index.ts';
+import { documentSplitter, type Part } from '../check/read/split-documents.ts';
+import type { Profiles } from '../facts/profiles.ts';
 import { openByteStore, type ByteStore } from './byte-store.ts';
 
 /** Bytes read from a file at once. */

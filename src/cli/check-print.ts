@@ -2,7 +2,7 @@
  * How `hitless check` prints a finding or a problem at the input's own file and line (the inputs are checked as one
  * joined text; `Joined` says where each file starts in it): as text, as a GitHub Actions annotation, or as JSON.
  */
-import type { Finding, InputProblem } from '../drain/check/index.ts';
+import type { Finding, InputProblem } from '../check/index.ts';
 import type { Joined } from './check-input.ts';
 import { annotationLevel, formatAnnotation } from './github-annotations.ts';
 

@@ -2,20 +2,20 @@
  * `hitless check FILE...`: check the manifests you run against the drain model. The files are read as one
  * manifest (so a pool in one file is matched with the Deployment in another); `-` reads stdin. There is no cap on
  * the input: one within the page's limits (256 KiB, 500 documents) is checked whole, a larger one in parts
- * (src/drain/check/check-parts.ts), with the same findings. A large input is read, indexed and checked as it goes,
+ * (src/check/check-parts.ts), with the same findings. A large input is read, indexed and checked as it goes,
  * its parts and its printed findings kept in temporary stores (check-input.ts, check-findings.ts), so that memory
  * does not grow with the input, its parsed trees or its findings.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
 import { once } from 'node:events';
-import { checkManifest, fixManifest, type Finding, type InputProblem } from '../drain/check/index.ts';
-import { unifiedDiff } from '../drain/check/diff.ts';
-import { describeCounts } from '../drain/check/findings.ts';
-import type { CheckReport } from '../drain/check/check.ts';
-import { checkIndexedParts } from '../drain/check/check-parts.ts';
-import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../drain/check/limits.ts';
-import { describeCheckedFor, settingErrors, type FoundSetting } from '../drain/check/settings.ts';
-import { readProfiles } from '../profiles/read-files.ts';
+import { checkManifest, fixManifest, type Finding, type InputProblem } from '../check/index.ts';
+import { unifiedDiff } from '../check/fix/diff.ts';
+import { describeCounts } from '../check/rules/findings.ts';
+import type { CheckReport } from '../check/check.ts';
+import { checkIndexedParts } from '../check/check-parts.ts';
+import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
+import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
+import { readProfiles } from '../facts/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';

@@ -5,16 +5,16 @@
  * `--drain-model 1` says the inputs were written for drain model v1: the output is v2's, and every value that
  * changed for them is listed, old → new (on stderr, and as `migration` in JSON).
  */
-import { FIELDS } from '../drain/fields.ts';
-import { describeRange } from '../drain/parse-value.ts';
-import { fieldHelp } from '../drain/field-help.ts';
-import { resolveInputs, defaultsFor, profileIdsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../drain/resolve.ts';
-import { plan, MODEL_VERSION } from '../drain/plan.ts';
-import { describeChange, migrateInputs, type Migration } from '../drain/migrate.ts';
-import { emitOutput } from '../drain/emit-output.ts';
-import { OutputError } from '../drain/emit-files.ts';
-import { readOutputFacts } from '../profiles/read-output-files.ts';
-import { readProfiles } from '../profiles/read-files.ts';
+import { FIELDS } from '../model/fields.ts';
+import { describeRange } from '../model/parse-value.ts';
+import { fieldHelp } from '../model/field-help.ts';
+import { resolveInputs, defaultsFor, profileIdsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../model/resolve.ts';
+import { plan, MODEL_VERSION } from '../model/plan.ts';
+import { describeChange, migrateInputs, type Migration } from '../model/migrate.ts';
+import { emitOutput } from '../emit/output.ts';
+import { OutputError } from '../emit/files.ts';
+import { readOutputFacts } from '../facts/read-output-files.ts';
+import { readProfiles } from '../facts/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { writeOutput } from './streams.ts';
 

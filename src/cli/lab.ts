@@ -10,7 +10,7 @@ import { machineInfo, resultsDocument, writeResults, RESULTS_FILE } from '../lab
 import { scenarioJson, scenarioText } from '../lab/report.ts';
 import { SCENARIOS } from '../lab/scenarios.ts';
 import { runScenario, type ScenarioResult } from '../lab/suite.ts';
-import { readProfiles } from '../profiles/read-files.ts';
+import { readProfiles } from '../facts/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
 const HELP = `hitless lab: replay a pod deletion behind a real HAProxy on 127.0.0.1 and count every request's fate

@@ -1,8 +1,8 @@
 /** `hitless policy`: admission policies (ValidatingAdmissionPolicy or Kyverno) that enforce the drain plan. */
-import { resolveInputs } from '../drain/resolve.ts';
-import { plan } from '../drain/plan.ts';
-import { emitPolicy, type PolicyAction, type PolicyFormat } from '../drain/policy/emit-policy.ts';
-import { readProfiles } from '../profiles/read-files.ts';
+import { resolveInputs } from '../model/resolve.ts';
+import { plan } from '../model/plan.ts';
+import { emitPolicy, type PolicyAction, type PolicyFormat } from '../emit/policy/policy.ts';
+import { readProfiles } from '../facts/read-files.ts';
 import { parseArgs, UsageError } from './args.ts';
 
 const FORMATS: readonly PolicyFormat[] = ['vap', 'kyverno'];

@@ -1,5 +1,5 @@
 /** `hitless rules`: list the checker's rules from its registry: code, severity and what each looks for. */
-import { RULES } from '../drain/check/rules/index.ts';
+import { RULES } from '../check/rules/index.ts';
 import { parseArgs, UsageError } from './args.ts';
 
 const USAGE = `Usage: hitless rules [--format text|json|markdown]

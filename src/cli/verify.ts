@@ -7,12 +7,13 @@
 import { writeFileSync } from 'node:fs';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { startLagMonitor } from '../lab/lag.ts';
+import { startLagMonitor } from '../verify/lag.ts';
 import { reportHtml } from '../verify/html.ts';
 import { jobYaml } from '../verify/job.ts';
 import { MAX_ARRIVALS, startLoad } from '../verify/load.ts';
 import { mergeReports, readReportFile } from '../verify/merge.ts';
-import { parseVerifyOptions, RANGES, type VerifyOptions } from '../verify/options.ts';
+import type { VerifyOptions } from '../verify/options.ts';
+import { parseVerifyOptions, RANGES } from './verify-options.ts';
 import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
 import {
   readDeploymentSelector,

@@ -1,5 +1,5 @@
 /** The CLI's version: written into the package by its build, read from package.json in a checkout. */
-import { MODEL_VERSION } from '../drain/plan.ts';
+import { MODEL_VERSION } from '../model/plan.ts';
 
 declare const HITLESS_PACKAGE_VERSION: string | undefined;
 

@@ -2,9 +2,9 @@
  * Turn a scenario name, a gateway, a model server and any drain-model inputs into everything a run
  * needs: the real plan, the lab setup derived from it, the model's prediction and the run's shape.
  */
-import { plan as makePlan, type Plan } from '../drain/plan.ts';
-import type { Mechanism, ModelServerProfile, Profiles } from '../drain/profiles.ts';
-import { DEFAULT_MODEL_SERVER, gatewayById, modelServerById, resolveInputs } from '../drain/resolve.ts';
+import { plan as makePlan, type Plan } from '../model/plan.ts';
+import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import { DEFAULT_MODEL_SERVER, gatewayById, modelServerById, resolveInputs } from '../model/resolve.ts';
 import { predict, type Prediction } from './predict.ts';
 import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
 import type { LabSetup } from './setup.ts';

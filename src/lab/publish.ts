@@ -8,7 +8,7 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { haproxyVersion } from './haproxy.ts';
-import { LAG_NOISE_MS } from './lag.ts';
+import { LAG_NOISE_MS } from '../verify/lag.ts';
 import {
   LAB_MIX,
   LAB_RATE_PER_SECOND,

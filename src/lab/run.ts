@@ -9,7 +9,7 @@ import type { Outcome } from './classify.ts';
 import { OUTCOMES } from './classify.ts';
 import { startHaproxy } from './haproxy.ts';
 import { admitReplacement, deletePod, EventLog, type LabEvent } from './kubelet.ts';
-import { LAG_NOISE_MS, startLagMonitor } from './lag.ts';
+import { LAG_NOISE_MS, startLagMonitor } from '../verify/lag.ts';
 import { buildSchedule } from './load-mix.ts';
 import { runLoad, type RequestRecord } from './load.ts';
 import { startPod, waitHealthy, type Pod } from './pods.ts';

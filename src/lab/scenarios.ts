@@ -4,9 +4,9 @@
  * grace period shorter than preStop + drain, vLLM's default --shutdown-timeout=0, a drain flag shorter than
  * the longest request, a health-check-only gateway with and without the preStop the plan asks for).
  */
-import { plan as makePlan, type Plan } from '../drain/plan.ts';
-import type { Mechanism, ModelServerProfile, Profiles } from '../drain/profiles.ts';
-import { DEFAULT_GATEWAY, gatewayById, modelServerById, type DrainInputs } from '../drain/resolve.ts';
+import { plan as makePlan, type Plan } from '../model/plan.ts';
+import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import { DEFAULT_GATEWAY, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
 import { routingFor, shutdownFor, type LabSetup } from './setup.ts';

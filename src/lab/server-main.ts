@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ABORT_MARKER, DONE_EVENT } from './classify.ts';
-import { startLagMonitor } from './lag.ts';
+import { startLagMonitor } from '../verify/lag.ts';
 import { toWallMs } from './scale.ts';
 import { shutdownLog } from './server-logs.ts';
 import type { ServerShutdown } from './setup.ts';

@@ -3,8 +3,8 @@
  * preStop and grace period, and the stand-in's SIGTERM behaviour. All times are model seconds.
  * scenarios.ts derives a setup from the drain model's plan; this file turns profiles into setups.
  */
-import type { Plan } from '../drain/plan.ts';
-import type { GatewayProfile, Mechanism, ModelServerProfile } from '../drain/profiles.ts';
+import type { Plan } from '../model/plan.ts';
+import type { GatewayProfile, Mechanism, ModelServerProfile } from '../facts/profiles.ts';
 import type { RolloutOrder } from './kubelet-rules.ts';
 import type { CheckSettings } from './haproxy-config.ts';
 

@@ -3,7 +3,7 @@
  * from the requests' results and the run's events, and the text summary. Headers are never part of it;
  * the URL is kept without its query string and user info.
  */
-import { LAG_NOISE_MS } from '../lab/lag.ts';
+import { LAG_NOISE_MS } from './lag.ts';
 import { lostOf, VERIFY_OUTCOMES, zeroCounts, type VerifyOutcome } from './outcome.ts';
 import type { RequestResult } from './request.ts';
 

@@ -5,8 +5,8 @@
  * is an aria-live region and follows each change; errors are announced on the field; Copy works from the keyboard.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { FIELDS, GROUPS } from '../../src/drain/fields.ts';
-import { DEFAULT_GATEWAY, gatewayById } from '../../src/drain/resolve.ts';
+import { FIELDS, GROUPS } from '../../src/model/fields.ts';
+import { DEFAULT_GATEWAY, gatewayById } from '../../src/model/resolve.ts';
 import { generate, profiles } from '../support/generate.ts';
 import { hasPage, hydrated, settle } from '../support/site.ts';
 

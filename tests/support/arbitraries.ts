@@ -4,8 +4,8 @@
  * combination rules of `resolve.ts` respected) and hostile ones (values each field must refuse).
  */
 import fc from 'fast-check';
-import { FIELDS, type FieldSpec } from '../../src/drain/fields.ts';
-import type { Profiles } from '../../src/drain/profiles.ts';
+import { FIELDS, type FieldSpec } from '../../src/model/fields.ts';
+import type { Profiles } from '../../src/facts/profiles.ts';
 
 /**
  * Strings that are valid names, images or model ids yet mean something else to a YAML parser: YAML 1.1

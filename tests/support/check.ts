@@ -14,8 +14,8 @@ import {
   type CheckReport,
   type Finding,
   type InputProblem,
-} from '../../src/drain/check/index.ts';
-import { readProfiles } from '../../src/profiles/read-files.ts';
+} from '../../src/check/index.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
 
 export const profiles = readProfiles();
 

@@ -3,9 +3,9 @@
  * (content/docs/drain-model.mdx, model v2), for the property tests to hold `plan()` against. It takes resolved
  * inputs (so defaults are the resolver's business) and recomputes every output from the page's formulas.
  */
-import type { DrainInputs } from '../../src/drain/resolve.ts';
-import type { Plan } from '../../src/drain/plan.ts';
-import type { Profiles } from '../../src/drain/profiles.ts';
+import type { DrainInputs } from '../../src/model/resolve.ts';
+import type { Plan } from '../../src/model/plan.ts';
+import type { Profiles } from '../../src/facts/profiles.ts';
 
 const INT32_MAX = 2 ** 31 - 1;
 

@@ -1,13 +1,9 @@
 /** Test helpers: the repository's profiles, and raw inputs → plan / manifest through the public core. */
-import { readProfiles } from '../../src/profiles/read-files.ts';
-import {
-  emitManifest,
-  plan,
-  resolveInputs,
-  type ModelServerProfile,
-  type Plan,
-  type Profiles,
-} from '../../src/drain/index.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { plan, type Plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import type { ModelServerProfile, Profiles } from '../../src/facts/profiles.ts';
 
 export const profiles = readProfiles();
 

@@ -1,8 +1,8 @@
 /** The core pipeline as every surface runs it: raw inputs → resolved inputs → plan → manifest text. */
-import { emitManifest } from '../../src/drain/emit.ts';
-import { plan as planFor, type Plan } from '../../src/drain/plan.ts';
-import { resolveInputs, type Resolved } from '../../src/drain/resolve.ts';
-import { readProfiles } from '../../src/profiles/read-files.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { plan as planFor, type Plan } from '../../src/model/plan.ts';
+import { resolveInputs, type Resolved } from '../../src/model/resolve.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
 
 /** The repository's profiles, read once per test process. */
 export const profiles = readProfiles();

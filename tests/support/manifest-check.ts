@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import type { Plan } from '../../src/drain/plan.ts';
+import type { Plan } from '../../src/model/plan.ts';
 import { deploymentBounds, wholeNumberFields } from './deployment-bounds.ts';
 import { gcpBackendPolicySchema, GKE_API_VERSION, healthCheckPolicySchema } from './gke-policy-schemas.ts';
 import { INFERENCE_POOL_API_VERSION, validateInferencePool } from './inference-pool-schema.ts';

@@ -1,15 +1,15 @@
 /**
- * The meta-test's audit of one rule unit (src/drain/check/rules/<code>/): its metadata is complete, its fixtures
+ * The meta-test's audit of one rule unit (src/check/rules/<code>/): its metadata is complete, its fixtures
  * exist, `fires.yaml` reports the code, `does-not-fire.yaml` does not, and for a fix the checker writes, fixing
  * `fires.yaml` gives `fixed.yaml` byte for byte, converges, and re-checked no longer reports the code. Returns the
  * problems as sentences (empty when the rule is sound), so that a test can show the audit failing on a bad entry.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { checkManifest, fixManifest } from '../../src/drain/check/index.ts';
-import type { Rule } from '../../src/drain/check/rule.ts';
+import { checkManifest, fixManifest } from '../../src/check/index.ts';
+import type { Rule } from '../../src/check/rules/rule.ts';
 import { CHECK_TEST_SETTINGS, profiles } from './check.ts';
 
-const CHECK_DIR = new URL('../../src/drain/check/', import.meta.url);
+const CHECK_DIR = new URL('../../src/check/', import.meta.url);
 
 /** A rule's fixture files, as far as they exist. */
 export interface RuleFiles {

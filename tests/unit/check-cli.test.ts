@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emitManifest } from '../../src/drain/emit.ts';
-import { plan } from '../../src/drain/plan.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unifiedDiff } from '../../src/drain/check/diff.ts';
+import { unifiedDiff } from '../../src/check/fix/diff.ts';
 import { CHECK_TEST_SETTINGS, fixed } from '../support/check.ts';
 
 test('a one-line change gives one hunk with three lines of context', () => {

@@ -131,7 +131,7 @@ test('a manifest without findings to fix is returned as it was', () => {
 });
 
 test('a fix whose path goes through a YAML alias is not written, and the anchor is left alone', async () => {
-  const { checkManifest, fixManifest } = await import('../../src/drain/check/index.ts');
+  const { checkManifest, fixManifest } = await import('../../src/check/index.ts');
   const { profiles } = await import('../support/check.ts');
   const text = vllm({ grace: '' })
     .replace('      containers:\n', '      containers: *servers\n')

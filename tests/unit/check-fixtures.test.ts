@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { checkManifest, fixManifest } from '../../src/drain/check/index.ts';
+import { checkManifest, fixManifest } from '../../src/check/index.ts';
 import { assertFixSound, check, fixed, profiles } from '../support/check.ts';
 
 const DIR = new URL('../fixtures/deployments/', import.meta.url);

@@ -4,9 +4,9 @@
 // default), request timeout 50 × 1.5 = 75 s raised to the 300 s floor, draining 35 s preStop + 75 s drain = 110 s.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emitManifest } from '../../src/drain/emit.ts';
-import { plan } from '../../src/drain/plan.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { check, codes, docs, fixed, only, pool, problems, profiles, vllm } from '../support/check.ts';
 
 const policy = (target: string, namespace = '') => `apiVersion: networking.gke.io/v1

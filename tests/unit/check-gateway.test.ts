@@ -5,7 +5,7 @@
 // and its fix writes the generator's 300.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDuration } from '../../src/drain/check/duration.ts';
+import { parseDuration } from '../../src/check/read/duration.ts';
 import { check, codes, docs, fixed, only, pool, problems, vllm } from '../support/check.ts';
 
 const policy = (defaults: string) => `apiVersion: networking.gke.io/v1

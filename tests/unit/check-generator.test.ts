@@ -4,9 +4,9 @@
 // does not give, and nothing to fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emitManifest } from '../../src/drain/emit.ts';
-import { plan } from '../../src/drain/plan.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { check, fixed, profiles } from '../support/check.ts';
 
 const VARIANTS: Record<string, string>[] = [

@@ -1,7 +1,7 @@
 // Which model server a pod runs, and the settings the manifest states (the generator link's inputs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settingErrors } from '../../src/drain/check/settings.ts';
+import { settingErrors } from '../../src/check/workload/settings.ts';
 import { check, codes, docs, pool, profiles, vllm } from '../support/check.ts';
 
 const found = (text: string, settings: Record<string, string> = {}) =>

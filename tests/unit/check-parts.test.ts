@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { checkManifest } from '../../src/drain/check/index.ts';
-import { checkParts } from '../../src/drain/check/check-parts.ts';
-import { splitDocuments } from '../../src/drain/check/split-documents.ts';
+import { checkManifest } from '../../src/check/index.ts';
+import { checkParts } from '../../src/check/check-parts.ts';
+import { splitDocuments } from '../../src/check/read/split-documents.ts';
 import { profiles } from '../support/check.ts';
 
 const FIXTURES = ['deployments', 'check', 'policy', 'gateways'].flatMap((dir) => {

@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
-import { readPlainYaml } from '../../src/drain/check/read-plain-yaml.ts';
-import { lineAt, readManifest, type Manifest } from '../../src/drain/check/read-manifest.ts';
-import { readPlainManifest } from '../../src/drain/check/read-plain-manifest.ts';
-import { splitDocuments } from '../../src/drain/check/split-documents.ts';
-import type { Segment } from '../../src/drain/check/path.ts';
+import { readPlainYaml } from '../../src/check/read/read-plain-yaml.ts';
+import { lineAt, readManifest, type Manifest } from '../../src/check/read/read-manifest.ts';
+import { readPlainManifest } from '../../src/check/read/read-plain-manifest.ts';
+import { splitDocuments } from '../../src/check/read/split-documents.ts';
+import type { Segment } from '../../src/check/read/path.ts';
 
 /** What the checker's full parse gives for a one-document text, or undefined when it is not one valid document. */
 function fullParse(text: string): unknown {

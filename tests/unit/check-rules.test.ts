@@ -3,12 +3,12 @@
 // entries that lack what it asks for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { RULES } from '../../src/drain/check/rules/index.ts';
-import type { Rule } from '../../src/drain/check/rule.ts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { RULES } from '../../src/check/rules/index.ts';
+import type { Rule } from '../../src/check/rules/rule.ts';
 import { auditRule, readRuleFiles } from '../support/rule-audit.ts';
 
-const CHECK_DIR = new URL('../../src/drain/check/', import.meta.url);
+const CHECK_DIR = new URL('../../src/check/', import.meta.url);
 
 for (const rule of RULES) {
   test(`rule ${rule.code}: metadata, fixtures and fix`, () => {
@@ -20,14 +20,15 @@ test('the registry holds each rule folder once, and every code the checker repor
   const codes = RULES.map((r) => r.code);
   assert.equal(new Set(codes).size, codes.length, 'a code is registered twice');
   const folders = readdirSync(new URL('rules/', CHECK_DIR), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && d.name !== 'areas')
     .map((d) => d.name);
   assert.deepEqual([...folders].sort(), [...codes].sort(), 'rules/<code>/ folders and the registry differ');
   // Codes passed to report(…) anywhere in the checker, arguments on one line or one per line: each must be a registered rule (plan warnings have their own).
   const reported = new Set<string>();
   const scan = (dir: URL) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory() && entry.name !== 'rules') scan(new URL(`${entry.name}/`, dir));
+      if (entry.isDirectory() && !existsSync(new URL(`${entry.name}/fires.yaml`, dir)))
+        scan(new URL(`${entry.name}/`, dir));
       else if (entry.name.endsWith('.ts')) {
         const text = readFileSync(new URL(entry.name, dir), 'utf8');
         for (const m of text.matchAll(/report\([^;]*?,\s*'([a-z][a-z0-9-]+)',\s*'(?:error|warning|info)'/gs))
@@ -86,11 +87,11 @@ test('the audit fails fixtures that do not behave: swapped fixtures, a wrong gol
   // Metadata that points at the wrong module or claims the wrong remedy.
   assert.deepEqual(
     auditRule(
-      { ...real, checkedIn: ['checks/probes.ts'], fix: 'manual' },
+      { ...real, checkedIn: ['rules/areas/probes.ts'], fix: 'manual' },
       { fires: files.fires, doesNotFire: files.doesNotFire },
     ),
     [
-      'checkedIn names checks/probes.ts, which never reports grace-too-short',
+      'checkedIn names rules/areas/probes.ts, which never reports grace-too-short',
       'fires.yaml gets grace-too-short with remedy applied, but the rule says manual',
     ],
   );

@@ -7,10 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { check, codes, only } from '../support/check.ts';
 
-const fires = readFileSync(
-  new URL('../../src/drain/check/rules/sidecar-serves-pool/fires.yaml', import.meta.url),
-  'utf8',
-);
+const fires = readFileSync(new URL('../../src/check/rules/sidecar-serves-pool/fires.yaml', import.meta.url), 'utf8');
 
 test('a proxy sidecar on the pool\u2019s port: a note on the stop order and the shared grace, nothing to fix', () => {
   const f = only(check(fires), 'sidecar-serves-pool');

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { openByteStore, type ByteStore } from '../../src/cli/byte-store.ts';
 import { storeFindings } from '../../src/cli/check-findings.ts';
 import { readCheckInput, readJoined } from '../../src/cli/check-input.ts';
-import { checkIndexedParts } from '../../src/drain/check/check-parts.ts';
-import type { Finding } from '../../src/drain/check/findings.ts';
-import { indexParts } from '../../src/drain/check/part-index.ts';
-import { documentSplitter, splitDocuments } from '../../src/drain/check/split-documents.ts';
+import { checkIndexedParts } from '../../src/check/check-parts.ts';
+import type { Finding } from '../../src/check/rules/findings.ts';
+import { indexParts } from '../../src/check/part-index.ts';
+import { documentSplitter, splitDocuments } from '../../src/check/read/split-documents.ts';
 import { profiles } from '../support/check.ts';
 
 /** Split `text` pushed `size` characters at a time. */

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { manifestOf } from '../support/drain.ts';
-import { readChartFacts } from '../../src/drain/read-output-facts.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { readChartFacts } from '../../src/facts/read-output-facts.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/generate.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));

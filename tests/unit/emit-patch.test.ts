@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { plan } from '../../src/drain/plan.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
-import { emitOutput } from '../../src/drain/emit-output.ts';
-import { checkManifest } from '../../src/drain/check/index.ts';
-import { readOutputFacts } from '../../src/profiles/read-output-files.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import { emitOutput } from '../../src/emit/output.ts';
+import { checkManifest } from '../../src/check/index.ts';
+import { readOutputFacts } from '../../src/facts/read-output-files.ts';
 import { applyJsonPatch, strategicMerge, type JsonPatchOp } from '../support/strategic-merge.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
 import { profiles } from '../support/generate.ts';

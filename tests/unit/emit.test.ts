@@ -92,7 +92,9 @@ test('strings that YAML would misread are quoted and read back unchanged', () =>
 });
 
 test('every gateway × model server manifest parses and matches its plan', async () => {
-  const { resolveInputs, plan, emitManifest } = await import('../../src/drain/index.ts');
+  const { resolveInputs } = await import('../../src/model/resolve.ts');
+  const { plan } = await import('../../src/model/plan.ts');
+  const { emitManifest } = await import('../../src/emit/bundle.ts');
   for (const g of profiles.gateways) {
     for (const m of profiles.modelServers) {
       const { inputs } = resolveInputs({ gateway: g.id, 'model-server': m.id }, profiles);

@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { gatewayLedgerProblems, modelServerLedgerProblems } from '../../src/drain/read-ledger.ts';
-import { readModelServerProfile } from '../../src/drain/read-model-server.ts';
-import { readGatewayProfile } from '../../src/drain/read-gateway.ts';
+import { gatewayLedgerProblems, modelServerLedgerProblems } from '../../src/facts/read-ledger.ts';
+import { readModelServerProfile } from '../../src/facts/read-model-server.ts';
+import { readGatewayProfile } from '../../src/facts/read-gateway.ts';
 import { profiles } from '../support/drain.ts';
 
 const raw = (kind: 'gateways' | 'model-servers', id: string) =>

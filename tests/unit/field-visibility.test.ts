@@ -1,7 +1,7 @@
 // Which inputs the generator's and the checker's forms leave out, and the note that stands in their place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fieldFor, type FieldSpec } from '../../src/drain/fields.ts';
+import { fieldFor, type FieldSpec } from '../../src/model/fields.ts';
 import { fieldHidden, hiddenFieldsNote } from '../../src/components/generator/field-visibility.ts';
 import { profiles } from '../support/check.ts';
 

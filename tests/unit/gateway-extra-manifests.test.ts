@@ -3,10 +3,11 @@
 // with their arithmetic as comments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extraManifestDocuments } from '../../src/drain/emit-extra.ts';
-import { documentText } from '../../src/drain/emit.ts';
-import { plan, resolveInputs } from '../../src/drain/index.ts';
-import type { Profiles } from '../../src/drain/profiles.ts';
+import { extraManifestDocuments } from '../../src/emit/gateway-objects.ts';
+import { documentText } from '../../src/emit/bundle.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import type { Profiles } from '../../src/facts/profiles.ts';
 import { manifestOf, profiles } from '../support/drain.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
 

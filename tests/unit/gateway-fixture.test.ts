@@ -6,8 +6,10 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emitManifest, plan, resolveInputs } from '../../src/drain/index.ts';
-import { CONTENT_DIR, readProfiles } from '../../src/profiles/read-files.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import { CONTENT_DIR, readProfiles } from '../../src/facts/read-files.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/gateways/example-gw.yaml', import.meta.url));

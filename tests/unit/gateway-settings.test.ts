@@ -2,8 +2,9 @@
 // Expected values are worked out by hand from the data files and the drain model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plan, resolveInputs } from '../../src/drain/index.ts';
-import type { Profiles } from '../../src/drain/profiles.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import type { Profiles } from '../../src/facts/profiles.ts';
 import { planOf, profiles } from '../support/drain.ts';
 
 const stepOf = (p: ReturnType<typeof planOf>, field: string) => p.derivation.find((s) => s.field === field);

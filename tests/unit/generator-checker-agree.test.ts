@@ -3,9 +3,9 @@
 // or error, and names the reader's model and server in its messages, never a fixed example model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plan } from '../../src/drain/plan.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
-import { emitManifest } from '../../src/drain/emit.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
 import { check, profiles } from '../support/check.ts';
 
 /** Inputs that change the manifest's shape; the checker gets the settings it cannot read from the manifest. */

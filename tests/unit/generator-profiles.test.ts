@@ -10,8 +10,8 @@ import {
   profilesToJson,
   selectedProfiles,
 } from '../../src/components/generator/profile-choices.ts';
-import { readProfiles } from '../../src/profiles/read-files.ts';
-import { releaseFromImage } from '../../src/drain/releases.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
+import { releaseFromImage } from '../../src/facts/releases.ts';
 
 const profiles = readProfiles();
 
@@ -53,8 +53,8 @@ test('the selected profiles are the two chosen, and the choices name every profi
 });
 
 test('the first render needs nothing beyond the selected profiles: the default plan and its warnings are the same', async () => {
-  const { plan } = await import('../../src/drain/plan.ts');
-  const { resolveInputs, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } = await import('../../src/drain/resolve.ts');
+  const { plan } = await import('../../src/model/plan.ts');
+  const { resolveInputs, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } = await import('../../src/model/resolve.ts');
   const selected = selectedProfiles(profiles, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER);
   const fromAll = resolveInputs({}, profiles);
   const fromSelected = resolveInputs({}, selected);

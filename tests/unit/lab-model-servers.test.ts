@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ModelServerProfile, Profiles } from '../../src/drain/profiles.ts';
+import type { ModelServerProfile, Profiles } from '../../src/facts/profiles.ts';
 import { standInGatewayLabel, standInLogLabel } from '../../src/lab/labels.ts';
 import { exitContradicts } from '../../src/lab/predict.ts';
 import { LabInputError, prepare, publishSet } from '../../src/lab/prepare.ts';
 import { shutdownLog } from '../../src/lab/server-logs.ts';
 import type { ServerShutdown } from '../../src/lab/setup.ts';
-import { readProfiles } from '../../src/profiles/read-files.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
 
 const profiles = readProfiles();
 // Removal pinned at 30 s: preStop 35, drain ⌈30 × 1.5⌉ = 45 for the lab's 30 s longest request, grace 95.

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readProfiles } from '../../src/profiles/read-files.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
 import { prepare } from '../../src/lab/prepare.ts';
 import { bucketOutcomes, median } from '../../src/lab/timeline.ts';
 

@@ -1,8 +1,8 @@
 /** Reading numbers as people write them: thousands separators accepted, suffixes refused with a way to write them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { numberFromText, parseValue } from '../../src/drain/parse-value.ts';
-import { fieldFor } from '../../src/drain/fields.ts';
+import { numberFromText, parseValue } from '../../src/model/parse-value.ts';
+import { fieldFor } from '../../src/model/fields.ts';
 
 const read = (flag: string, raw: unknown) => parseValue(fieldFor(flag)!, raw);
 const messageOf = (flag: string, raw: unknown): string => {

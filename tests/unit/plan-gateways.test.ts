@@ -1,7 +1,7 @@
 // Removal by gateway: profile numbers, given numbers, and the health-check formula.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { codesOf, planOf, profiles } from '../support/drain.ts';
 
 test('each gateway profile gives its removal p99 plus the 5 s margin', () => {

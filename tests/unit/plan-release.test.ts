@@ -2,7 +2,7 @@
 // flag goes into the manifest only for a release that has it (vLLM --shutdown-timeout: 0.18.0 and later).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { codesOf, manifestOf, planOf, profiles } from '../support/drain.ts';
 
 test('vLLM v0.10.1 gets no --shutdown-timeout and an error naming 0.18 and the abort at SIGTERM', () => {

@@ -1,7 +1,7 @@
 // Rounding rule: round to the nearest millisecond, then up to whole seconds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ceilSeconds } from '../../src/drain/seconds.ts';
+import { ceilSeconds } from '../../src/model/seconds.ts';
 import { planOf } from '../support/drain.ts';
 
 test('30 × 1.1 gives 33, not 34 (floating point gives 33.000000000000004)', () => {

@@ -3,8 +3,8 @@
 // health-check fields that only "Your own gateway" takes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plan } from '../../src/drain/plan.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import {
   DERIVATION_LABELS,
   describeStep,

@@ -5,10 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { checkManifest } from '../../src/drain/check/index.ts';
-import { policyDocuments, type PolicyOptions } from '../../src/drain/policy/emit-policy.ts';
-import { POLICY_CODES } from '../../src/drain/policy/rules.ts';
-import { plan, resolveInputs } from '../../src/drain/index.ts';
+import { checkManifest } from '../../src/check/index.ts';
+import { policyDocuments, type PolicyOptions } from '../../src/emit/policy/policy.ts';
+import { POLICY_CODES } from '../../src/emit/policy/rules.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { admit } from '../support/cel-policy.ts';
 import { manifestOf, profiles } from '../support/drain.ts';
 

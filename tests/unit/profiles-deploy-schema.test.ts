@@ -2,9 +2,9 @@
 // and a gateway's `routeTimeout` and `podSidecar` blocks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDeployFacts } from '../../src/drain/read-model-server-deploy.ts';
-import { readRouteTimeout } from '../../src/drain/read-gateway-route.ts';
-import { readPodSidecar } from '../../src/drain/read-gateway-sidecar.ts';
+import { readDeployFacts } from '../../src/facts/read-model-server-deploy.ts';
+import { readRouteTimeout } from '../../src/facts/read-gateway-route.ts';
+import { readPodSidecar } from '../../src/facts/read-gateway-sidecar.ts';
 
 const cursor = { file: 'content/model-servers/x.yaml', path: 'deploy' };
 const DEPLOY = {

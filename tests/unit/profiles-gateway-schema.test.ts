@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readGatewayProfile } from '../../src/drain/read-gateway.ts';
-import { readProfiles } from '../../src/profiles/read-files.ts';
+import { readGatewayProfile } from '../../src/facts/read-gateway.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
 
 const FIXTURE = new URL('../fixtures/gateways/example-gw.yaml', import.meta.url);
 const FILE = 'example-gw.yaml';
@@ -280,7 +280,7 @@ test('a GatewayClass note is optional text; Envoy AI Gateway lists its examples\
 });
 
 test('a value cut short by an unquoted " #" is refused, naming the file and line', async () => {
-  const { profilesFromFiles } = await import('../../src/drain/profile-files.ts');
+  const { profilesFromFiles } = await import('../../src/facts/profile-files.ts');
   const { readFileSync } = await import('node:fs');
   const read = (p: string) => ({ path: p, text: readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8') });
   const vllm = read('content/model-servers/vllm.yaml');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readModelServerProfile } from '../../src/drain/read-model-server.ts';
+import { readModelServerProfile } from '../../src/facts/read-model-server.ts';
 import { profiles } from '../support/drain.ts';
 
 const read = (id: string) =>

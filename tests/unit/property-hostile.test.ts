@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { FIELDS } from '../../src/drain/fields.ts';
-import { describeRange, parseValue } from '../../src/drain/parse-value.ts';
-import { defaultsFor, profileIdsFor, resolveInputs, type Resolved } from '../../src/drain/resolve.ts';
-import { plan as planFor } from '../../src/drain/plan.ts';
-import { emitManifest } from '../../src/drain/emit.ts';
-import { decodeQuery, MAX_QUERY_LENGTH } from '../../src/drain/url-state.ts';
+import { FIELDS } from '../../src/model/fields.ts';
+import { describeRange, parseValue } from '../../src/model/parse-value.ts';
+import { defaultsFor, profileIdsFor, resolveInputs, type Resolved } from '../../src/model/resolve.ts';
+import { plan as planFor } from '../../src/model/plan.ts';
+import { emitManifest } from '../../src/emit/bundle.ts';
+import { decodeQuery, MAX_QUERY_LENGTH } from '../../src/model/url-state.ts';
 import { fieldWithInvalidValue, invalidValue, validInputs, validValue } from '../support/arbitraries.ts';
 import { brokenValueWords, profiles } from '../support/generate.ts';
 import { manifestErrors } from '../support/manifest-check.ts';

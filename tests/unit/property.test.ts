@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { FIELDS } from '../../src/drain/fields.ts';
-import { decodeQuery, encodeQuery } from '../../src/drain/url-state.ts';
+import { FIELDS } from '../../src/model/fields.ts';
+import { decodeQuery, encodeQuery } from '../../src/model/url-state.ts';
 import { validInputs } from '../support/arbitraries.ts';
 import { planViolations } from '../support/drain-oracle.ts';
 import { brokenValueWords, generate, profiles, resolveAndPlan } from '../support/generate.ts';

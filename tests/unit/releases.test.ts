@@ -9,7 +9,7 @@ import {
   releaseFromImage,
   releaseInRange,
   releaseParts,
-} from '../../src/drain/releases.ts';
+} from '../../src/facts/releases.ts';
 import { profiles } from '../support/drain.ts';
 
 const server = (id: string) => profiles.modelServers.find((s) => s.id === id)!;

@@ -1,7 +1,7 @@
 // Input validation: every bad value gets a message naming the field and its allowed range.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/drain.ts';
 
 const errorOf = (raw: Record<string, unknown>) => {

@@ -4,8 +4,9 @@
 // Every expected value below is computed in the comment beside it, never by the code under test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readProfiles } from '../../src/profiles/read-files.ts';
-import { plan, resolveInputs } from '../../src/drain/index.ts';
+import { readProfiles } from '../../src/facts/read-files.ts';
+import { plan } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import {
   buildTimeline,
   fateOf,
@@ -14,7 +15,7 @@ import {
   type ExampleRequest,
   type TimelineOverrides,
   type TimelineSettings,
-} from '../../src/drain/timeline.ts';
+} from '../../src/model/timeline.ts';
 
 const profiles = readProfiles();
 

@@ -2,9 +2,9 @@
 // notices; links saved under drain model v1 open v2 with every value that changed, old → new.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeQuery, encodeQuery, MAX_QUERY_LENGTH } from '../../src/drain/url-state.ts';
-import { describeChange } from '../../src/drain/migrate.ts';
-import { resolveInputs } from '../../src/drain/resolve.ts';
+import { decodeQuery, encodeQuery, MAX_QUERY_LENGTH } from '../../src/model/url-state.ts';
+import { describeChange } from '../../src/model/migrate.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/drain.ts';
 
 const encode = (raw: Record<string, unknown>) => encodeQuery(resolveInputs(raw, profiles).inputs, profiles);

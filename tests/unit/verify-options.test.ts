@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { UsageError } from '../../src/cli/args.ts';
 import { reportHtml } from '../../src/verify/html.ts';
 import { jobYaml } from '../../src/verify/job.ts';
-import { parseVerifyOptions } from '../../src/verify/options.ts';
+import { parseVerifyOptions } from '../../src/cli/verify-options.ts';
 import { statusLine } from '../../src/verify/status.ts';
 import type { VerifyReport } from '../../src/verify/report.ts';
 

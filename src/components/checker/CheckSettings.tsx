@@ -1,5 +1,5 @@
 /** The settings a check uses: the gateway, the requests, and what the cluster has. Fields come from the drain model's table. */
-import { FIELDS, type FieldSpec } from '../../drain/fields.ts';
+import { FIELDS, type FieldSpec } from '../../model/fields.ts';
 import { InputField } from '../generator/InputField.tsx';
 import { fieldHidden, hiddenFieldsNote } from '../generator/field-visibility.ts';
 import type { ProfileChoices } from '../generator/profile-choices.ts';

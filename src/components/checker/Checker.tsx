@@ -6,11 +6,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import '../generator/generator.css';
 import './checker.css';
-import type { CheckReport } from '../../drain/check/index.ts';
-import { describeCounts } from '../../drain/check/findings.ts';
-import { fieldFor } from '../../drain/fields.ts';
-import type { Profiles } from '../../drain/profiles.ts';
-import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, gatewayById } from '../../drain/resolve.ts';
+import type { CheckReport } from '../../check/index.ts';
+import { describeCounts } from '../../check/rules/findings.ts';
+import { fieldFor } from '../../model/fields.ts';
+import type { Profiles } from '../../facts/profiles.ts';
+import { defaultsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, gatewayById } from '../../model/resolve.ts';
 import { InputField } from '../generator/InputField.tsx';
 import { loadAllProfiles, type ProfileChoices } from '../generator/profile-choices.ts';
 import { CheckSettings } from './CheckSettings.tsx';

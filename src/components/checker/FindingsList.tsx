@@ -1,6 +1,6 @@
 /** The findings, grouped by severity, each with its object, path, line, consequence and fix. */
 import { useState } from 'preact/hooks';
-import type { Finding, Severity } from '../../drain/check/findings.ts';
+import type { Finding, Severity } from '../../check/rules/findings.ts';
 import { FlagText } from '../generator/PlanSummary.tsx';
 
 interface Props {

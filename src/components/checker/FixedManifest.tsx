@@ -1,6 +1,6 @@
 /** The manifest with every fix applied: highlighted once shiki has loaded, with Copy, Download and "check it". */
 import { useState } from 'preact/hooks';
-import { diffLines } from '../../drain/check/diff.ts';
+import { diffLines } from '../../check/fix/diff.ts';
 import { downloadText, useCopy, useHighlighted, YamlCode } from '../generator/yaml-view.tsx';
 
 interface Props {

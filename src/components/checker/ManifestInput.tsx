@@ -1,6 +1,6 @@
 /** The manifest text area, with a file chooser and drop target. Files are read here, in the browser. */
 import { useRef, useState } from 'preact/hooks';
-import { formatKiB, MAX_INPUT_BYTES } from '../../drain/check/limits.ts';
+import { formatKiB, MAX_INPUT_BYTES } from '../../check/read/limits.ts';
 
 interface Props {
   text: string;

@@ -6,8 +6,8 @@ import {
   type CheckReport,
   type FixedManifest,
   type InputProblem,
-} from '../../drain/check/index.ts';
-import type { Profiles } from '../../drain/profiles.ts';
+} from '../../check/index.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 
 /** What the page shows for the current text and settings. */
 export type Outcome =

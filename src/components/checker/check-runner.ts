@@ -4,7 +4,7 @@
  * already edited away never delays the next (a shorter one finishes first: starting a worker costs more). Where a
  * worker cannot start (no Worker, or a policy that refuses it), checks run on the page instead, as before.
  */
-import type { Profiles } from '../../drain/profiles.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 import type { CheckReply, CheckRequest } from './check-messages.ts';
 
 /** Checks for one set of profiles; `run` resolves to undefined for a request a newer one replaced. */

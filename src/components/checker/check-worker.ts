@@ -3,7 +3,7 @@
  * blocks typing or scrolling. It receives the profiles once, then one request per text and settings, and answers
  * with what the page shows (the report and the fixed manifest; never the parsed YAML, which stays here).
  */
-import type { Profiles } from '../../drain/profiles.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 import { answerCheck, type CheckReply, type CheckRequest } from './check-messages.ts';
 
 let profiles: Profiles | undefined;

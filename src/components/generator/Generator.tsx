@@ -10,15 +10,15 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import './generator.css';
-import { FIELDS, GROUPS, fieldFor, type FieldSpec } from '../../drain/fields.ts';
-import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../drain/resolve.ts';
-import { plan as planFor } from '../../drain/plan.ts';
-import { decodeQuery, encodeQuery } from '../../drain/url-state.ts';
-import type { Migration } from '../../drain/migrate.ts';
-import { fieldHelp } from '../../drain/field-help.ts';
-import { planRelease } from '../../drain/plan-release.ts';
+import { FIELDS, GROUPS, fieldFor, type FieldSpec } from '../../model/fields.ts';
+import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../model/resolve.ts';
+import { plan as planFor } from '../../model/plan.ts';
+import { decodeQuery, encodeQuery } from '../../model/url-state.ts';
+import type { Migration } from '../../model/migrate.ts';
+import { fieldHelp } from '../../model/field-help.ts';
+import { planRelease } from '../../model/plan-release.ts';
 import { MigrationNotice } from './MigrationNotice.tsx';
-import type { Profiles } from '../../drain/profiles.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 import type { ComponentChildren } from 'preact';
 import { InputField } from './InputField.tsx';
 import { ManifestOutput, type InvalidField } from './ManifestOutput.tsx';

@@ -1,5 +1,5 @@
 /** One labelled input of the drain model, rendered from its field spec. */
-import type { FieldSpec } from '../../drain/fields.ts';
+import type { FieldSpec } from '../../model/fields.ts';
 
 interface Props {
   spec: FieldSpec;

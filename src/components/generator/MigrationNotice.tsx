@@ -2,8 +2,8 @@
  * The notice a link made under an older drain model gets: it opens the current model, and this lists every value
  * that changed for its inputs, old → new. Five show at once; the rest fold under "and N more".
  */
-import { describeChange, type Migration } from '../../drain/migrate.ts';
-import { MODEL_VERSION } from '../../drain/plan.ts';
+import { describeChange, type Migration } from '../../model/migrate.ts';
+import { MODEL_VERSION } from '../../model/plan.ts';
 
 /** How many changes show before the rest fold away. */
 export const SHOWN_CHANGES = 5;

@@ -1,5 +1,5 @@
 /** The plan beside the manifest: the key numbers, the inputs it could not use, and the warnings. */
-import type { Plan } from '../../drain/plan.ts';
+import type { Plan } from '../../model/plan.ts';
 import { describeStep, sortWarnings, splitFlags } from './plan-text.ts';
 import { serverContent } from './keep-server.ts';
 

@@ -1,12 +1,12 @@
 /** The manifest emitter and the yaml library, split out so the page can load them on first use. */
-import { emitOutput } from '../../drain/emit-output.ts';
-import { OutputError } from '../../drain/emit-files.ts';
-import type { Plan } from '../../drain/plan.ts';
-import type { Profiles } from '../../drain/profiles.ts';
-import type { DrainInputs } from '../../drain/resolve.ts';
-import { outputFacts } from '../../profiles/site-output.ts';
+import { emitOutput } from '../../emit/output.ts';
+import { OutputError } from '../../emit/files.ts';
+import type { Plan } from '../../model/plan.ts';
+import type { Profiles } from '../../facts/profiles.ts';
+import type { DrainInputs } from '../../model/resolve.ts';
+import { outputFacts } from '../../facts/site-output.ts';
 
-export { emitManifest } from '../../drain/emit.ts';
+export { emitManifest } from '../../emit/bundle.ts';
 
 /** What the page shows for the chosen output form: its text, or the field that keeps it from being made. */
 export interface PageOutput {

@@ -10,7 +10,7 @@
  * - A field with `onlyForOutput` (the patch form's container name, the lws form's nodes per replica) applies to that
  *   output form only.
  */
-import type { FieldSpec } from '../../drain/fields.ts';
+import type { FieldSpec } from '../../model/fields.ts';
 
 /** What these rules read of the gateways: the full profiles, or the generator's choices (profile-choices.ts). */
 interface GatewayList {

@@ -1,8 +1,8 @@
 /** Build-time only: the default manifest, rendered into the page so it shows before (and without) JavaScript. */
-import { emitManifest } from '../../drain/emit.ts';
-import { plan } from '../../drain/plan.ts';
-import { resolveInputs } from '../../drain/resolve.ts';
-import { profiles } from '../../profiles/site.ts';
+import { emitManifest } from '../../emit/bundle.ts';
+import { plan } from '../../model/plan.ts';
+import { resolveInputs } from '../../model/resolve.ts';
+import { profiles } from '../../facts/site.ts';
 import { highlightHtml } from './highlight.ts';
 
 const defaults = resolveInputs({}, profiles).inputs;

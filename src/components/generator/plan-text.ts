@@ -3,9 +3,9 @@
  * message text (so a page can keep `--shutdown-timeout` on one line), a line per invalid input saying what
  * the plan uses instead, and reader-facing names for the derivation's steps. Pure: no DOM.
  */
-import { FIELDS, fieldFor, type FieldSpec } from '../../drain/fields.ts';
-import type { DerivationStep, Plan } from '../../drain/plan.ts';
-import type { DrainInputs, FieldError } from '../../drain/resolve.ts';
+import { FIELDS, fieldFor, type FieldSpec } from '../../model/fields.ts';
+import type { DerivationStep, Plan } from '../../model/plan.ts';
+import type { DrainInputs, FieldError } from '../../model/resolve.ts';
 
 type Warning = Plan['warnings'][number];
 

@@ -1,7 +1,7 @@
 /** Which of the reader's values a gateway or model-server preset would replace. */
-import { FIELDS } from '../../drain/fields.ts';
-import { defaultsFor, type DrainInputs } from '../../drain/resolve.ts';
-import type { Profiles } from '../../drain/profiles.ts';
+import { FIELDS } from '../../model/fields.ts';
+import { defaultsFor, type DrainInputs } from '../../model/resolve.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 
 /** A value the reader set that differs from what the new preset would give. */
 export interface PresetConflict {

@@ -3,7 +3,7 @@
  * model server come as the island's props, every other profile from /data/profiles.json (pages/data/profiles.json.ts),
  * fetched on the reader's first focus or click.
  */
-import type { Profiles } from '../../drain/profiles.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 
 /** Every gateway's and model server's id and name, for the selects; which gateways take health-check settings. */
 export interface ProfileChoices {

@@ -2,9 +2,11 @@
  * Numbers and YAML for the guide pages, computed at build time through the drain core, so that no page
  * types a number the model produces. Not a page: the docs loader reads only Markdown files.
  */
-import { emitManifest, plan, resolveInputs, type Plan } from '../../drain/index.ts';
-import { emitPolicy, type PolicyFormat } from '../../drain/policy/emit-policy.ts';
-import { profiles } from '../../profiles/site.ts';
+import { emitManifest } from '../../emit/bundle.ts';
+import { plan, type Plan } from '../../model/plan.ts';
+import { resolveInputs } from '../../model/resolve.ts';
+import { emitPolicy, type PolicyFormat } from '../../emit/policy/policy.ts';
+import { profiles } from '../../facts/site.ts';
 
 export { profiles };
 

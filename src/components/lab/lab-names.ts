@@ -2,7 +2,7 @@
  * Display names for a lab scenario's gateway and model server: from the results, else from the profiles (results
  * written before the lab recorded the names).
  */
-import { profiles } from '../../profiles/site.ts';
+import { profiles } from '../../facts/site.ts';
 import { gatewayLabel, type LabScenarioData } from './lab-data.ts';
 
 /** The gateway's name: "GKE Gateway". */

@@ -1,5 +1,5 @@
 /** Words and badge styles for profile values: mechanisms, bases, knob roles and drain kinds. */
-import type { Basis, DrainKind, KnobRole, Mechanism, ReleaseFact, ReleaseFactTopic } from '../../drain/profiles.ts';
+import type { Basis, DrainKind, KnobRole, Mechanism, ReleaseFact, ReleaseFactTopic } from '../../facts/profiles.ts';
 
 /** Starlight badge variants. */
 export type BadgeVariant = 'note' | 'tip' | 'caution' | 'danger' | 'success' | 'default';

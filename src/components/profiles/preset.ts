@@ -4,12 +4,12 @@
  * these; every number comes from the core.
  */
 import type { Document } from 'yaml';
-import { documentText, manifestDocuments } from '../../drain/emit.ts';
-import { extraManifestDocuments } from '../../drain/emit-extra.ts';
-import { plan as planFor, type DerivationStep, type Plan } from '../../drain/plan.ts';
-import type { Profiles } from '../../drain/profiles.ts';
-import { resolveInputs, type DrainInputs } from '../../drain/resolve.ts';
-import { encodeQuery } from '../../drain/url-state.ts';
+import { documentText, manifestDocuments } from '../../emit/bundle.ts';
+import { extraManifestDocuments } from '../../emit/gateway-objects.ts';
+import { plan as planFor, type DerivationStep, type Plan } from '../../model/plan.ts';
+import type { Profiles } from '../../facts/profiles.ts';
+import { resolveInputs, type DrainInputs } from '../../model/resolve.ts';
+import { encodeQuery } from '../../model/url-state.ts';
 
 /** The generator's path; a preset link adds the query. */
 export const GENERATOR_PATH = '/generator/';

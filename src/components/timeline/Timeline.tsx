@@ -4,16 +4,16 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import './timeline.css';
-import type { Plan } from '../../drain/plan.ts';
-import type { Profiles } from '../../drain/profiles.ts';
+import type { Plan } from '../../model/plan.ts';
+import type { Profiles } from '../../facts/profiles.ts';
 import {
   buildTimeline,
   frontZoomSeconds,
   settingsFor,
   type Timeline as TimelineData,
   type TimelineOverrides,
-} from '../../drain/timeline.ts';
-import { formatSeconds as fmt } from '../../drain/seconds.ts';
+} from '../../model/timeline.ts';
+import { formatSeconds as fmt } from '../../model/seconds.ts';
 import { TimelineChart } from './TimelineChart.tsx';
 import { TimelineText } from './TimelineText.tsx';
 

@@ -4,8 +4,8 @@
  * so nothing depends on colour.
  */
 import type { JSX } from 'preact';
-import type { RequestOutcome, Timeline, TimelineWindow } from '../../drain/timeline.ts';
-import { formatSeconds as fmt } from '../../drain/seconds.ts';
+import type { RequestOutcome, Timeline, TimelineWindow } from '../../model/timeline.ts';
+import { formatSeconds as fmt } from '../../model/seconds.ts';
 import { tickLabels, ticksFor, wrapLabel } from './axis.ts';
 
 interface Props {

@@ -4,10 +4,10 @@
  * values you might deploy instead of the plan's, to see which requests they refuse or cut.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { modelServerById, resolveInputs } from '../../drain/resolve.ts';
-import { plan as planFor } from '../../drain/plan.ts';
-import type { Profiles } from '../../drain/profiles.ts';
-import type { TimelineOverrides } from '../../drain/timeline.ts';
+import { modelServerById, resolveInputs } from '../../model/resolve.ts';
+import { plan as planFor } from '../../model/plan.ts';
+import type { Profiles } from '../../facts/profiles.ts';
+import type { TimelineOverrides } from '../../model/timeline.ts';
 import { Timeline } from './Timeline.tsx';
 
 /** The controls a page can show, in display order. */

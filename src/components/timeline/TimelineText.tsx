@@ -1,6 +1,6 @@
 /** The timeline in words: problems, the events in order, and each example request's fate. */
-import type { Timeline } from '../../drain/timeline.ts';
-import { formatSeconds as fmt } from '../../drain/seconds.ts';
+import type { Timeline } from '../../model/timeline.ts';
+import { formatSeconds as fmt } from '../../model/seconds.ts';
 import { requestLetter } from './TimelineChart.tsx';
 
 const FATE_WORD = { ok: 'Finishes', refused: 'Refused', cut: 'Cut' } as const;

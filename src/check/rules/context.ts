@@ -1,0 +1,99 @@
+/**
+ * What the rules see: the parsed manifest, the located objects, and for each model-server workload its
+ * container, its plan and the target values the fixes write. Also the helpers that turn a rule's
+ * verdict into a `Finding` with its line and edits.
+ */
+import { Document } from 'yaml';
+import type { Plan } from '../../model/plan.ts';
+import type { ModelServerProfile, Profiles } from '../../facts/profiles.ts';
+import type { DrainInputs } from '../../model/resolve.ts';
+import type { Edit } from '../fix/edit.ts';
+import type { Finding, FindingCode, Fix, Severity } from './findings.ts';
+import type { Located, Workload } from '../workload/locate.ts';
+import { escapeBidi, formatPath, type Segment } from '../read/path.ts';
+import type { Container } from '../workload/pod.ts';
+import { lineAt, type Manifest, type ManifestObject } from '../read/read-manifest.ts';
+import type { FoundSetting } from '../workload/settings.ts';
+import type { Invocation } from '../workload/server-invocation.ts';
+import type { Targets } from '../workload/targets.ts';
+
+/** The whole check: manifest, objects, profiles and the findings so far. */
+export interface CheckContext {
+  manifest: Manifest;
+  located: Located;
+  profiles: Profiles;
+  findings: Finding[];
+}
+
+/** One model-server workload and what the drain model says about it. */
+export interface WorkloadContext {
+  check: CheckContext;
+  workload: Workload;
+  object: ManifestObject;
+  containers: Container[];
+  /** The container that runs the model server. */
+  container: Container;
+  server: ModelServerProfile;
+  /** False when the server was neither recognised nor given, so server-specific rules are skipped. */
+  serverKnown: boolean;
+  /** The server's own invocation in the container (when the server is known), or why it was not found. */
+  invocation?: Invocation;
+  /** What the manifest states about the drain inputs. */
+  found: FoundSetting[];
+  inputs: DrainInputs;
+  plan: Plan;
+  targets: Targets;
+}
+
+/** `Kind/name` of an object. */
+export function objectName(object: ManifestObject): string {
+  return `${object.kind}/${object.name}`;
+}
+
+/** Add a finding about a path inside an object (the path is relative to the object). */
+export function report(
+  check: CheckContext,
+  object: ManifestObject | undefined,
+  code: FindingCode,
+  severity: Severity,
+  path: Segment[],
+  message: string,
+  fix?: Fix,
+): void {
+  const full = object ? [...object.base, ...path] : [];
+  check.findings.push({
+    code,
+    severity,
+    object: object ? escapeBidi(objectName(object)) : '',
+    document: object ? object.document + 1 : undefined,
+    path: object ? formatPath(full) : '',
+    line: object ? lineAt(check.manifest, object.document, full) : undefined,
+    message: escapeBidi(message),
+    fix: fix ? { ...fix, text: escapeBidi(fix.text) } : undefined,
+    remedy: fix && fix.edits.length > 0 ? 'applied' : 'manual',
+  });
+}
+
+/** An edit that sets a value at a path inside an object. */
+export function setEdit(object: ManifestObject, path: Segment[], value: unknown, comment?: string): Edit {
+  return { op: 'set', document: object.document, path: [...object.base, ...path], value, comment };
+}
+
+/** An edit expressed relative to an object, moved to its document's root. */
+export function rebase(object: ManifestObject, edit: Edit): Edit {
+  return { ...edit, path: [...object.base, ...edit.path] };
+}
+
+/** A YAML snippet `key: value` for a fix, with optional comments at paths inside the value. */
+export function snippet(key: string, value: unknown, comments: [Segment[], string][] = []): string {
+  const doc = new Document({ [key]: value });
+  for (const [path, comment] of comments) {
+    const node = doc.getIn([key, ...path], true) as { comment?: string } | undefined;
+    if (node) node.comment = ` ${comment}`;
+  }
+  return doc.toString({ lineWidth: 0 }).trimEnd();
+}
+
+// The rules read the plan's formulas through the emitters' own formulaOf: each field they ask for is one the plan
+// always derives, or one they ask for only when the plan set it (a gateway setting), so a missing step is a bug.
+export { formulaOf } from '../../model/plan.ts';

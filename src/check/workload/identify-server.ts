@@ -1,0 +1,107 @@
+/**
+ * Tell which model server a pod runs, from the profiles' own data: the engine-type label GIE uses, the
+ * image repository, the command, and the drain flag. The container with the strongest evidence wins.
+ */
+import { ENGINE_TYPE_LABEL } from '../../emit/bundle.ts';
+import type { ModelServerProfile, Profiles } from '../../facts/profiles.ts';
+import { releaseFromImage } from '../../facts/releases.ts';
+import type { PodTemplate } from './locate.ts';
+import { findFlag } from './command-line.ts';
+import type { Container } from './pod.ts';
+import { findInvocation, serverArgs, type Invocation } from './server-invocation.ts';
+
+/** A model server found in a pod template, the container running it, and why the checker thinks so. */
+export interface Identified {
+  profile: ModelServerProfile;
+  container: Container;
+  evidence: string[];
+  /** The server's own invocation in the container, or why it was not found. */
+  invocation: Invocation;
+}
+
+/** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
+export function imageRepository(image: string): string {
+  const noDigest = image.split('@')[0];
+  const parts = noDigest.split('/');
+  const last = parts.pop() ?? '';
+  const name = [...parts, last.split(':')[0]];
+  if (name.length > 1 && /[.:]|^localhost$/.test(name[0])) name.shift();
+  if (name[0] === 'library') name.shift();
+  return name.join('/');
+}
+
+/** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
+export function imageRelease(profile: ModelServerProfile, image: string): string | undefined {
+  return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
+}
+
+/** Whether an image is the profile's own: the same repository, or the same last path part (`ghcr.io/x/vllm-openai`). */
+export function isServerImage(profile: ModelServerProfile, image: string): boolean {
+  const repo = imageRepository(image);
+  const profileRepo = imageRepository(profile.image);
+  return repo === profileRepo || (repo !== '' && repo.split('/').pop() === profileRepo.split('/').pop());
+}
+
+/**
+ * Score how strongly a container runs a profile's server. Only the server's own invocation or the image
+ * repository identify it; the engine-type label and the drain flag add weight to that evidence but never
+ * identify a server alone (simulators and mocks carry the label).
+ */
+function score(
+  profile: ModelServerProfile,
+  container: Container,
+  labels: Record<string, string>,
+): { points: number; evidence: string[]; invocation: Invocation } {
+  let points = 0;
+  const evidence: string[] = [];
+  const add = (n: number, why: string) => {
+    points += n;
+    evidence.push(why);
+  };
+  const imageIsServer = isServerImage(profile, container.image);
+  const invocation = findInvocation(container.line, profile, imageIsServer);
+  if (invocation.found && invocation.how !== 'entrypoint') {
+    add(
+      4,
+      `command ${invocation.words
+        .slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom)
+        .map((t) => t.text)
+        .join(' ')}`,
+    );
+  }
+  if (imageIsServer) add(4, `image ${imageRepository(container.image)}`);
+  if (points === 0) return { points, evidence, invocation };
+  if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(1, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);
+  if (profile.drain.flag && invocation.found && findFlag(serverArgs(invocation), profile.drain.flag))
+    add(1, `flag ${profile.drain.flag}`);
+  return { points, evidence, invocation };
+}
+
+/** The model server a pod template runs, or `undefined` when no container looks like a known one. */
+export function identifyServer(
+  template: PodTemplate,
+  containers: Container[],
+  profiles: Profiles,
+): Identified | undefined {
+  let best: (Identified & { points: number }) | undefined;
+  for (const container of containers) {
+    for (const profile of profiles.modelServers) {
+      const { points, evidence, invocation } = score(profile, container, template.labels);
+      const better = !best || points > best.points || (points === best.points && container.gpus > best.container.gpus);
+      if (points > 0 && better) best = { profile, container, evidence, invocation, points };
+    }
+  }
+  return best
+    ? { profile: best.profile, container: best.container, evidence: best.evidence, invocation: best.invocation }
+    : undefined;
+}
+
+/** The flag a profile's arguments put before a placeholder (`{model}` → `--model`, `{port}` → `--http-port`). */
+export function flagFor(profile: ModelServerProfile, placeholder: '{model}' | '{port}'): string | undefined {
+  const at = profile.args.findIndex((a) => a.includes(placeholder));
+  if (at === -1) return undefined;
+  const arg = profile.args[at];
+  if (arg === placeholder) return profile.args[at - 1]?.startsWith('-') ? profile.args[at - 1] : undefined;
+  const inline = /^(--?[^=]+)=/.exec(arg);
+  return inline ? inline[1] : undefined;
+}

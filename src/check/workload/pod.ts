@@ -1,0 +1,233 @@
+/**
+ * Read the drain-relevant parts of a pod template: containers, grace period, preStop hook, probes,
+ * ports and GPUs. Absent fields read as Kubernetes' defaults; present but malformed ones are reported.
+ */
+import { commandLineOf, type CommandLine } from './command-line.ts';
+import { parseScript } from './shell/parse-script.ts';
+import type { PodTemplate } from './locate.ts';
+import { isRecord, type Segment } from '../read/path.ts';
+
+/** A whole-number field: unset, set, or set to something that is not a whole number. */
+export type IntField =
+  | { state: 'unset' }
+  | { state: 'set'; value: number; quoted?: boolean }
+  | { state: 'bad'; raw: unknown };
+
+/** Read a whole-number field of a mapping. */
+export function intField(object: unknown, key: string): IntField {
+  if (!isRecord(object) || object[key] === undefined || object[key] === null) return { state: 'unset' };
+  const raw = object[key];
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return { state: 'set', value: raw };
+  // A quoted plain decimal ("120") means one number only: it is read as that number, and value-rejected reports
+  // (and fixes) the quotes the API server refuses.
+  if (typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw))
+    return { state: 'set', value: Number(raw), quoted: true };
+  return { state: 'bad', raw };
+}
+
+/** A field's value, or a default when it is unset or malformed. */
+export function intOr(field: IntField, fallback: number): number {
+  return field.state === 'set' ? field.value : fallback;
+}
+
+/** One container of a pod template. */
+export interface Container {
+  index: number;
+  /** Path from the object to the container. */
+  path: Segment[];
+  value: Record<string, unknown>;
+  name: string;
+  image: string;
+  line: CommandLine;
+  ports: { name?: string; containerPort: number }[];
+  /** Accelerators the container requests (GPUs or TPU chips); 0 when it requests none. */
+  gpus: number;
+  /** What those accelerators are, for messages. */
+  accelerator: 'GPU' | 'TPU chip';
+}
+
+/** Extended resources that stand for accelerators. */
+const ACCELERATORS = ['nvidia.com/gpu', 'amd.com/gpu', 'google.com/tpu'];
+
+function acceleratorCount(container: Record<string, unknown>): {
+  count: number;
+  accelerator: Container['accelerator'];
+} {
+  const resources = isRecord(container.resources) ? container.resources : {};
+  for (const kind of ['limits', 'requests']) {
+    const map = resources[kind];
+    if (!isRecord(map)) continue;
+    for (const name of ACCELERATORS) {
+      const raw = map[name];
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (Number.isInteger(n) && n > 0)
+        return { count: n, accelerator: name === 'google.com/tpu' ? 'TPU chip' : 'GPU' };
+    }
+  }
+  return { count: 0, accelerator: 'GPU' };
+}
+
+/** The containers of a pod template (not init containers). */
+export function containersOf(template: PodTemplate): Container[] {
+  return listed(template, 'containers');
+}
+
+/**
+ * Native sidecars: init containers with `restartPolicy: Always`, which run beside the containers for the pod's
+ * whole life (serving ports, e.g. a routing proxy) and stop after them.
+ */
+export function sidecarsOf(template: PodTemplate): Container[] {
+  return listed(template, 'initContainers').filter((c) => c.value.restartPolicy === 'Always');
+}
+
+/** Every container that runs while the pod serves: its containers and its native sidecars. */
+export function runningContainersOf(template: PodTemplate): Container[] {
+  return [...containersOf(template), ...sidecarsOf(template)];
+}
+
+function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Container[] {
+  const list = template.spec[key];
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((value, index) => {
+    if (!isRecord(value)) return [];
+    const ports = Array.isArray(value.ports) ? value.ports : [];
+    return [
+      {
+        index,
+        path: [...template.specPath, key, index],
+        value,
+        name: typeof value.name === 'string' ? value.name : `#${index}`,
+        image: typeof value.image === 'string' ? value.image : '',
+        line: commandLineOf(value),
+        ports: ports.flatMap((p) =>
+          isRecord(p) && typeof p.containerPort === 'number'
+            ? [{ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort }]
+            : [],
+        ),
+        gpus: acceleratorCount(value).count,
+        accelerator: acceleratorCount(value).accelerator,
+      },
+    ];
+  });
+}
+
+/** The Kubernetes default terminationGracePeriodSeconds. */
+export const DEFAULT_GRACE_SECONDS = 30;
+
+/** How a container's preStop hook delays SIGTERM. */
+export type PreStop =
+  | { kind: 'none' }
+  | { kind: 'sleep'; seconds: IntField; path: Segment[] }
+  | { kind: 'exec-sleep'; seconds: number; path: Segment[]; item: string; start: number; end: number }
+  | { kind: 'other'; how: string; path: Segment[] };
+
+const SLEEP_BINARY = /^(\/usr)?(\/bin\/)?sleep$/;
+const SHELL = /(^|\/)(sh|bash|dash|ash|zsh)$/;
+
+/** Read the preStop hook: a sleep action, an exec that sleeps, or something the checker cannot time. */
+export function readPreStop(container: Container): PreStop {
+  const hookPath = [...container.path, 'lifecycle', 'preStop'];
+  const lifecycle = container.value.lifecycle;
+  const hook = isRecord(lifecycle) ? lifecycle.preStop : undefined;
+  if (!isRecord(hook)) return { kind: 'none' };
+  if (isRecord(hook.sleep))
+    return { kind: 'sleep', seconds: intField(hook.sleep, 'seconds'), path: [...hookPath, 'sleep', 'seconds'] };
+  const exec = isRecord(hook.exec) ? hook.exec : undefined;
+  const command = exec && Array.isArray(exec.command) ? exec.command.map(String) : undefined;
+  if (command) {
+    for (let i = 0; i < command.length; i++) {
+      const next = command[i + 1];
+      if (SLEEP_BINARY.test(command[i]) && next !== undefined && /^\d+s?$/.test(next)) {
+        return {
+          kind: 'exec-sleep',
+          seconds: parseInt(next, 10),
+          path: [...hookPath, 'exec', 'command', i + 1],
+          item: next,
+          start: 0,
+          end: next.replace(/s$/, '').length,
+        };
+      }
+      if (i >= 2 && SHELL.test(command[0]) && /^-[a-z]*c[a-z]*$/.test(command[i - 1])) {
+        // A script: a plain sleep only when sleeping is all it does; a script that also polls or waits is not timed.
+        const parsed = parseScript(command[i]);
+        if (!parsed.ok) break;
+        const sleeps = parsed.calls.filter(
+          (c) =>
+            c.words[0]?.literal !== undefined
+            && SLEEP_BINARY.test(c.words[0].literal)
+            && c.words.length === 2
+            && /^\d+s?$/.test(c.words[1].literal ?? ''),
+        );
+        const harmless = parsed.calls.filter(
+          (c) => !sleeps.includes(c) && ['echo', 'printf', 'true', ':'].includes(c.words[0]?.literal ?? ''),
+        );
+        if (
+          sleeps.length === 1
+          && parsed.calls.length === 1 + harmless.length
+          && !sleeps[0].nested
+          && !sleeps[0].background
+        ) {
+          const word = sleeps[0].words[1];
+          const digits = (word.literal ?? '').replace(/s$/, '');
+          const start = word.start + word.source.indexOf(digits);
+          return {
+            kind: 'exec-sleep',
+            seconds: parseInt(digits, 10),
+            path: [...hookPath, 'exec', 'command', i],
+            item: command[i],
+            start,
+            end: start + digits.length,
+          };
+        }
+        const first = parsed.calls[0];
+        const leading =
+          first && sleeps.includes(first) && !first.nested ? ` (it sleeps ${first.words[1].literal} first)` : '';
+        return { kind: 'other', how: `a script that does more than sleep${leading}`, path: [...hookPath, 'exec'] };
+      }
+    }
+    return { kind: 'other', how: 'an exec command that is not a plain sleep', path: [...hookPath, 'exec'] };
+  }
+  const how = isRecord(hook.httpGet)
+    ? 'an httpGet call'
+    : isRecord(hook.tcpSocket)
+      ? 'a tcpSocket action'
+      : 'an action the checker does not know';
+  return { kind: 'other', how, path: hookPath };
+}
+
+/** A probe as the kubelet will run it, with Kubernetes' defaults filled in. */
+export interface Probe {
+  path: Segment[];
+  value: Record<string, unknown>;
+  periodSeconds: number;
+  failureThreshold: number;
+  initialDelaySeconds: number;
+  timeoutSeconds: number;
+}
+
+/** Read one of a container's probes, or `undefined` when it has none. */
+export function readProbe(
+  container: Container,
+  key: 'startupProbe' | 'readinessProbe' | 'livenessProbe',
+): Probe | undefined {
+  const value = container.value[key];
+  if (!isRecord(value)) return undefined;
+  return {
+    path: [...container.path, key],
+    value,
+    periodSeconds: intOr(intField(value, 'periodSeconds'), 10) || 10,
+    failureThreshold: intOr(intField(value, 'failureThreshold'), 3) || 3,
+    initialDelaySeconds: intOr(intField(value, 'initialDelaySeconds'), 0),
+    timeoutSeconds: intOr(intField(value, 'timeoutSeconds'), 1) || 1,
+  };
+}
+
+/** The seconds a probe lets pass before it gives up: initial delay + period × failure threshold. */
+export function probeWindowSeconds(probe: Probe): number {
+  return probe.initialDelaySeconds + probe.periodSeconds * probe.failureThreshold;
+}
+
+/** The container port the server answers on: the one named `http`, else the first. */
+export function servingPort(container: Container): { name?: string; containerPort: number } | undefined {
+  return container.ports.find((p) => p.name === 'http') ?? container.ports[0];
+}

@@ -1,0 +1,179 @@
+/**
+ * Find the model server's own invocation in a container: the argv that starts it, the image's entrypoint
+ * (args only, on the server's own image), or the one statement of a `sh -c` script that runs its binary or
+ * module. Only a found invocation is ever edited; anything less certain is a manual fix.
+ */
+import type { EntryPoint as ProfileEntryPoint, ModelServerProfile } from '../../facts/profiles.ts';
+import { basename, callTokens, findFlag, type CommandLine, type Token } from './command-line.ts';
+import type { Edit } from '../fix/edit.ts';
+import type { Segment } from '../read/path.ts';
+import type { ScriptCall } from './shell/parse-script.ts';
+
+/** How a model server is started: a Python module (`python3 -m M`) or a binary with an optional subcommand. */
+export type EntryPoint = Pick<ProfileEntryPoint, 'module' | 'binary' | 'subcommand'>;
+
+const PYTHON = /^python(\d+(\.\d+)?)?$/;
+
+/** The ways a profile's server is started: its `command` and its `entryPoints`, both from the data. */
+export function entryPointsOf(profile: ModelServerProfile): EntryPoint[] {
+  const points: EntryPoint[] = [];
+  const command = profile.command ?? [];
+  if (command.length > 0) {
+    const m = command.indexOf('-m');
+    if (PYTHON.test(basename(command[0])) && m !== -1 && command[m + 1]) points.push({ module: command[m + 1] });
+    else if (!PYTHON.test(basename(command[0]))) points.push({ binary: basename(command[0]) });
+  }
+  return [...points, ...(profile.entryPoints ?? [])];
+}
+
+/** Python options that take no value, and those that take one, before `-m`. */
+const PY_FLAGS = /^-[bBdEhiIOqsSuvx]+$/;
+const PY_VALUE_FLAGS = new Set(['-X', '-W']);
+
+/** Where the server's own arguments start in these words when they start the server, or -1. */
+export function serverArgsStart(words: readonly Token[], points: readonly EntryPoint[]): number {
+  let i = 0;
+  if (words[0]?.literal && words[0].text === 'exec') i = 1;
+  const first = words[i];
+  if (!first?.literal) return -1;
+  const name = basename(first.text);
+  for (const point of points) {
+    if (point.module && PYTHON.test(name)) {
+      let j = i + 1;
+      while (j < words.length && words[j].literal) {
+        const w = words[j].text;
+        if (w === '-m') return words[j + 1]?.literal && words[j + 1].text === point.module ? j + 2 : -1;
+        if (PY_VALUE_FLAGS.has(w)) j += 2;
+        else if (PY_FLAGS.test(w)) j += 1;
+        else break;
+      }
+    }
+    if (point.binary && name === point.binary) {
+      if (!point.subcommand) return i + 1;
+      if (words[i + 1]?.literal && words[i + 1].text === point.subcommand) return i + 2;
+    }
+  }
+  return -1;
+}
+
+/** The server's invocation in a container, or why it cannot be told with certainty. */
+export type Invocation =
+  | {
+      found: true;
+      /** The words of the invocation (argv items, or the words of the script's statement). */
+      words: Token[];
+      /** Index in `words` where the server's own arguments start. */
+      argsFrom: number;
+      /** argv: the container's command/args start the server; entrypoint: args only, on the server's image; script: one statement. */
+      how: 'argv' | 'entrypoint' | 'script';
+      call?: ScriptCall;
+    }
+  | { found: false; reason: string; mentioned: boolean };
+
+/** Whether a word anywhere in the command line names one of the entry points. */
+function mentions(line: CommandLine, points: readonly EntryPoint[]): boolean {
+  const text = line.argv.map((t) => t.text).join(' ');
+  return points.some(
+    (p) =>
+      (p.module && text.includes(p.module))
+      || (p.binary && new RegExp(`(^|[\\s/"'])${p.binary}($|[\\s"';])`).test(text)),
+  );
+}
+
+/**
+ * Find the server's invocation. `imageIsServer`: the image is the profile's own (its entrypoint starts the
+ * server), so a container that sets only `args` passes them to the server.
+ */
+export function findInvocation(line: CommandLine, profile: ModelServerProfile, imageIsServer: boolean): Invocation {
+  const points = entryPointsOf(profile);
+  if (!line.hasCommand) {
+    if (imageIsServer) return { found: true, words: line.argv, argsFrom: 0, how: 'entrypoint' };
+    return {
+      found: false,
+      reason: 'the container sets no command, and its image is not one whose entrypoint is known to start the server',
+      mentioned: false,
+    };
+  }
+  if (line.script) {
+    const { parsed } = line.script;
+    if (!parsed.ok)
+      return {
+        found: false,
+        reason: `its script does not parse (${parsed.message})`,
+        mentioned: mentions(line, points),
+      };
+    const matches = parsed.calls.filter((call) => serverArgsStart(callTokens(line.script!, call), points) !== -1);
+    if (matches.length === 1) {
+      const words = callTokens(line.script, matches[0]);
+      return { found: true, words, argsFrom: serverArgsStart(words, points), how: 'script', call: matches[0] };
+    }
+    const mentioned = mentions(line, points);
+    return {
+      found: false,
+      reason:
+        matches.length > 1
+          ? `its script starts the server in ${matches.length} places`
+          : mentioned
+            ? 'its script starts the server only inside a substitution, a function or another program\u2019s argument'
+            : 'its script does not start the server itself',
+      mentioned,
+    };
+  }
+  const argsFrom = serverArgsStart(line.argv, points);
+  if (argsFrom !== -1) return { found: true, words: line.argv, argsFrom, how: 'argv' };
+  return {
+    found: false,
+    reason: `its command starts ${JSON.stringify(basename(line.argv[0]?.text ?? ''))}, not the server`,
+    mentioned: mentions(line, points),
+  };
+}
+
+/** The server's own arguments. */
+export function serverArgs(invocation: Invocation & { found: true }): Token[] {
+  return invocation.words.slice(invocation.argsFrom);
+}
+
+/** A flag edit, or why there is none. */
+export type FlagEdit = { ok: true; edit: Edit } | { ok: false; reason: string };
+
+/**
+ * The edit that makes a flag read `--flag=value` in the server's own invocation: an existing literal use is
+ * rewritten in place; otherwise the flag is added after the invocation's last word (in a script) or to
+ * `args` (argv). A use whose value the shell decides is not touched.
+ */
+export function flagEdit(
+  line: CommandLine,
+  invocation: Invocation & { found: true },
+  containerPath: Segment[],
+  flag: string,
+  value: string,
+): FlagEdit {
+  const use = findFlag(serverArgs(invocation), flag);
+  const setItem = (token: Token, text: string): FlagEdit => ({
+    ok: true,
+    edit: { op: 'set', document: 0, path: [...containerPath, token.list, token.index], value: text },
+  });
+  if (use && !use.flag.literal) return { ok: false, reason: `${flag} is set by the shell (${use.flag.text})` };
+  if (use?.valueToken && !use.valueToken.literal)
+    return { ok: false, reason: `the value of ${flag} is set by the shell (${use.valueToken.text})` };
+  if (invocation.how === 'script' && line.script) {
+    const item = invocation.words[0];
+    const spliceAt = (start: number, end: number, text: string): FlagEdit => ({
+      ok: true,
+      edit: { op: 'splice', document: 0, path: [...containerPath, item.list, item.index], value: text, start, end },
+    });
+    if (use) {
+      if (use.inline) return spliceAt(use.flag.start, use.flag.end, `${flag}=${value}`);
+      if (use.valueToken) return spliceAt(use.valueToken.start, use.valueToken.end, value);
+      return spliceAt(use.flag.end, use.flag.end, ` ${value}`);
+    }
+    const at = invocation.words.at(-1)!.end;
+    return spliceAt(at, at, ` ${flag}=${value}`);
+  }
+  if (use) {
+    if (use.valueToken && !use.inline) return setItem(use.valueToken, value);
+    return setItem(use.flag, `${flag}=${value}`);
+  }
+  const list = line.hasArgs || !line.hasCommand ? 'args' : 'command';
+  return { ok: true, edit: { op: 'append', document: 0, path: [...containerPath, list], value: `${flag}=${value}` } };
+}

@@ -1,0 +1,198 @@
+/**
+ * Emit the annotated manifest for a plan: the model-server Deployment and its InferencePool, plus any extra
+ * objects the gateway's profile lists (`emit-extra.ts`), as one multi-document YAML string built with the `yaml`
+ * Document API. Every drain value carries a comment with its arithmetic, taken from the plan's derivation;
+ * nothing here computes a number of its own.
+ * User strings reach the YAML only as scalar values (the library quotes them) and only after validation.
+ */
+import { Document } from 'yaml';
+import { formulaOf, type Plan } from '../model/plan.ts';
+import { annotatePodAnnotations, annotatePodSpec, keyAt, podAnnotations, podSpecFor, scalarAt } from './pod.ts';
+import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import { changedInputs, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
+import { extraManifestDocuments } from './gateway-objects.ts';
+import { DOCUMENT_OPTIONS, TO_STRING } from './options.ts';
+import { routeTimeoutNeededSeconds } from '../model/plan-gateway.ts';
+import { formatFactor } from '../model/seconds.ts';
+
+/** The generator's version, named in every manifest header. */
+export const GENERATOR_VERSION = '0.1.0';
+
+/** The InferencePool API group and version the manifest uses. */
+const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
+
+/** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
+export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
+
+function deploymentFor(
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+  gateway: GatewayProfile,
+): Record<string, unknown> {
+  const labels = { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType };
+  const annotations = podAnnotations(plan, inputs, gateway);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: inputs.name, namespace: inputs.namespace, labels: { app: inputs.name } },
+    spec: {
+      replicas: inputs.replicas,
+      progressDeadlineSeconds: plan.progressDeadlineSeconds,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
+      selector: { matchLabels: { app: inputs.name } },
+      template: {
+        metadata: annotations ? { labels, annotations } : { labels },
+        spec: podSpecFor(plan, inputs, server),
+      },
+    },
+  };
+}
+
+function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
+  return {
+    apiVersion: INFERENCE_POOL_API_VERSION,
+    kind: 'InferencePool',
+    metadata: { name: inputs.name, namespace: inputs.namespace },
+    spec: {
+      selector: { matchLabels: { app: inputs.name } },
+      targetPorts: [{ number: inputs.port }],
+      endpointPickerRef: {
+        name: `${inputs.name}-epp`,
+        port: { number: inputs.eppPort },
+        failureMode: inputs.failureMode,
+      },
+    },
+  };
+}
+
+/** Add the drain comments to the Deployment document. */
+function annotateDeployment(
+  doc: Document,
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+  gateway: GatewayProfile,
+): void {
+  scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
+  scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
+  keyAt(doc, ['spec'], 'strategy').commentBefore =
+    ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s; during a step ${formulaOf(plan, 'rolloutCapacity')}.`;
+  annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gateway);
+  annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
+}
+
+/** What a PodDisruptionBudget selects and the comment above it that says why it is there. */
+export interface BudgetShape {
+  matchLabels: Record<string, string>;
+  why: string[];
+}
+
+/** The Deployment's budget: its pods by their `app` label. */
+function deploymentBudget(inputs: DrainInputs): BudgetShape {
+  return {
+    matchLabels: { app: inputs.name },
+    why: [
+      ' Node drains and cluster-autoscaler scale-downs evict pods without regard to the rollout strategy; this budget',
+      ' makes them take one pod at a time. Leave it out (pod-disruption-budget=false) if another budget already selects',
+      ' these pods: the eviction API refuses to evict a pod that two budgets select.',
+    ],
+  };
+}
+
+/**
+ * The PodDisruptionBudget beside the workload (the Deployment's pods unless `shape` says otherwise): evictions one
+ * pod at a time, its number commented with how it was derived.
+ */
+export function podDisruptionBudgetDocument(
+  plan: Plan,
+  inputs: DrainInputs,
+  shape: BudgetShape = deploymentBudget(inputs),
+): Document | undefined {
+  if (!plan.podDisruptionBudget) return undefined;
+  const doc = new Document(
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: inputs.name, namespace: inputs.namespace },
+      spec: {
+        maxUnavailable: plan.podDisruptionBudget.maxUnavailable,
+        selector: { matchLabels: shape.matchLabels },
+      },
+    },
+    DOCUMENT_OPTIONS,
+  );
+  doc.commentBefore = shape.why.join('\n');
+  scalarAt(doc, ['spec', 'maxUnavailable']).comment = ` ${formulaOf(plan, 'podDisruptionBudget')}`;
+  return doc;
+}
+
+/** What the HTTPRoute that sends requests to the pool needs, for a gateway whose default route timeout cuts long requests. */
+function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
+  const route = gateway.routeTimeout;
+  if (!route) return undefined;
+  const needed = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  if (route.honored && route.defaultSeconds !== undefined && route.defaultSeconds < needed) {
+    return (
+      ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`
+      + ` requests to this pool, set spec.rules[].timeouts.request: ${needed}s (${plan.maxRequestSeconds}s longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom).`
+    );
+  }
+  if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
+    return (
+      ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
+      + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`
+    );
+  }
+  return undefined;
+}
+
+/** The header: generator version, the pair profiled, and how to reproduce the output. */
+function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
+  const changed = changedInputs(inputs, profiles);
+  const flags = changed.map(([flag, value]) => (value === 'true' ? `--${flag}` : `--${flag} ${value}`)).join(' ');
+  return [
+    ` Generated by Hitless ${GENERATOR_VERSION} (drain model v${plan.modelVersion}) for ${plan.gateway} + ${plan.modelServer}.`,
+    changed.length > 0 ? ` Inputs changed from defaults: ${flags}` : ' All inputs at their defaults.',
+    ` Reproduce (in a Hitless checkout, after npm ci): npx hitless generate${flags ? ` ${flags}` : ''}`,
+    ` Drain: ${plan.preStopSeconds}s preStop, ${plan.drainSeconds}s drain, ${plan.teardownSeconds}s teardown = ${plan.terminationGracePeriodSeconds}s grace.`,
+  ];
+}
+
+/**
+ * The documents of the manifest, annotated: the Deployment, the InferencePool, the gateway's extra objects, then the
+ * PodDisruptionBudget when the plan has one.
+ */
+export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
+  const server = modelServerById(profiles, inputs.modelServer);
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const deployment = new Document(deploymentFor(plan, inputs, server, gateway), DOCUMENT_OPTIONS);
+  deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
+  annotateDeployment(deployment, plan, inputs, server, gateway);
+  const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
+  keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore = [
+    ` The Endpoint Picker Service (${inputs.name}-epp) this pool\u2019s gateway asks. GIE v1.5.0\u2019s inferencepool chart`,
+    ` installed as release ${inputs.name} creates that Service, and also an InferencePool ${inputs.name} of its own (failureMode`,
+    ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
+    ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
+  ].join('\n');
+  const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  if (routeNote) keyAt(pool, [], 'spec').commentBefore = routeNote;
+  const budget = podDisruptionBudgetDocument(plan, inputs);
+  return [
+    deployment,
+    pool,
+    ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document),
+    ...(budget ? [budget] : []),
+  ];
+}
+
+/** One document as YAML text, written as in the manifest. */
+export function documentText(doc: Document): string {
+  return doc.toString(TO_STRING);
+}
+
+/** The manifest as YAML text: every document of `manifestDocuments`, separated by `---`. */
+export function emitManifest(plan: Plan, inputs: DrainInputs, profiles: Profiles): string {
+  return manifestDocuments(plan, inputs, profiles).map(documentText).join('---\n');
+}

@@ -1,0 +1,41 @@
+/**
+ * The output forms of one plan: `bundle` (the whole manifest, `emit.ts`), `patch` (`emit-patch.ts`),
+ * `helm-values` (`emit-helm-values.ts`) and `lws` (`emit-lws.ts`). The CLI's `--output` and the generator's
+ * "Output form" select both come here.
+ */
+import type { Plan } from '../model/plan.ts';
+import type { Profiles } from '../facts/profiles.ts';
+import type { DrainInputs } from '../model/resolve.ts';
+import type { OutputFacts } from '../facts/read-output-facts.ts';
+import { emitManifest } from './bundle.ts';
+import { joinFiles, type EmittedOutput, type OutputFile } from './files.ts';
+import { patchFiles } from './patch.ts';
+import { helmValuesFiles } from './helm-values.ts';
+import { lwsFiles } from './lws.ts';
+
+/** The bundle's one file name. */
+export const BUNDLE_FILE = 'manifest.yaml';
+
+/**
+ * The files of the output form the inputs ask for. Throws `OutputError` (naming the flag) when the inputs do not
+ * fit the form: an lws form for a server with no multi-node launch, GPUs that do not split over the nodes.
+ */
+export function emitOutput(plan: Plan, inputs: DrainInputs, profiles: Profiles, facts: OutputFacts): EmittedOutput {
+  let files: OutputFile[];
+  switch (inputs.output) {
+    case 'patch':
+      files = patchFiles(plan, inputs, profiles);
+      break;
+    case 'helm-values':
+      files = helmValuesFiles(plan, inputs, profiles, facts.chart);
+      break;
+    case 'lws':
+      files = lwsFiles(plan, inputs, profiles, facts.lws);
+      break;
+    default: {
+      const text = emitManifest(plan, inputs, profiles);
+      return { form: 'bundle', files: [{ name: BUNDLE_FILE, purpose: 'the whole manifest', text }], text };
+    }
+  }
+  return { form: inputs.output, files, text: joinFiles(files) };
+}

@@ -1,0 +1,313 @@
+/**
+ * The model-server pod of a plan: its container (command, arguments with the drain and tensor-parallel flags,
+ * environment, resources, preStop, probes) and its volumes (a memory-backed /dev/shm, the model repository where the
+ * server reads one), and the comments that explain them. Every output form that carries the pod (the Deployment,
+ * and any other form built on it) builds it here, so they agree.
+ */
+import { isMap, isScalar, isSeq, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { formulaOf, type Plan, type PlannedProbe } from '../model/plan.ts';
+import type { GatewayProfile, ModelServerProfile } from '../facts/profiles.ts';
+import type { DrainInputs } from '../model/resolve.ts';
+
+/** A path into a YAML document, as `doc.getIn` takes it. */
+export type DocPath = (string | number)[];
+
+/** The name of the memory-backed volume mounted at /dev/shm. */
+export const SHM_VOLUME = 'shm';
+
+/** The name of the model-repository volume, for servers that read their model from a path. */
+export const MODEL_VOLUME = 'model-repository';
+
+function probeObject(probe: PlannedProbe): Record<string, unknown> {
+  const check = probe.path ? { httpGet: { path: probe.path, port: 'http' } } : { tcpSocket: { port: 'http' } };
+  return {
+    ...check,
+    periodSeconds: probe.periodSeconds,
+    timeoutSeconds: probe.timeoutSeconds,
+    failureThreshold: probe.failureThreshold,
+  };
+}
+
+/** Expand `{model}` and `{port}` in a profile's arguments. */
+function expandArgs(server: ModelServerProfile, inputs: DrainInputs): string[] {
+  return server.args.map((arg) => arg.replaceAll('{model}', inputs.model).replaceAll('{port}', String(inputs.port)));
+}
+
+/** The container's arguments: the profile's, the tensor-parallel flag (GPUs per replica), then the drain flag. */
+export function containerArgs(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): string[] {
+  const args = expandArgs(server, inputs);
+  const tensorParallel = server.deploy.tensorParallel.flag;
+  if (tensorParallel) args.push(tensorParallel, String(inputs.gpusPerReplica));
+  if (plan.drainFlag) args.push(`${plan.drainFlag.flag}=${plan.drainFlag.seconds}`);
+  return args;
+}
+
+/** CPU and memory requests (estimates from the profile) for the replica's GPUs; memory includes /dev/shm. */
+export function resourceRequests(inputs: DrainInputs, server: ModelServerProfile): { cpu: string; memory: string } {
+  const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
+  return {
+    cpu: String(cpuPerGpu * inputs.gpusPerReplica),
+    memory: `${memoryGiPerGpu * inputs.gpusPerReplica + server.deploy.shm.sizeLimitGi}Gi`,
+  };
+}
+
+/** The model-server container for a plan. */
+export function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+  const container: Record<string, unknown> = { name: server.id, image: inputs.image };
+  if (server.command) container.command = [...server.command];
+  container.args = containerArgs(plan, inputs, server);
+  if (server.deploy.env.length > 0) container.env = server.deploy.env.map(({ name, value }) => ({ name, value }));
+  container.ports = [{ name: 'http', containerPort: inputs.port }];
+  container.resources = {
+    requests: resourceRequests(inputs, server),
+    limits: { 'nvidia.com/gpu': inputs.gpusPerReplica },
+  };
+  const mounts: Record<string, unknown>[] = [{ name: SHM_VOLUME, mountPath: '/dev/shm' }];
+  const model = server.deploy.modelVolume;
+  if (model) mounts.push({ name: MODEL_VOLUME, mountPath: model.mountPath, readOnly: true });
+  container.volumeMounts = mounts;
+  if (plan.preStopAction === 'sleep') container.lifecycle = { preStop: { sleep: { seconds: plan.preStopSeconds } } };
+  if (plan.preStopAction === 'exec')
+    container.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(plan.preStopSeconds)] } } };
+  container.startupProbe = probeObject(plan.probes.startup);
+  container.readinessProbe = probeObject(plan.probes.readiness);
+  container.livenessProbe = probeObject(plan.probes.liveness);
+  return container;
+}
+
+/** The claim that holds the model repository, for servers that read one from a path. */
+export function modelClaimName(inputs: DrainInputs, server: ModelServerProfile): string | undefined {
+  const model = server.deploy.modelVolume;
+  return model ? `${inputs.name}-${model.claimSuffix}` : undefined;
+}
+
+/** The pod's volumes: /dev/shm in memory, and the model repository's claim where the server needs one. */
+export function podVolumes(inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown>[] {
+  const volumes: Record<string, unknown>[] = [
+    { name: SHM_VOLUME, emptyDir: { medium: 'Memory', sizeLimit: `${server.deploy.shm.sizeLimitGi}Gi` } },
+  ];
+  const claimName = modelClaimName(inputs, server);
+  if (claimName) volumes.push({ name: MODEL_VOLUME, persistentVolumeClaim: { claimName, readOnly: true } });
+  return volumes;
+}
+
+/** The pod spec of a plan: grace period, no Service links, the container and its volumes. */
+export function podSpecFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+  return {
+    terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds,
+    enableServiceLinks: false,
+    containers: [containerFor(plan, inputs, server)],
+    volumes: podVolumes(inputs, server),
+  };
+}
+
+/** Whether the pod's gateway proxy can run as a native sidecar on this Kubernetes version. */
+function nativeSidecars(inputs: DrainInputs, gateway: GatewayProfile): boolean {
+  const sidecar = gateway.podSidecar;
+  return (
+    sidecar !== undefined
+    && Number(inputs.kubernetesVersion.split('.')[1]) >= Number(sidecar.nativeFromKubernetes.split('.')[1])
+  );
+}
+
+/**
+ * The pod annotations a gateway asks for (for Istio, what keeps an injected sidecar alive through the drain), or
+ * undefined when it asks for none.
+ */
+export function podAnnotations(
+  plan: Plan,
+  inputs: DrainInputs,
+  gateway: GatewayProfile,
+): Record<string, string> | undefined {
+  const sidecar = gateway.podSidecar;
+  if (!sidecar) return undefined;
+  if (nativeSidecars(inputs, gateway)) return { [sidecar.nativeAnnotation]: 'true' };
+  return { [sidecar.drainAnnotation]: `terminationDrainDuration: ${plan.terminationGracePeriodSeconds}s` };
+}
+
+/** Comment the pod annotations at `annotations` (a path to their mapping), when the gateway asks for any. */
+export function annotatePodAnnotations(
+  doc: Document,
+  metadata: DocPath,
+  plan: Plan,
+  inputs: DrainInputs,
+  gateway: GatewayProfile,
+): void {
+  const sidecar = gateway.podSidecar;
+  if (!sidecar) return;
+  keyAt(doc, metadata, 'annotations').commentBefore = ` ${gateway.name}: ${sidecar.summary}`;
+  const annotations = [...metadata, 'annotations'];
+  if (nativeSidecars(inputs, gateway)) {
+    scalarAt(doc, [
+      ...annotations,
+      sidecar.nativeAnnotation,
+    ]).comment = ` Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`;
+  } else {
+    scalarAt(doc, [
+      ...annotations,
+      sidecar.drainAnnotation,
+    ]).comment = ` Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`;
+  }
+}
+
+/** The scalar node at a path, for attaching a comment. Throws if the path is not a scalar. */
+export function scalarAt(doc: Document, path: DocPath): Scalar {
+  const node = doc.getIn(path, true);
+  if (!isScalar(node)) throw new Error(`no scalar at ${path.join('.')}`);
+  return node;
+}
+
+/** The key node of a map entry, for a comment on the line(s) above it. */
+export function keyAt(doc: Document, mapPath: DocPath, key: string): Scalar {
+  const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
+  if (!isMap(map)) throw new Error(`no mapping at ${mapPath.join('.')}`);
+  const pair = (map as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key);
+  if (!pair || !isScalar(pair.key)) throw new Error(`no key ${key} at ${mapPath.join('.')}`);
+  return pair.key;
+}
+
+/** The preStop's length with its derivation, on the sleep's seconds or the exec sleep's argument. */
+export function annotatePreStop(doc: Document, container: DocPath, plan: Plan): void {
+  const preStop = [...container, 'lifecycle', 'preStop'];
+  if (plan.preStopAction === 'sleep') {
+    scalarAt(doc, [...preStop, 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
+  }
+  if (plan.preStopAction === 'exec') {
+    scalarAt(doc, [
+      ...preStop,
+      'exec',
+      'command',
+      1,
+    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
+  }
+}
+
+function drainNote(plan: Plan, server: ModelServerProfile): string {
+  switch (server.drain.kind) {
+    case 'flag':
+      return (
+        `${server.name} ${plan.modelServerRelease} predates ${server.drain.flag} (first in ${server.drain.minVersion}), so it is left out; `
+        + (server.drain.zeroAborts
+          ? 'in-flight requests are aborted at SIGTERM. Use a newer image.'
+          : 'the drain cannot be set. Use a newer image.')
+      );
+    case 'unbounded':
+      return `it drains until done; the ${plan.terminationGracePeriodSeconds}s grace period is the bound.`;
+    case 'fixed':
+      return `its ${server.drain.fixedScope} a fixed ${server.drain.fixedSeconds}s after SIGTERM${server.drain.caveat ? `; ${server.drain.caveat}` : ''}.`;
+    case 'none':
+      return `it does not drain; in-flight requests end at SIGTERM${server.drain.caveat ? ` (${server.drain.caveat})` : ''}.`;
+    default:
+      return '';
+  }
+}
+
+/** Comment the container at `container` (a path to its mapping): drain flag, preStop, probes, resources, env, mounts. */
+function annotateContainer(
+  doc: Document,
+  container: DocPath,
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+): void {
+  const args = doc.getIn([...container, 'args'], true);
+  if (!isSeq(args)) throw new Error('container args is not a sequence');
+  const tensorParallel = server.deploy.tensorParallel.flag;
+  if (tensorParallel) {
+    const flagAt = args.items.findIndex((item) => isScalar(item) && item.value === tensorParallel);
+    (args.items[flagAt + 1] as Node).comment =
+      ` gpus-per-replica: ${server.name} shards the model over the pod's ${inputs.gpusPerReplica} GPU${inputs.gpusPerReplica === 1 ? '' : 's'}`;
+  }
+  if (plan.drainFlag) {
+    const last = args.items[args.items.length - 1] as Node;
+    last.comment =
+      ` drain: ${formulaOf(plan, 'drainSeconds')}`
+      + (plan.drainFlagStatus === 'unknown-release'
+        ? '; the image tag names no release: one without this flag refuses to start'
+        : '');
+  } else {
+    keyAt(doc, container, 'args').commentBefore =
+      server.drain.kind === 'flag'
+        ? ` ${drainNote(plan, server)}`
+        : ` ${server.name} has no drain flag: ${drainNote(plan, server)}`;
+  }
+  if (server.deploy.env.length > 0) {
+    keyAt(doc, container, 'env').commentBefore = server.deploy.env
+      .map((e) => ` ${e.name}=${e.value}: ${e.why}`)
+      .join('\n');
+  }
+  const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
+  const gpus = inputs.gpusPerReplica;
+  keyAt(doc, [...container, 'resources'], 'requests').commentBefore =
+    ' CPU and memory requests are estimates, not measurements: size them from the container\u2019s peak working set'
+    + ' (container_memory_working_set_bytes) while the model loads and under full load, with a margin.';
+  scalarAt(doc, [...container, 'resources', 'requests', 'cpu']).comment = ` estimate: ${cpuPerGpu} per GPU × ${gpus}`;
+  scalarAt(doc, [
+    ...container,
+    'resources',
+    'requests',
+    'memory',
+  ]).comment = ` estimate: ${memoryGiPerGpu}Gi per GPU × ${gpus} + ${server.deploy.shm.sizeLimitGi}Gi /dev/shm (memory-backed, counted as the pod\u2019s memory)`;
+  if (!tensorParallel) {
+    scalarAt(doc, [
+      ...container,
+      'resources',
+      'limits',
+      'nvidia.com/gpu',
+    ]).comment = ` ${server.deploy.tensorParallel.note}`;
+  }
+  annotatePreStop(doc, container, plan);
+  if (plan.preStopAction !== 'none') {
+    keyAt(doc, container, 'lifecycle').commentBefore =
+      ' SIGTERM waits for this sleep, so gateways stop routing here first.';
+  }
+  scalarAt(doc, [
+    ...container,
+    'startupProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
+  keyAt(doc, container, 'readinessProbe').commentBefore =
+    ' Keep readiness passing while the server accepts requests; the Endpoint Picker drops a deleting pod on its own.';
+  scalarAt(doc, [
+    ...container,
+    'readinessProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
+  scalarAt(doc, [
+    ...container,
+    'livenessProbe',
+    'failureThreshold',
+  ]).comment = ` ${formulaOf(plan, 'livenessProbe.window')}`;
+}
+
+/** Comment the pod spec at `pod` (a path to its mapping) and its one container. */
+export function annotatePodSpec(
+  doc: Document,
+  pod: DocPath,
+  plan: Plan,
+  inputs: DrainInputs,
+  server: ModelServerProfile,
+): void {
+  scalarAt(doc, [
+    ...pod,
+    'terminationGracePeriodSeconds',
+  ]).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
+  keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
+    ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
+  scalarAt(doc, [...pod, 'enableServiceLinks']).comment =
+    server.id === 'vllm'
+      ? ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)'
+      : ' no Service variables in the container\u2019s environment';
+  annotateContainer(doc, [...pod, 'containers', 0], plan, inputs, server);
+  scalarAt(doc, [
+    ...pod,
+    'volumes',
+    0,
+    'emptyDir',
+    'sizeLimit',
+  ]).comment = ` /dev/shm in memory: ${server.deploy.shm.explanation}`;
+  const model = server.deploy.modelVolume;
+  if (model) {
+    keyAt(doc, [...pod, 'volumes', 1], 'persistentVolumeClaim').commentBefore = ` ${model.explanation}`;
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The Hitless drain model (v2): from resolved inputs to whole-second settings, warnings and the derivation in
+ * words. The site's page "The drain model" (content/docs/drain-model.mdx) is its specification; the guide
+ * "The grace-period math" works it through for readers.
+ */
+import type { Profiles } from '../facts/profiles.ts';
+import { planGatewaySettings } from './plan-gateway.ts';
+import { describeRelease, planRelease } from './plan-release.ts';
+import { planRollout, type PlannedRollout } from './plan-rollout.ts';
+import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
+import { ceilSeconds, formatFactor, formatSeconds, roundMs } from './seconds.ts';
+
+import { collectWarnings } from './warnings.ts';
+import type { DerivationStep, Plan } from './plan-types.ts';
+
+export type { DerivationStep, Plan, PlannedProbe, RemovalSource } from './plan-types.ts';
+
+/** The version of the drain model this code implements; links and CLI calls made under older ones are migrated. */
+export const MODEL_VERSION = 2;
+
+/** The Kubernetes default for progressDeadlineSeconds, which Hitless never goes below. */
+const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
+
+/** The removal p99, where it came from, and its arithmetic. */
+interface PlannedRemoval {
+  fact: Pick<Plan, 'removalSeconds' | 'removalSource' | 'removalBasis'>;
+  formula: string;
+}
+
+/**
+ * The removal p99: a given number wins; otherwise health-check inputs give
+ * interval × threshold + timeout + propagation; otherwise the gateway profile's number.
+ */
+function planRemoval(inputs: DrainInputs, profiles: Profiles): PlannedRemoval {
+  const gateway = gatewayById(profiles, inputs.gateway);
+  if (inputs.removalSeconds !== undefined) {
+    const seconds = roundMs(inputs.removalSeconds);
+    if (seconds === gateway.removal.seconds) {
+      return {
+        fact: { removalSeconds: seconds, removalSource: 'profile', removalBasis: gateway.removal.basis },
+        formula: `${formatSeconds(seconds)} (${gateway.name}, ${gateway.removal.basis})`,
+      };
+    }
+    return {
+      fact: { removalSeconds: seconds, removalSource: 'given', removalBasis: 'given' },
+      formula: `${formatSeconds(seconds)} given`,
+    };
+  }
+  const i = inputs.healthCheckIntervalSeconds!;
+  const n = inputs.healthCheckUnhealthyThreshold!;
+  const t = inputs.healthCheckTimeoutSeconds!;
+  const p = inputs.propagationSeconds ?? 0;
+  const seconds = roundMs(i * n + t + p);
+  return {
+    fact: {
+      removalSeconds: seconds,
+      removalSource: 'health-check',
+      removalBasis: gateway.healthCheck?.basis ?? 'given',
+    },
+    formula: `${formatSeconds(i)} interval × ${n} + ${formatSeconds(t)} timeout + ${formatSeconds(p)} propagation = ${formatSeconds(seconds)}`,
+  };
+}
+
+/** Compute the drain plan for resolved inputs. The inputs must come from `resolveInputs` without errors. */
+export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
+  const server = modelServerById(profiles, inputs.modelServer);
+  const derivation: DerivationStep[] = [];
+
+  const { fact: removal, formula: removalFormula } = planRemoval(inputs, profiles);
+  derivation.push({
+    field: 'removalSeconds',
+    value: removal.removalSeconds,
+    formula: removalFormula,
+    why: 'p99 time from pod deletion until no gateway path sends the pod a new request.',
+  });
+
+  const preStopSeconds = ceilSeconds(removal.removalSeconds + inputs.removalMarginSeconds);
+  derivation.push({
+    field: 'preStopSeconds',
+    value: preStopSeconds,
+    formula: `${formatSeconds(removal.removalSeconds)} removal p99 + ${formatSeconds(inputs.removalMarginSeconds)} margin`,
+    why: 'SIGTERM waits for this sleep, so the server keeps accepting until every gateway has stopped routing to it.',
+  });
+
+  let maxRequestSeconds: number;
+  let maxRequestFormula: string;
+  const maxRequestDerived = inputs.maxRequestSeconds === undefined;
+  if (maxRequestDerived) {
+    const exact = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
+    maxRequestSeconds = ceilSeconds(exact);
+    maxRequestFormula = `${inputs.maxOutputTokens} tokens × ${roundMs(inputs.tpotMs)}ms × ${formatFactor(inputs.prefillOverheadPercent)} prefill = ${formatSeconds(exact)}, rounded up`;
+  } else {
+    maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds!);
+    maxRequestFormula = `${formatSeconds(inputs.maxRequestSeconds!)} given`;
+  }
+  derivation.push({
+    field: 'maxRequestSeconds',
+    value: maxRequestSeconds,
+    formula: maxRequestFormula,
+    why: 'The longest request the drain must let finish.',
+  });
+
+  const drainSeconds = inputs.unboundedDrain
+    ? inputs.drainCapSeconds
+    : ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+  derivation.push({
+    field: 'drainSeconds',
+    value: drainSeconds,
+    formula: inputs.unboundedDrain
+      ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
+      : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
+    why: inputs.unboundedDrain
+      ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
+      : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
+        + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
+  });
+
+  const terminationGracePeriodSeconds = preStopSeconds + drainSeconds + inputs.teardownSeconds;
+  derivation.push({
+    field: 'terminationGracePeriodSeconds',
+    value: terminationGracePeriodSeconds,
+    formula: `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain + ${formatSeconds(inputs.teardownSeconds)} teardown`,
+    why: 'The kubelet sends SIGKILL this long after deletion; the countdown includes the preStop sleep.',
+  });
+
+  const release = planRelease(inputs, server);
+  const flagAt = release.flagAt;
+  if (flagAt.kind !== 'no-flag') {
+    const since = flagAt.kind === 'available' ? server.drain.minVersion : flagAt.since;
+    derivation.push({
+      field: 'modelServerRelease',
+      value: release.release ?? 'unknown',
+      formula: `${server.name} ${describeRelease(release)}${since !== undefined ? `; ${flagAt.flag} is in ${since} and later` : ''}`,
+      why: 'The drain flag goes into the manifest only for a release that has it: a binary without it refuses to start.',
+    });
+  }
+  // An unknown release gets the flag too (plan-release.ts says why); the warnings say so.
+  const drainFlag =
+    flagAt.kind === 'available' || flagAt.kind === 'unknown-release'
+      ? { flag: flagAt.flag, seconds: drainSeconds }
+      : null;
+  if (drainFlag) {
+    derivation.push({
+      field: 'drainFlag',
+      value: `${drainFlag.flag}=${drainFlag.seconds}`,
+      formula: `drain ${formatSeconds(drainSeconds)}`,
+      why: `${server.name} drains on SIGTERM for up to this long${server.drain.defaultSeconds !== undefined ? `; its default is ${server.drain.defaultSeconds}` : ''}.`,
+    });
+  }
+
+  const gatewaySettings = planGatewaySettings(gatewayById(profiles, inputs.gateway), inputs, {
+    maxRequestSeconds,
+    preStopSeconds,
+    drainSeconds,
+  });
+  derivation.push(...gatewaySettings.steps);
+
+  const surge = inputs.spareGpus >= inputs.gpusPerReplica;
+  const strategy = surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 };
+  derivation.push({
+    field: 'strategy',
+    value: `maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
+    formula: surge
+      ? `${inputs.spareGpus} spare GPUs ≥ ${inputs.gpusPerReplica} per replica: start the new pod first`
+      : `${inputs.spareGpus} spare GPUs < ${inputs.gpusPerReplica} per replica: replace in place`,
+    why: surge
+      ? 'A spare GPU lets the new pod load before an old one drains, so capacity never drops.'
+      : 'Without a spare GPU a surge pod would sit Pending; one old pod drains first and its GPU goes to the new one.',
+  });
+
+  const rolloutStep = terminationGracePeriodSeconds + inputs.startupSeconds;
+  const progressDeadlineSeconds = Math.max(PROGRESS_DEADLINE_FLOOR_SECONDS, rolloutStep);
+  derivation.push({
+    field: 'progressDeadlineSeconds',
+    value: progressDeadlineSeconds,
+    formula:
+      rolloutStep >= PROGRESS_DEADLINE_FLOOR_SECONDS
+        ? `${formatSeconds(terminationGracePeriodSeconds)} grace + ${formatSeconds(inputs.startupSeconds)} model load`
+        : `${formatSeconds(terminationGracePeriodSeconds)} grace + ${formatSeconds(inputs.startupSeconds)} model load = ${formatSeconds(rolloutStep)}, raised to the ${PROGRESS_DEADLINE_FLOOR_SECONDS}s floor`,
+    why: 'A rollout step can take a full drain plus a model load before the new pod is ready.',
+  });
+
+  const rollout: PlannedRollout = planRollout(inputs, strategy, terminationGracePeriodSeconds);
+  derivation.push(...rollout.steps);
+
+  const startupFailureThreshold = Math.ceil(inputs.startupSeconds / inputs.startupPeriodSeconds);
+  derivation.push({
+    field: 'startupProbe.failureThreshold',
+    value: startupFailureThreshold,
+    formula: `${formatSeconds(inputs.startupSeconds)} model load / ${formatSeconds(inputs.startupPeriodSeconds)} period, rounded up`,
+    why: 'The startup probe must wait out the slowest model load, or the pod restarts in a loop.',
+  });
+
+  const readinessWindow = inputs.readinessPeriodSeconds * inputs.readinessFailureThreshold;
+  const livenessWindow = inputs.livenessPeriodSeconds * inputs.livenessFailureThreshold;
+  derivation.push({
+    field: 'readinessProbe.window',
+    value: readinessWindow,
+    formula: `${formatSeconds(inputs.readinessPeriodSeconds)} period × ${inputs.readinessFailureThreshold} failures = ${formatSeconds(readinessWindow)} to leave rotation`,
+    why: 'How long a pod that stops answering keeps getting requests through readiness-based paths.',
+  });
+  derivation.push({
+    field: 'livenessProbe.window',
+    value: livenessWindow,
+    formula:
+      `${formatSeconds(inputs.livenessPeriodSeconds)} period × ${inputs.livenessFailureThreshold} failures = ${formatSeconds(livenessWindow)} to restart, `
+      + (livenessWindow >= readinessWindow ? 'after readiness' : 'BEFORE readiness'),
+    why: 'A restart reloads the model, so liveness should fail later than readiness.',
+  });
+
+  const probes = {
+    startup: {
+      path: server.probes.startup.path,
+      periodSeconds: inputs.startupPeriodSeconds,
+      failureThreshold: startupFailureThreshold,
+      timeoutSeconds: server.probes.startup.timeoutSeconds,
+    },
+    readiness: {
+      path: server.probes.readiness.path,
+      periodSeconds: inputs.readinessPeriodSeconds,
+      failureThreshold: inputs.readinessFailureThreshold,
+      timeoutSeconds: server.probes.readiness.timeoutSeconds,
+    },
+    liveness: {
+      path: server.probes.liveness.path,
+      periodSeconds: inputs.livenessPeriodSeconds,
+      failureThreshold: inputs.livenessFailureThreshold,
+      timeoutSeconds: server.probes.liveness.timeoutSeconds,
+    },
+  };
+
+  const minor = Number(inputs.kubernetesVersion.split('.')[1]);
+  const preStopAction = preStopSeconds === 0 ? 'none' : minor < 30 ? 'exec' : 'sleep';
+
+  const result: Plan = {
+    modelVersion: MODEL_VERSION,
+    gateway: inputs.gateway,
+    modelServer: inputs.modelServer,
+    ...removal,
+    preStopSeconds,
+    preStopAction,
+    maxRequestSeconds,
+    maxRequestDerived,
+    drainSeconds,
+    unboundedDrain: inputs.unboundedDrain,
+    teardownSeconds: inputs.teardownSeconds,
+    terminationGracePeriodSeconds,
+    modelServerRelease: release.release,
+    modelServerReleaseSource: release.source,
+    drainFlagStatus: release.flagAt.kind,
+    drainFlag,
+    gatewayRequestTimeoutSeconds: gatewaySettings.gatewayRequestTimeoutSeconds,
+    gatewayRequestTimeoutNeededSeconds: gatewaySettings.gatewayRequestTimeoutNeededSeconds,
+    gatewayDrainingSeconds: gatewaySettings.gatewayDrainingSeconds,
+    cappedGatewaySettings: gatewaySettings.cappedGatewaySettings,
+    strategy,
+    progressDeadlineSeconds,
+    ...rollout.fact,
+    probes,
+    warnings: [],
+    derivation,
+  };
+  result.warnings = collectWarnings(result, inputs, profiles);
+  return result;
+}
+
+/** The derivation formula for a field, used verbatim as its YAML comment; throws when the plan has no such step. */
+export function formulaOf(plan: Plan, field: string): string {
+  const step = plan.derivation.find((s) => s.field === field);
+  if (!step) throw new Error(`the plan has no derivation step for ${field}`);
+  return step.formula;
+}

@@ -1,0 +1,191 @@
+/**
+ * Turn raw inputs (CLI flags, URL query, form fields, JSON) into validated drain inputs.
+ * Defaults that depend on the chosen gateway or model server come from their profiles.
+ */
+import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
+import { FIELDS, fieldFor, type DrainInputs, type FieldSpec } from './fields.ts';
+import { parseValue, quoteForMessage } from './parse-value.ts';
+import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import { compareReleases, releaseFromImage } from '../facts/releases.ts';
+
+export type { DrainInputs } from './fields.ts';
+export { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
+
+/** A problem with one input, named by its flag. */
+export interface FieldError {
+  flag: string;
+  message: string;
+}
+
+/** Resolved inputs plus every problem found. Bad values are replaced by their defaults. */
+export interface Resolved {
+  inputs: DrainInputs;
+  errors: FieldError[];
+}
+
+/** The profile ids a `profile` field accepts. */
+export function profileIdsFor(spec: FieldSpec, profiles: Profiles): string[] {
+  return spec.key === 'gateway' ? profiles.gateways.map((g) => g.id) : profiles.modelServers.map((m) => m.id);
+}
+
+/** Find a gateway profile by id, or throw naming the allowed ids. */
+export function gatewayById(profiles: Profiles, id: string): GatewayProfile {
+  const found = profiles.gateways.find((g) => g.id === id);
+  if (!found)
+    throw new Error(
+      `gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(id)})`,
+    );
+  return found;
+}
+
+/** Find a model-server profile by id, or throw naming the allowed ids. */
+export function modelServerById(profiles: Profiles, id: string): ModelServerProfile {
+  const found = profiles.modelServers.find((m) => m.id === id);
+  if (!found)
+    throw new Error(
+      `model-server must be one of ${profiles.modelServers.map((m) => m.id).join(', ')} (got ${JSON.stringify(id)})`,
+    );
+  return found;
+}
+
+/**
+ * The default of every field for a gateway and model server. Fields without a default are `undefined`.
+ * A profile without a removal number (the custom gateway) supplies example health-check values instead.
+ */
+export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId: string): Record<string, unknown> {
+  const gateway = gatewayById(profiles, gatewayId);
+  const server = modelServerById(profiles, modelServerId);
+  const defaults: Record<string, unknown> = {};
+  for (const f of FIELDS) defaults[f.key] = f.default === 'profile' ? undefined : f.default;
+  defaults.gateway = gatewayId;
+  defaults.modelServer = modelServerId;
+  defaults.removalSeconds = gateway.removal.seconds;
+  if (gateway.removal.seconds === undefined && gateway.healthCheck) {
+    defaults.healthCheckIntervalSeconds = gateway.healthCheck.intervalSeconds;
+    defaults.healthCheckUnhealthyThreshold = gateway.healthCheck.unhealthyThreshold;
+    defaults.healthCheckTimeoutSeconds = gateway.healthCheck.timeoutSeconds;
+    defaults.propagationSeconds = gateway.healthCheck.propagationSeconds;
+  }
+  defaults.tpotMs = profiles.requestDefaults.tpotMs.value;
+  defaults.image = server.image;
+  defaults.model = server.deploy.defaultModel;
+  defaults.readinessPeriodSeconds = server.probes.readiness.periodSeconds;
+  defaults.readinessFailureThreshold = server.probes.readiness.failureThreshold;
+  defaults.livenessPeriodSeconds = server.probes.liveness.periodSeconds;
+  defaults.livenessFailureThreshold = server.probes.liveness.failureThreshold;
+  defaults.startupPeriodSeconds = server.probes.startup.periodSeconds;
+  return defaults;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Validate raw inputs keyed by flag (`max-output-tokens`) or key (`maxOutputTokens`).
+ * Blank values count as not given. Unknown names, bad values and bad combinations become errors;
+ * the returned inputs then hold the defaults in their place, so callers can either stop (CLI)
+ * or go on with a visible notice (generator page).
+ */
+export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles): Resolved {
+  const errors: FieldError[] = [];
+  const given: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const spec = fieldFor(name);
+    if (!spec) {
+      errors.push({ flag: name, message: `${quoteForMessage(name)} is not an input of the drain model` });
+      continue;
+    }
+    if (isBlank(value) && spec.kind !== 'bool') continue;
+    const parsed = parseValue(spec, value, profileIdsFor(spec, profiles));
+    if (parsed.ok) given[spec.key] = parsed.value;
+    else errors.push({ flag: spec.flag, message: parsed.message });
+  }
+  const gatewayId = (given.gateway as string | undefined) ?? DEFAULT_GATEWAY;
+  const modelServerId = (given.modelServer as string | undefined) ?? DEFAULT_MODEL_SERVER;
+  const inputs = { ...defaultsFor(profiles, gatewayId, modelServerId), ...given } as DrainInputs;
+  checkCombinations(inputs, given, profiles, errors);
+  return { inputs, errors };
+}
+
+const HEALTH_CHECK_KEYS = [
+  'healthCheckIntervalSeconds',
+  'healthCheckUnhealthyThreshold',
+  'healthCheckTimeoutSeconds',
+] as const;
+
+/** Rules that involve more than one field. A failing rule reverts the fields it names. */
+function checkCombinations(
+  inputs: DrainInputs,
+  given: Record<string, unknown>,
+  profiles: Profiles,
+  errors: FieldError[],
+): void {
+  const gateway = gatewayById(profiles, inputs.gateway);
+  const healthCheckKeys = [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const;
+  const givenHealthCheck = healthCheckKeys.filter((k) => given[k] !== undefined);
+  if (givenHealthCheck.length > 0 && !gateway.healthCheck) {
+    // Health-check settings describe gateways that notice a gone pod only by failed checks; the others are
+    // described by their removal p99, so a mix of both would give two different numbers for one thing.
+    errors.push({
+      flag: fieldFor(givenHealthCheck[0])!.flag,
+      message:
+        `${givenHealthCheck.map((k) => fieldFor(k)!.flag).join(', ')} only apply to a gateway that detects gone pods by `
+        + `health checks (${profiles.gateways
+          .filter((g) => g.healthCheck)
+          .map((g) => g.id)
+          .join(', ')}); for ${gateway.id}, give removal-seconds instead`,
+    });
+    for (const k of healthCheckKeys) inputs[k] = undefined;
+  } else if (givenHealthCheck.length > 0 && given.removalSeconds === undefined) {
+    // Health-check settings replace the profile's removal number unless a removal is given as well.
+    inputs.removalSeconds = undefined;
+  }
+  if (inputs.maxRequestSeconds === undefined) {
+    const derived = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
+    const limit = fieldFor('maxRequestSeconds')!.max!;
+    if (derived > limit) {
+      errors.push({
+        flag: 'max-output-tokens',
+        message:
+          `max-output-tokens × tpot-ms × prefill overhead gives a ${Math.round(derived)} s request, above the `
+          + `${limit.toLocaleString('en-US')} s limit of max-request-seconds; lower them or give max-request-seconds`,
+      });
+      const defaults = defaultsFor(profiles, inputs.gateway, inputs.modelServer);
+      inputs.maxOutputTokens = defaults.maxOutputTokens as number;
+      inputs.tpotMs = defaults.tpotMs as number;
+      inputs.prefillOverheadPercent = defaults.prefillOverheadPercent as number;
+    }
+  }
+  if (inputs.modelServerVersion !== undefined) {
+    // A given release is for images whose tag names none; one that contradicts the tag would plan for a binary
+    // the pod does not run.
+    const server = modelServerById(profiles, inputs.modelServer);
+    const fromTag = releaseFromImage(server, inputs.image);
+    if (fromTag !== undefined && compareReleases(fromTag, inputs.modelServerVersion) !== 0) {
+      errors.push({
+        flag: 'model-server-version',
+        message:
+          `model-server-version ${inputs.modelServerVersion} contradicts the image tag, which names ${server.name} ${fromTag}; `
+          + 'leave model-server-version empty to use the tag, or change the image',
+      });
+      inputs.modelServerVersion = undefined;
+    }
+  }
+}
+
+/**
+ * The inputs whose values differ from the defaults for their gateway and model server,
+ * as [flag, text] pairs in field order. `gateway` and `model-server` are listed first when not default.
+ */
+export function changedInputs(inputs: DrainInputs, profiles: Profiles): [string, string][] {
+  const defaults = defaultsFor(profiles, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER);
+  const ownDefaults = defaultsFor(profiles, inputs.gateway, inputs.modelServer);
+  const changed: [string, string][] = [];
+  for (const f of FIELDS) {
+    const value = inputs[f.key];
+    const base = f.kind === 'profile' ? defaults[f.key] : ownDefaults[f.key];
+    if (value !== undefined && value !== base) changed.push([f.flag, String(value)]);
+  }
+  return changed;
+}
