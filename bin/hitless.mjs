@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Entry for `npx hitless`: runs src/cli/main.ts on a Node that strips TypeScript types (>= 22.18).
+// Entry for `npx hitless` in a checkout: runs src/cli/main.ts on a Node that strips TypeScript types (>= 22.18; the
+// installable package, scripts/build-cli.ts, needs only 22.12, as its code is built to JavaScript).
 // On an older system Node it re-runs itself with the project's own Node 24 (node_modules/.bin/node), forwards
 // SIGINT, SIGTERM and SIGHUP to it, ends it when this wrapper loses its own parent, and exits as it exits.
 import { spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ if (major > 22 || (major === 22 && minor >= 18)) {
   const local = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
   if (!existsSync(local)) {
     process.stderr.write(
-      `hitless needs Node >= 22.18 (this is ${process.version}); run npm ci to install the project's Node 24.\n`,
+      `hitless needs Node >= 22.18 to run from a checkout, which strips TypeScript types (this is ${process.version}); run npm ci to install the project's Node 24.\n`,
     );
     process.exit(2);
   }
