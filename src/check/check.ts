@@ -2,30 +2,23 @@
  * Check a manifest against the drain model: read it, find the model-server workloads, plan each one
  * with the reader's settings and what the manifest says, and run every rule. Pure: no DOM, no files.
  */
-import { ENGINE_TYPE_LABEL } from '../emit/bundle.ts';
 import { plan as planFor, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
-import { report, type CheckContext, type WorkloadContext } from './rules/context.ts';
+import { report, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
 import { countFindings, sortFindings, type Finding, type Severity } from './rules/findings.ts';
+import { RULES } from './rules/index.ts';
+import { severitiesOf, type Rule, type Verdict } from './rules/rule.ts';
+import type { CheckCode } from './rules/codes.gen.ts';
 import type { InputProblem } from './read/guard-input.ts';
 import type { ReadLimits } from './read/limits.ts';
 import { identifyServer, isServerImage } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
-import { locate, sameNamespace, selects } from './workload/locate.ts';
+import { locate, sameNamespace, selects, type Workload } from './workload/locate.ts';
 import { containersOf } from './workload/pod.ts';
 import { readManifest, type Manifest } from './read/read-manifest.ts';
-import { checkDrainFlag } from './rules/areas/drain-flag.ts';
-import { checkGatewayPolicyMissing, checkGatewayTimeouts } from './rules/areas/gateway.ts';
-import { checkGrace } from './rules/areas/grace.ts';
-import { objectNotes, planNotes } from './rules/areas/notes.ts';
+import { planNotes } from './plan-notes.ts';
 import { applySuppressions } from './suppress.ts';
-import { checkPools } from './rules/areas/pool.ts';
-import { checkPreStop } from './rules/areas/prestop.ts';
-import { checkProbes } from './rules/areas/probes.ts';
-import { checkRejectedValues } from './rules/areas/rejected-values.ts';
-import { checkRollout } from './rules/areas/rollout.ts';
-import { checkShellPid1 } from './rules/areas/shell-pid1.ts';
 import {
   checkedFor,
   detectGateway,
@@ -38,8 +31,6 @@ import {
   type FoundSetting,
 } from './workload/settings.ts';
 import { computeTargets } from './workload/targets.ts';
-import { fieldFor } from '../model/fields.ts';
-import { quote } from './read/path.ts';
 
 /** The outcome of checking a usable manifest. */
 export interface CheckReport {
@@ -70,15 +61,16 @@ export interface WholeInput {
 
 export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } | { ok: false; problem: InputProblem };
 
-/** Build the context of each model-server workload; note the workloads that run none. */
+/** Build the context of each model-server workload; list the workloads that run none. */
 function workloadContexts(
   check: CheckContext,
   user: Record<string, string>,
   hint: FoundSetting | undefined,
   whole?: WholeInput,
-): WorkloadContext[] {
+): { contexts: WorkloadContext[]; skipped: Workload[] } {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
+  const skipped: Workload[] = [];
   const givenServer = user['model-server'];
   // The model server the generator's header names: used only for a workload the profiles do not recognise.
   const headerServer = givenServer
@@ -95,14 +87,7 @@ function workloadContexts(
     );
     const hasGpus = containers.some((c) => c.gpus > 0);
     if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
-      report(
-        check,
-        object,
-        'workload-skipped',
-        'info',
-        [...workload.serving.specPath, 'containers'],
-        `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it; a ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too), so it was not checked.`,
-      );
+      skipped.push(workload);
       continue;
     }
     const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
@@ -110,21 +95,6 @@ function workloadContexts(
     if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
     const { inputs, unused } = resolveSettings(user, found, profiles);
-    for (const value of unused) {
-      const spec = fieldFor(value.flag);
-      const range =
-        spec && spec.min !== undefined && spec.max !== undefined
-          ? ` (the drain model reads ${spec.min}\u2013${spec.max})`
-          : '';
-      report(
-        check,
-        object,
-        'value-out-of-range',
-        'warning',
-        [],
-        `${value.from} gives ${value.flag} ${quote(value.value)}, outside what the checker can model${range}, so the check used ${quote(String((spec ? inputs[spec.key] : undefined) ?? 'its default'))} instead; check that setting by hand.`,
-      );
-    }
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
     const plan = planFor(inputs, profiles);
@@ -147,21 +117,11 @@ function workloadContexts(
       inputs,
       plan,
       targets,
+      unused,
     };
-    if (!serverKnown) {
-      report(
-        check,
-        object,
-        'model-server-unknown',
-        'info',
-        [...container.path, 'image'],
-        `The checker cannot tell which model server the ${container.name} container runs (no server image or server command of its own; a ${ENGINE_TYPE_LABEL} label alone does not say), `
-          + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`,
-      );
-    }
     contexts.push(ctx);
   }
-  return contexts;
+  return { contexts, skipped };
 }
 
 /**
@@ -201,6 +161,50 @@ export function deduper(): (f: Finding) => boolean {
     keys.add(key);
     return true;
   };
+}
+
+/**
+ * Run one rule where it applies and report each verdict under its code, with its fix; a verdict whose severity the
+ * rule does not declare is a bug in the rule, and throws.
+ */
+function runRule<C>(
+  rule: Rule<CheckCode>,
+  ctx: C,
+  check: CheckContext,
+  own: WorkloadContext['object'] | undefined,
+): void {
+  const {
+    appliesTo,
+    check: judge,
+    fix,
+  } = rule as unknown as {
+    appliesTo?: (ctx: C) => boolean;
+    check: (ctx: C) => Verdict[];
+    fix?: (ctx: C, verdict: Verdict) => Finding['fix'];
+  };
+  if (appliesTo && !appliesTo(ctx)) return;
+  for (const verdict of judge(ctx)) {
+    if (!severitiesOf(rule).includes(verdict.severity))
+      throw new Error(
+        `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
+      );
+    const remedy = fix?.(ctx, verdict);
+    if (verdict.stray) {
+      check.findings.push({
+        code: rule.code,
+        severity: verdict.severity,
+        object: '',
+        document: verdict.stray.document + 1,
+        path: '',
+        line: verdict.stray.line,
+        message: verdict.message,
+        remedy: 'manual',
+      });
+      continue;
+    }
+    const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
+    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, remedy);
+  }
 }
 
 /**
@@ -246,63 +250,36 @@ export function checkRead(
   const user = usableSettings(settings, profiles);
   const hint = user.gateway ? undefined : whole ? whole.gateway : detectGateway(text, located, profiles);
   const gatewayUsed = checkedFor(user, hint, profiles);
-  const contexts = workloadContexts(check, user, hint, whole);
+  const { contexts, skipped } = workloadContexts(check, user, hint, whole);
 
   const seen = new Set<string>();
   for (const ctx of contexts) {
-    checkPreStop(ctx);
-    checkGrace(ctx);
-    checkDrainFlag(ctx);
-    checkShellPid1(ctx);
-    checkProbes(ctx);
-    checkRollout(ctx);
+    for (const rule of RULES) if (rule.scope === 'workload') runRule(rule, ctx, check, ctx.object);
     planNotes(ctx, seen);
   }
-  checkPools(check, contexts);
-  checkRejectedValues(check);
-
   const base = resolveSettings(user, hint ? [hint] : [], profiles).inputs;
   let basePlan: Plan | undefined;
   const fallbackPlan = () => (basePlan ??= planFor(base, profiles));
-  checkGatewayTimeouts(check, (poolName, namespace) => {
-    const pool = located.pools.find(
-      (p) =>
-        p.object.name === poolName
-        && (namespace === undefined || p.object.namespace === undefined || p.object.namespace === namespace),
-    );
-    // Not a pool of the input: another pool's (when the input has pools) or a Service's, so no plan here is its own.
-    if (!pool && (poolName === undefined || located.pools.length > 0)) return undefined;
-    const ctx = pool ? contexts.find((c) => selects(pool.selector, c.workload.serving.labels)) : contexts[0];
-    return ctx?.plan ?? fallbackPlan();
-  });
-  checkGatewayPolicyMissing(check, contexts, gatewayUsed, { plan: fallbackPlan, inputs: base });
-  if (contexts.length > 0 && located.pools.length === 0) {
-    report(
-      check,
-      undefined,
-      'no-pool',
-      'info',
-      [],
-      'The input has no InferencePool, so the pool\u2019s selector and target ports were not checked; add its manifest to check them.',
-    );
-  }
-  objectNotes(check);
+  const input: InputContext = {
+    ...check,
+    contexts,
+    skipped,
+    checkedFor: gatewayUsed,
+    planFor: (poolName, namespace) => {
+      const pool = located.pools.find(
+        (p) =>
+          p.object.name === poolName
+          && (namespace === undefined || p.object.namespace === undefined || p.object.namespace === namespace),
+      );
+      // Not a pool of the input: another pool's (when the input has pools) or a Service's, so no plan here is its own.
+      if (!pool && (poolName === undefined || located.pools.length > 0)) return undefined;
+      const ctx = pool ? contexts.find((c) => selects(pool.selector, c.workload.serving.labels)) : contexts[0];
+      return ctx?.plan ?? fallbackPlan();
+    },
+    fallback: { plan: fallbackPlan, inputs: base },
+  };
+  for (const rule of RULES) if (rule.scope === 'manifest') runRule(rule, input, check, undefined);
   applySuppressions(check);
-  if (
-    located.workloads.length === 0
-    && located.pools.length === 0
-    && located.policies.length === 0
-    && located.routes.length === 0
-  ) {
-    report(
-      check,
-      undefined,
-      'workload-skipped',
-      'info',
-      [],
-      'The input has no Deployment, StatefulSet, LeaderWorkerSet or InferencePool, so there was nothing to check.',
-    );
-  }
 
   const findings = sortFindings(dedupe(check.findings));
   const first = contexts[0];

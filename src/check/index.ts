@@ -9,7 +9,7 @@ export {
   type Fix,
   type Severity,
 } from './rules/findings.ts';
-export { RULES, ruleFor } from './rules/index.ts';
+export { RULES, ruleFor, ruleRows, type RuleRow } from './rules/index.ts';
 export type { Rule } from './rules/rule.ts';
 export type { InputProblem } from './read/guard-input.ts';
 export { utf8Length, tooLarge } from './read/guard-input.ts';

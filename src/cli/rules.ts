@@ -1,5 +1,5 @@
 /** `hitless rules`: list the checker's rules from its registry: code, severity and what each looks for. */
-import { RULES } from '../check/rules/index.ts';
+import { ruleRows } from '../check/rules/index.ts';
 import { parseArgs, UsageError } from './args.ts';
 
 const USAGE = `Usage: hitless rules [--format text|json|markdown]
@@ -17,24 +17,19 @@ export async function runRules(argv: string[]): Promise<number> {
   const format = args.options.format ?? 'text';
   if (args.positional.length > 0)
     throw new UsageError(`rules takes no arguments (got ${JSON.stringify(args.positional[0])})`);
+  const rules = ruleRows();
   if (format === 'json') {
-    process.stdout.write(
-      `${JSON.stringify(
-        RULES.map(({ code, severity, summary, remediation, fix }) => ({ code, severity, summary, remediation, fix })),
-        null,
-        2,
-      )}\n`,
-    );
+    process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
   } else if (format === 'markdown') {
     const cell = (t: string) => t.replaceAll('|', '\\|');
     process.stdout.write(
-      `| Code | Severity | Checks | Remedy |\n| --- | --- | --- | --- |\n${RULES.map((r) => `| \`${r.code}\` | ${cell(r.severity)} | ${cell(r.summary)} | ${cell(r.remediation)} (${r.fix}) |`).join('\n')}\n`,
+      `| Code | Severity | Checks | Remedy |\n| --- | --- | --- | --- |\n${rules.map((r) => `| \`${r.code}\` | ${cell(r.severity)} | ${cell(r.summary)} | ${cell(r.remediation)} (${r.fix}) |`).join('\n')}\n`,
     );
   } else if (format === 'text') {
-    const width = Math.max(...RULES.map((r) => r.code.length));
+    const width = Math.max(...rules.map((r) => r.code.length));
     const pad = ' '.repeat(width + 2);
     process.stdout.write(
-      `${RULES.map((r) => `${r.code.padEnd(width)}  ${r.summary}\n${pad}severity: ${r.severity}\n${pad}remedy (${r.fix}): ${r.remediation}`).join('\n')}\n`,
+      `${rules.map((r) => `${r.code.padEnd(width)}  ${r.summary}\n${pad}severity: ${r.severity}\n${pad}remedy (${r.fix}): ${r.remediation}`).join('\n')}\n`,
     );
   } else {
     throw new UsageError(`--format must be one of text, json, markdown (got ${JSON.stringify(format)})`);

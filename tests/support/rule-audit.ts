@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { checkManifest, fixManifest } from '../../src/check/index.ts';
-import type { Rule } from '../../src/check/rules/rule.ts';
+import { severitiesOf, type Rule } from '../../src/check/rules/rule.ts';
 import { CHECK_TEST_SETTINGS, profiles } from './check.ts';
 
 const CHECK_DIR = new URL('../../src/check/', import.meta.url);
@@ -47,18 +47,14 @@ function metadataProblems(rule: Rule): string[] {
   };
   if (!/^[a-z][a-z0-9-]*$/.test(rule.code ?? ''))
     problems.push(`code ${JSON.stringify(rule.code)} is not a lowercase code`);
-  if (typeof rule.severity !== 'string' || !/^(error|warning|info)\b/.test(rule.severity))
+  const levels = rule.severity ? severitiesOf(rule) : [];
+  if (levels.length === 0 || levels.some((l) => !['error', 'warning', 'info'].includes(l)))
     problems.push('severity is missing (it starts with error, warning or info)');
   line('summary');
   line('remediation');
-  if (rule.fix !== 'applied' && rule.fix !== 'manual') problems.push('fix is neither applied nor manual');
-  if (!Array.isArray(rule.checkedIn) || rule.checkedIn.length === 0) problems.push('checkedIn names no module');
-  for (const module of rule.checkedIn ?? []) {
-    const url = new URL(module, CHECK_DIR);
-    if (!existsSync(url)) problems.push(`checkedIn names ${module}, which does not exist`);
-    else if (!readFileSync(url, 'utf8').includes(`'${rule.code}'`))
-      problems.push(`checkedIn names ${module}, which never reports ${rule.code}`);
-  }
+  if (rule.remedy !== 'applied' && rule.remedy !== 'manual') problems.push('remedy is neither applied nor manual');
+  if (rule.remedy === 'applied' && typeof rule.fix !== 'function')
+    problems.push('remedy is applied, but the rule has no fix');
   return problems;
 }
 
@@ -67,9 +63,9 @@ export function auditRule(rule: Rule, files: RuleFiles): string[] {
   const problems = metadataProblems(rule);
   if (files.fires === undefined) problems.push('fires.yaml is missing');
   if (files.doesNotFire === undefined) problems.push('does-not-fire.yaml is missing');
-  if (rule.fix === 'applied' && files.fixed === undefined)
+  if (rule.remedy === 'applied' && files.fixed === undefined)
     problems.push('fixed.yaml is missing (the rule says the checker applies its fix)');
-  if (rule.fix === 'manual' && files.fixed !== undefined)
+  if (rule.remedy === 'manual' && files.fixed !== undefined)
     problems.push('fixed.yaml is there, but the rule says its fix is manual');
   const settings = { ...CHECK_TEST_SETTINGS, ...rule.fixtureSettings };
   const run = (name: string, text: string) => {
@@ -90,9 +86,14 @@ export function auditRule(rule: Rule, files: RuleFiles): string[] {
   const found = ours(fires);
   if (found.length === 0) return [...problems, `fires.yaml does not report ${rule.code}`];
   const remedies = [...new Set(found.map((f) => f.remedy))];
-  if (remedies.length !== 1 || remedies[0] !== rule.fix)
-    problems.push(`fires.yaml gets ${rule.code} with remedy ${remedies.join(' and ')}, but the rule says ${rule.fix}`);
-  if (rule.fix !== 'applied' || files.fixed === undefined) return problems;
+  if (remedies.length !== 1 || remedies[0] !== rule.remedy)
+    problems.push(
+      `fires.yaml gets ${rule.code} with remedy ${remedies.join(' and ')}, but the rule says ${rule.remedy}`,
+    );
+  for (const severity of new Set(found.map((f) => f.severity)))
+    if (!severitiesOf(rule).includes(severity))
+      problems.push(`fires.yaml gets ${rule.code} as ${severity}, which the rule's severity does not declare`);
+  if (rule.remedy !== 'applied' || files.fixed === undefined) return problems;
   const out = fixManifest(fires.manifest, fires.report.findings).text;
   if (out !== files.fixed)
     problems.push(`fixing fires.yaml does not give fixed.yaml: ${firstDifference(out, files.fixed)}`);

@@ -13,7 +13,7 @@ import type { Located, Workload } from '../workload/locate.ts';
 import { escapeBidi, formatPath, type Segment } from '../read/path.ts';
 import type { Container } from '../workload/pod.ts';
 import { lineAt, type Manifest, type ManifestObject } from '../read/read-manifest.ts';
-import type { FoundSetting } from '../workload/settings.ts';
+import type { CheckedFor, FoundSetting } from '../workload/settings.ts';
 import type { Invocation } from '../workload/server-invocation.ts';
 import type { Targets } from '../workload/targets.ts';
 
@@ -43,6 +43,27 @@ export interface WorkloadContext {
   inputs: DrainInputs;
   plan: Plan;
   targets: Targets;
+  /** Settings read from the manifest or given that the drain model cannot use (out of its range). */
+  unused: FoundSetting[];
+}
+
+/**
+ * The plan for the pool a policy or route points at: its workload's when the manifest has it; undefined when it
+ * points at something else (another pool, a Service), whose workload the check cannot see.
+ */
+export type PlanFor = (poolName: string | undefined, namespace: string | undefined) => Plan | undefined;
+
+/** What a rule over the whole input sees: the check, its model-server workloads and the gateway it checks for. */
+export interface InputContext extends CheckContext {
+  /** The model-server workloads, each with its plan. */
+  contexts: WorkloadContext[];
+  /** Workloads that run no model server the checker knows, with the path of their containers. */
+  skipped: Workload[];
+  /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
+  checkedFor: CheckedFor;
+  planFor: PlanFor;
+  /** The plan and inputs for a pool with no workload in the manifest. */
+  fallback: { plan: () => Plan; inputs: DrainInputs };
 }
 
 /** `Kind/name` of an object. */

@@ -5,52 +5,14 @@
  */
 import type { WarningCode } from '../../model/warnings.ts';
 import type { Edit } from '../fix/edit.ts';
+import type { CheckCode } from './codes.gen.ts';
 
 /** `error`: a request the settings say can happen is dropped or the rollout breaks. `warning`: a margin
  * the drain model adds is missing, or a rollout degrades. `info`: something to know or to check by hand. */
 export type Severity = 'error' | 'warning' | 'info';
 
-/** The checker's own codes; plan warnings keep their codes from `warnings.ts`. */
-export type CheckCode =
-  | 'prestop-missing'
-  | 'prestop-too-short'
-  | 'prestop-exceeds-grace'
-  | 'prestop-sleep-unsupported'
-  | 'prestop-unreadable'
-  | 'grace-too-short'
-  | 'drain-aborts-in-flight'
-  | 'drain-flag-too-short'
-  | 'drain-flag-exceeds-grace'
-  | 'readiness-missing'
-  | 'readiness-path-differs'
-  | 'liveness-before-readiness'
-  | 'startup-missing'
-  | 'startup-too-short'
-  | 'progress-deadline-too-short'
-  | 'surge-without-spare-gpus'
-  | 'strategy-recreate'
-  | 'lws-worker-grace-shorter'
-  | 'pool-selector-mismatch'
-  | 'pool-port-not-exposed'
-  | 'pool-api-removed'
-  | 'gateway-timeout-too-short'
-  | 'gateway-draining-too-short'
-  | 'gateway-policy-missing'
-  | 'model-server-unknown'
-  | 'workload-skipped'
-  | 'value-unreadable'
-  | 'unknown-kind'
-  | 'no-pool'
-  | 'no-workload'
-  | 'server-invocation-unknown'
-  | 'shell-swallows-sigterm'
-  | 'value-rejected'
-  | 'serving-kind-unread'
-  | 'lws-worker-prestop-missing'
-  | 'value-out-of-range'
-  | 'readiness-too-tight'
-  | 'policy-target-elsewhere'
-  | 'sidecar-serves-pool';
+/** The checker's own codes (one for each rule folder, see codes.gen.ts); plan warnings keep theirs from `warnings.ts`. */
+export type { CheckCode };
 
 export type FindingCode = CheckCode | WarningCode;
 

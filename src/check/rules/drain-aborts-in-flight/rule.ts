@@ -1,12 +1,32 @@
 /** drain-aborts-in-flight: A server whose drain flag defaults to aborting (vLLM --shutdown-timeout) runs without it, or with 0. */
+import { formatSeconds as s } from '../../../model/seconds.ts';
+import { drainWhy, flagFix, flagPath, readFlag } from '../shared/drain-flag.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'drain-aborts-in-flight',
+  order: 70,
+  scope: 'workload',
   severity: 'error',
   summary: 'A server whose drain flag defaults to aborting (vLLM --shutdown-timeout) runs without it, or with 0.',
   remediation:
     'Set the drain flag to the drain budget on the server\u2019s own command line; on a release without the flag, move the image first.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/drain-flag.ts'],
+  remedy: 'applied',
+  check: (ctx) => {
+    const f = readFlag(ctx);
+    if (f?.now !== 0 || !ctx.server.drain.zeroAborts) return [];
+    return [
+      {
+        severity: 'error',
+        path: flagPath(ctx),
+        message:
+          `${ctx.server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
+          + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(ctx.targets.graceNow)} grace period do not help.`,
+      },
+    ];
+  },
+  fix: (ctx) => {
+    const f = readFlag(ctx);
+    return f && flagFix(ctx, f.flag, f.target, drainWhy(ctx));
+  },
 });

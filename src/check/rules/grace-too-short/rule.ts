@@ -1,11 +1,50 @@
 /** grace-too-short: terminationGracePeriodSeconds leaves too little time after the preStop sleep. */
-import { defineRule } from '../rule.ts';
+import { formatSeconds as s } from '../../../model/seconds.ts';
+import { graceFix } from '../shared/prestop.ts';
+import { defineRule, type Verdict } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'grace-too-short',
-  severity: 'error below preStop + longest request; warning below preStop + drain + teardown',
+  order: 60,
+  scope: 'workload',
+  severity: { error: 'below preStop + longest request', warning: 'below preStop + drain + teardown' },
   summary: 'terminationGracePeriodSeconds leaves too little time after the preStop sleep.',
   remediation: 'Raise terminationGracePeriodSeconds to preStop + drain + teardown.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/grace.ts'],
+  remedy: 'applied',
+  // A value the API server refuses is value-rejected's; the rest is checked as if it were the default. A grace period
+  // shorter than the sleep itself is prestop-exceeds-grace's.
+  appliesTo: ({ targets: t }) => t.grace.state !== 'bad' && !(t.preStopNow !== undefined && t.preStopNow > t.graceNow),
+  check: ({ workload, plan, targets: t }): Verdict[] => {
+    const path = [...workload.serving.specPath, 'terminationGracePeriodSeconds'];
+    const source = t.grace.state === 'set' ? '' : ' (unset: the 30s default)';
+    const left = t.graceNow - t.preStopTarget;
+    const sleep =
+      t.preStopNow === t.preStopTarget
+        ? `the ${s(t.preStopTarget)} preStop sleep`
+        : `a ${s(t.preStopTarget)} preStop sleep`;
+    if (left < plan.maxRequestSeconds) {
+      return [
+        {
+          severity: 'error' as const,
+          path,
+          message:
+            `SIGKILL comes ${s(t.graceNow)} after deletion${source}: after ${sleep} that leaves ${left > 0 ? s(left) : 'no time'} to drain, `
+            + `less than the ${s(plan.maxRequestSeconds)} longest request, so long requests are cut mid-stream.`,
+        },
+      ];
+    }
+    if (t.graceNow < t.preStopTarget + plan.drainSeconds + plan.teardownSeconds) {
+      return [
+        {
+          severity: 'warning' as const,
+          path,
+          message:
+            `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
+            + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`,
+        },
+      ];
+    }
+    return [];
+  },
+  fix: graceFix,
 });

@@ -1,12 +1,59 @@
-/** lws-worker-prestop-missing: A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down. */
+/**
+ * lws-worker-prestop-missing: a LeaderWorkerSet's workers get SIGTERM at deletion like the leader. A worker that exits
+ * while the leader still drains takes the group down, so each worker's server container holds SIGTERM back with a
+ * preStop sleep for the leader's preStop and drain: it stops only once the leader has finished.
+ */
+import { formatSeconds as s } from '../../../model/seconds.ts';
+import { setEdit, type WorkloadContext } from '../context.ts';
+import { valueAt } from '../../read/path.ts';
+import { containersOf } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'lws-worker-prestop-missing',
+  order: 190,
+  scope: 'workload',
   severity: 'warning',
   summary:
     'A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down.',
   remediation: 'Add a preStop sleep of the leader\u2019s preStop + drain to the worker\u2019s container.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/rollout.ts'],
+  remedy: 'applied',
+  appliesTo: ({ workload }) => workload.kind === 'LeaderWorkerSet' && workload.workers !== undefined,
+  check: (ctx) => {
+    const worker = hooklessWorker(ctx);
+    if (!worker) return [];
+    return [
+      {
+        severity: 'warning',
+        path: [...worker.path, 'lifecycle'],
+        message:
+          `The ${worker.name} worker container has no preStop hook: it gets SIGTERM at deletion and exits while the leader is still draining, `
+          + 'and a worker that exits takes the group down, so the requests the leader is finishing fail.',
+      },
+    ];
+  },
+  fix: (ctx) => {
+    const { object, plan, targets: t } = ctx;
+    const worker = hooklessWorker(ctx)!;
+    const seconds = t.preStopTarget + plan.drainSeconds;
+    const why = `the leader\u2019s ${s(t.preStopTarget)} preStop + ${s(plan.drainSeconds)} drain`;
+    const action =
+      plan.preStopAction === 'exec' ? { exec: { command: ['/bin/sleep', String(seconds)] } } : { sleep: { seconds } };
+    const leaf = plan.preStopAction === 'exec' ? ['exec', 'command', 1] : ['sleep', 'seconds'];
+    const path = [...worker.path, 'lifecycle', 'preStop'];
+    return {
+      text: `lifecycle.preStop ${plan.preStopAction === 'exec' ? `exec /bin/sleep ${seconds}` : `sleep ${seconds}`} on the worker (${why})`,
+      edits: [
+        setEdit(object, path, action),
+        setEdit(object, [...path, ...leaf], plan.preStopAction === 'exec' ? String(seconds) : seconds, ` ${why}`),
+      ],
+    };
+  },
 });
+
+/** The worker's server container (the one with GPUs, else the first) when it has no preStop hook. */
+function hooklessWorker({ workload }: WorkloadContext) {
+  const containers = workload.workers ? containersOf(workload.workers) : [];
+  const worker = containers.find((c) => c.gpus > 0) ?? containers[0];
+  return worker && valueAt(worker.value, ['lifecycle', 'preStop']) === undefined ? worker : undefined;
+}

@@ -1,12 +1,78 @@
 /** pool-port-not-exposed: An InferencePool targetPort the model-server container does not expose. */
+import { findFlag } from '../../workload/command-line.ts';
+import { serverArgs } from '../../workload/server-invocation.ts';
+import { objectName, setEdit } from '../context.ts';
+import type { Fix } from '../findings.ts';
+import type { Severity } from '../findings.ts';
+import type { ManifestObject } from '../../read/read-manifest.ts';
+import type { Segment } from '../../read/path.ts';
+import { flagFor } from '../../workload/identify-server.ts';
+import { runningContainersOf, servingPort } from '../../workload/pod.ts';
+import { poolTargets } from '../shared/pool-targets.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'pool-port-not-exposed',
-  severity: 'error when the container lists other ports; warning when it lists none',
+  order: 230,
+  scope: 'manifest',
+  severity: { error: 'when the container lists other ports', warning: 'when it lists none' },
   summary: 'An InferencePool targetPort the model-server container does not expose.',
   remediation:
     'Point the pool\u2019s targetPort at the port the server listens on, or declare that port on the container.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/pool.ts'],
+  remedy: 'applied',
+  check: (ctx) => {
+    const verdicts: { severity: Severity; object: ManifestObject; path: Segment[]; message: string; planned: Fix }[] =
+      [];
+    for (const pool of ctx.located.pools) {
+      const found = poolTargets(ctx, pool);
+      if (!found) continue;
+      const targets = 'intended' in found ? [found.intended] : found.matched;
+      for (const port of pool.targetPorts) {
+        const exposing = targets.filter((t) =>
+          runningContainersOf(t.workload.serving).some((c) => c.ports.some((p) => p.containerPort === port.number)),
+        );
+        if (exposing.length === targets.length) continue;
+        const target = targets.find((t) => !exposing.includes(t))!;
+        const declared = runningContainersOf(target.workload.serving).flatMap((c) =>
+          c.ports.map((p) => p.containerPort),
+        );
+        const portFlag = target.serverKnown ? flagFor(target.server, '{port}') : undefined;
+        const listenValue =
+          portFlag && target.invocation?.found ? findFlag(serverArgs(target.invocation), portFlag)?.value : undefined;
+        const listen = listenValue && /^\d+$/.test(listenValue) ? Number(listenValue) : undefined;
+        const serving = servingPort(target.container)?.containerPort ?? listen;
+        const who = `${objectName(target.object)}\u2019s pods`;
+        if (declared.length === 0 && (listen === undefined || listen === port.number)) {
+          const value = { name: 'http', containerPort: port.number };
+          verdicts.push({
+            severity: 'warning',
+            object: pool.object,
+            path: port.path,
+            message: `The InferencePool sends requests to port ${port.number}, and the ${target.container.name} container of ${who} declares no ports, so the checker cannot tell that the server listens there; declare it.`,
+            planned: {
+              text: `ports: [{ name: http, containerPort: ${port.number} }] on the ${target.container.name} container`,
+              edits: [setEdit(target.object, [...target.container.path, 'ports'], [value])],
+            },
+          });
+        } else if (serving !== undefined) {
+          verdicts.push({
+            severity: 'error',
+            object: pool.object,
+            path: port.path,
+            message: `The InferencePool sends requests to port ${port.number}, which ${who} do not expose (${declared.length ? `they expose ${declared.join(', ')}` : `the server listens on ${serving}`}): every request the pool routes fails to connect.`,
+            planned:
+              exposing.length > 0
+                ? // Other workloads of the pool serve this port: changing the pool's port would break them.
+                  {
+                    text: `Manual: make ${who} serve port ${port.number} like the pool\u2019s other pods, or give them a pool of their own; the pool\u2019s port is left as it is because ${exposing.map((t) => objectName(t.object)).join(', ')} serve${exposing.length === 1 ? 's' : ''} it.`,
+                    edits: [],
+                  }
+                : { text: `number: ${serving}`, edits: [setEdit(pool.object, port.path, serving)] },
+          });
+        }
+      }
+    }
+    return verdicts;
+  },
+  fix: (_ctx, verdict) => verdict.planned,
 });

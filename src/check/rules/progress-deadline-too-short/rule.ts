@@ -1,11 +1,47 @@
 /** progress-deadline-too-short: progressDeadlineSeconds is below grace + model load (and the 600 s floor). */
+import { formatSeconds as s } from '../../../model/seconds.ts';
+import { setEdit, type WorkloadContext } from '../context.ts';
+import { intField, intOr } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'progress-deadline-too-short',
+  order: 160,
+  scope: 'workload',
   severity: 'warning',
   summary: 'progressDeadlineSeconds is below grace + model load (and the 600 s floor).',
   remediation: 'Raise progressDeadlineSeconds to grace + model load (at least 600).',
-  fix: 'applied',
-  checkedIn: ['rules/areas/rollout.ts'],
+  remedy: 'applied',
+  appliesTo: ({ workload }) => workload.kind === 'Deployment',
+  check: (ctx) => {
+    const { object, targets: t } = ctx;
+    const field = intField(object.value.spec, 'progressDeadlineSeconds');
+    const now = intOr(field, 600);
+    if (now >= t.progressDeadlineTarget) return [];
+    return [
+      {
+        severity: 'warning',
+        path: ['spec', 'progressDeadlineSeconds'],
+        message:
+          `A rollout step can take ${s(t.progressDeadlineTarget)} (${stepOf(ctx)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
+          + 'the Deployment reports ProgressDeadlineExceeded and kubectl rollout status fails while the rollout is still going fine.',
+      },
+    ];
+  },
+  fix: (ctx) => {
+    const target = ctx.targets.progressDeadlineTarget;
+    const why = stepOf(ctx);
+    return {
+      text: `progressDeadlineSeconds: ${target} # ${why}`,
+      edits: [setEdit(ctx.object, ['spec', 'progressDeadlineSeconds'], target, ` ${why}`)],
+    };
+  },
 });
+
+/** How long a rollout step takes: grace + model load, or the 600s floor. */
+function stepOf({ targets: t, inputs }: WorkloadContext): string {
+  const step = t.graceTarget + inputs.startupSeconds;
+  return step >= t.progressDeadlineTarget
+    ? `${s(t.graceTarget)} grace + ${s(inputs.startupSeconds)} model load`
+    : `${s(step)} step, raised to the 600s floor`;
+}

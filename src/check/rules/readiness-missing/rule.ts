@@ -1,11 +1,29 @@
 /** readiness-missing: The model-server container has no readiness probe. */
+import { readProbe } from '../../workload/pod.ts';
+import { addProbeFix } from '../shared/probes.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'readiness-missing',
-  severity: 'error without a startup probe; warning with one',
+  order: 100,
+  scope: 'workload',
+  severity: { error: 'without a startup probe', warning: 'with one' },
   summary: 'The model-server container has no readiness probe.',
   remediation: 'Add a readiness probe on the server\u2019s port with the profile\u2019s path and timing.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/probes.ts'],
+  remedy: 'applied',
+  appliesTo: ({ container }) => !readProbe(container, 'readinessProbe'),
+  check: ({ container }) => {
+    const startup = readProbe(container, 'startupProbe');
+    return [
+      {
+        severity: startup ? 'warning' : 'error',
+        path: [...container.path, 'readinessProbe'],
+        message: startup
+          ? 'Without a readiness probe a server that stops answering stays in rotation, and the rollout counts it as available.'
+          : 'Without a readiness or startup probe the pod counts as ready as soon as its container starts: the rollout moves on to the next '
+            + 'old pod and gateways route requests to a server still loading its model.',
+      },
+    ];
+  },
+  fix: (ctx) => addProbeFix(ctx, 'readinessProbe', ctx.plan.probes.readiness),
 });

@@ -1,12 +1,31 @@
 /** serving-kind-unread: A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass. */
+import { UNREAD_SERVING_KINDS } from '../../workload/locate.ts';
+import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'serving-kind-unread',
+  order: 360,
+  scope: 'manifest',
   severity: 'warning',
   summary:
     'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.',
   remediation: 'Check the Deployment or pod template its controller renders (kubectl get deploy -o yaml).',
-  fix: 'manual',
-  checkedIn: ['rules/areas/notes.ts'],
+  remedy: 'manual',
+  check: (ctx) =>
+    ignoredByKind(ctx).flatMap((objects) => {
+      const first = objects[0];
+      const servedBy = UNREAD_SERVING_KINDS[first.kind];
+      if (!servedBy) return [];
+      return [
+        {
+          severity: 'warning' as const,
+          object: first,
+          path: ['kind'],
+          message:
+            `${namesOf(objects)} ${objects.length === 1 ? 'is a' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
+            + 'so nothing here was checked. Check the Deployment or pod template it renders (kubectl get deploy -o yaml) instead.',
+        },
+      ];
+    }),
 });

@@ -1,11 +1,81 @@
-/** shell-swallows-sigterm: A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server. */
+/**
+ * shell-swallows-sigterm: the container's PID 1 is a shell running a `-c` script that starts the model server
+ * without `exec`. The kubelet's SIGTERM goes to PID 1; a shell waiting on a child does not pass it on, so the
+ * server never starts its drain and is killed at the end of the grace period. Whether a shell replaces itself
+ * with the last command of its script on its own depends on the shell and its version, so the checker does not
+ * rely on it.
+ */
+import type { WorkloadContext } from '../context.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'shell-swallows-sigterm',
+  order: 370,
+  scope: 'workload',
   severity: 'error',
   summary: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.',
   remediation: 'Start the server with exec as the script\u2019s last command, or forward SIGTERM with a trap.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/shell-pid1.ts'],
+  remedy: 'applied',
+  check: (ctx) => {
+    const found = execless(ctx);
+    if (!found) return [];
+    const { container, server } = ctx;
+    return [
+      {
+        severity: 'error',
+        path: found.path,
+        message:
+          `${found.script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec: SIGTERM reaches the shell, not ${server.name}, `
+          + 'so the server never drains and is killed when the grace period ends.',
+      },
+    ];
+  },
+  fix: (ctx) => {
+    const found = execless(ctx);
+    if (!found) return undefined;
+    const { call, script, first, path } = found;
+    if (call.lastAlone && !call.piped && !call.background && !script.parsed.traps) {
+      return {
+        text: `exec ${first.text} \u2026 (the script\u2019s last command replaces the shell)`,
+        edits: [
+          {
+            op: 'splice',
+            document: ctx.object.document,
+            path: [...ctx.object.base, ...path],
+            value: 'exec ',
+            start: first.start,
+            end: first.start,
+          },
+        ],
+      };
+    }
+    const why = call.background
+      ? 'it runs in the background'
+      : call.piped
+        ? 'it is part of a pipeline'
+        : script.parsed.traps
+          ? 'the script sets a trap'
+          : 'other commands follow it';
+    return {
+      text:
+        `Manual: make ${ctx.server.name} PID 1\u2019s direct child receive SIGTERM: start it with exec as the script\u2019s last command, or forward the signal with a trap; `
+        + `the checker did not edit the script because ${why}.`,
+      edits: [],
+    };
+  },
 });
+
+/** The server's own call in a PID 1 shell script when it is not exec'd: the call, the script and where it is. */
+function execless(ctx: WorkloadContext) {
+  const { container, invocation } = ctx;
+  const script = container.line.script;
+  if (!script?.parsed.ok || !invocation?.found || invocation.how !== 'script' || !invocation.call) return undefined;
+  const call = invocation.call;
+  if (call.exec) return undefined;
+  return {
+    call,
+    script: { ...script, parsed: script.parsed },
+    first: invocation.words[0],
+    path: [...container.path, script.list, script.index],
+  };
+}

@@ -1,11 +1,33 @@
 /** strategy-recreate: The Recreate strategy removes every pod before new ones load. */
+import { formatSeconds as s } from '../../../model/seconds.ts';
+import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'strategy-recreate',
+  order: 170,
+  scope: 'workload',
   severity: 'error',
   summary: 'The Recreate strategy removes every pod before new ones load.',
   remediation: 'Use RollingUpdate with the plan\u2019s maxSurge and maxUnavailable.',
-  fix: 'applied',
-  checkedIn: ['rules/areas/rollout.ts'],
+  remedy: 'applied',
+  check: (ctx) => {
+    const { inputs, targets: t } = ctx;
+    const strategy = readStrategy(ctx);
+    if (strategy?.type !== 'Recreate') return [];
+    return [
+      {
+        severity: 'error',
+        path: [...strategy.shape.base, 'type'],
+        message:
+          `The Recreate strategy deletes all ${inputs.replicas} pods before it starts new ones: the pool has no pod to serve from the first deletion `
+          + `until a new pod has loaded its model: up to ${s(t.graceNow + inputs.startupSeconds)} (Recreate waits up to the ${s(t.graceNow)} grace period `
+          + `for the old pods to exit, then the model loads for up to ${s(inputs.startupSeconds)}), and every request in between fails.`,
+      },
+    ];
+  },
+  fix: (ctx) => {
+    const { shape } = readStrategy(ctx)!;
+    return strategyFix(ctx, shape.bounds, shape.base, true);
+  },
 });

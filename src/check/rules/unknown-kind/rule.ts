@@ -1,11 +1,39 @@
 /** unknown-kind: Objects of kinds the checker does not read (ignored). */
+import { readKinds, UNREAD_SERVING_KINDS } from '../../workload/locate.ts';
+import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'unknown-kind',
+  order: 310,
+  scope: 'manifest',
   severity: 'info',
   summary: 'Objects of kinds the checker does not read (ignored).',
   remediation: 'Nothing: check the model-server workload and its pool.',
-  fix: 'manual',
-  checkedIn: ['rules/areas/notes.ts'],
+  remedy: 'manual',
+  check: (ctx) => [
+    ...ignoredByKind(ctx)
+      .filter((objects) => !UNREAD_SERVING_KINDS[objects[0].kind])
+      .map((objects) => {
+        const first = objects[0];
+        const kinds = readKinds(ctx.profiles);
+        return {
+          severity: 'info' as const,
+          object: first,
+          path: ['kind'],
+          message: kinds.includes(first.kind)
+            ? `Ignored ${namesOf(objects)}: the checker reads ${first.kind} only in its usual API group, not ${first.apiVersion || 'an empty apiVersion'}, or it has no pod template.`
+            : `Ignored ${namesOf(objects)}: the checker reads ${kinds.join(', ')}.`,
+        };
+      }),
+    ...ctx.manifest.strays.map(([document, what]) => {
+      const start = ctx.manifest.documents[document]?.range[0];
+      return {
+        severity: 'info' as const,
+        path: [],
+        message: `Document ${document + 1} is ${what}; it was ignored.`,
+        stray: { document, line: start === undefined ? undefined : ctx.manifest.lineCounter.linePos(start).line },
+      };
+    }),
+  ],
 });

@@ -1,0 +1,70 @@
+/** The plan's own warnings as findings: about the workload where they have a place, else once for the settings. */
+import type { WarningCode } from '../model/warnings.ts';
+import { report, type WorkloadContext } from './rules/context.ts';
+import { drainFlagAt } from '../facts/releases.ts';
+import { imageRelease } from './workload/identify-server.ts';
+import type { Segment } from './read/path.ts';
+
+/** Where a plan warning points in the workload; warnings not listed are about the settings as a whole. */
+const WARNING_PATHS: Partial<Record<WarningCode, (ctx: WorkloadContext) => Segment[]>> = {
+  'single-replica-outage': () => ['spec', 'replicas'],
+  'drain-fixed-shorter': (ctx) => ctx.container.path,
+  'no-drain': (ctx) => ctx.container.path,
+  'drain-unbounded-server': (ctx) => ctx.container.path,
+  'drain-flag-min-version': (ctx) => [...ctx.container.path, 'image'],
+  'drain-flag-too-old': (ctx) => [...ctx.container.path, 'image'],
+  'drain-flag-release-unknown': (ctx) => [...ctx.container.path, 'image'],
+  'exec-sleep': (ctx) => [...ctx.container.path, 'lifecycle'],
+};
+
+/** Plan warnings about whether the image's release has the drain flag. */
+const DRAIN_FLAG_RELEASE: ReadonlySet<WarningCode> = new Set([
+  'drain-flag-min-version',
+  'drain-flag-too-old',
+  'drain-flag-release-unknown',
+]);
+
+/** Plan warnings the checker states as rules of its own, with a path and a fix. */
+const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readiness']);
+
+/** Pass on the plan's warnings for a workload: about the workload where they have a place, else once for the settings. */
+export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
+  for (const warning of ctx.plan.warnings) {
+    if (RESTATED.has(warning.code)) continue;
+    // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
+    if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
+    if (warning.code === 'drain-flag-min-version') {
+      const release = imageRelease(ctx.server, ctx.container.image);
+      const at = drainFlagAt(ctx.server, release);
+      if (at.kind === 'available' || at.kind === 'no-flag') continue;
+      if (at.kind === 'too-old') {
+        report(
+          ctx.check,
+          ctx.object,
+          warning.code,
+          'warning',
+          WARNING_PATHS[warning.code]!(ctx),
+          `The image is ${ctx.server.name} ${release}, older than ${at.since}, the first release expected to have ${at.flag}: ${warning.message}`,
+        );
+        continue;
+      }
+    }
+    const where = WARNING_PATHS[warning.code];
+    if (warning.code === 'drain-unbounded-server') {
+      // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
+      report(
+        ctx.check,
+        ctx.object,
+        warning.code,
+        warning.severity,
+        where!(ctx),
+        `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`,
+      );
+    } else if (where) {
+      report(ctx.check, ctx.object, warning.code, warning.severity, where(ctx), warning.message);
+    } else if (!seen.has(`${warning.code}\n${warning.message}`)) {
+      seen.add(`${warning.code}\n${warning.message}`);
+      report(ctx.check, undefined, warning.code, warning.severity, [], warning.message);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The fix for a model server's drain flag (vLLM --shutdown-timeout, Triton --exit-timeout-secs), shared by the drain-flag
+ * rules. The flag is written only into the server's own invocation and only for an image whose release has it
+ * (releases.ts); anything less certain is a manual fix that says exactly what to add and where.
+ */
+import { drainFlagAt } from '../../../facts/releases.ts';
+import { imageRelease } from '../../workload/identify-server.ts';
+import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
+import type { Fix } from '../findings.ts';
+import { quote, type Segment } from '../../read/path.ts';
+import { flagEdit } from '../../workload/server-invocation.ts';
+
+/** Where the flag goes, in words: "the vllm container's args", "the vllm statement of the container's script". */
+function placeOf(ctx: WorkloadContext): string {
+  const { container, invocation } = ctx;
+  if (invocation?.found && invocation.how === 'script') {
+    const words = invocation.words
+      .slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom)
+      .map((w) => w.text)
+      .join(' ');
+    return `the end of the \u2018${words} \u2026\u2019 command in the ${container.name} container's script`;
+  }
+  return `the ${container.name} container's ${container.line.hasArgs || !container.line.hasCommand ? 'args' : 'command'}`;
+}
+
+/** The fix for the flag: an edit when the invocation is found and the release has the flag, else what to do by hand. */
+export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why: string): Fix {
+  const { object, container, server, invocation } = ctx;
+  const release = imageRelease(server, container.image);
+  const at = drainFlagAt(server, release);
+  const setting = `${flag}=${seconds}`;
+  if (at.kind === 'too-old') {
+    return {
+      text:
+        `Manual: ${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
+        + `Move the image to ${at.since} or later, then add ${setting} to ${placeOf(ctx)}.`,
+      edits: [],
+    };
+  }
+  if (at.kind === 'unknown-release') {
+    return {
+      text:
+        `Manual: the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
+        + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, add ${setting} to ${placeOf(ctx)}; on an older one, move the image first.`,
+      edits: [],
+    };
+  }
+  if (!invocation?.found) {
+    return {
+      text: `Manual: add ${setting} to the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
+      edits: [],
+    };
+  }
+  const written = flagEdit(container.line, invocation, container.path, flag, String(seconds));
+  if (!written.ok)
+    return {
+      text: `Manual: set ${setting} in ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`,
+      edits: [],
+    };
+  const edit = rebase(object, written.edit);
+  edit.document = object.document;
+  if (invocation.how !== 'script') edit.comment = ` ${why}`;
+  return { text: `${setting} in ${placeOf(ctx)}`, edits: [edit] };
+}
+
+/** Why the drain flag's fix writes the plan's drain: its formula. */
+export function drainWhy(ctx: WorkloadContext): string {
+  return `drain: ${formulaOf(ctx.plan, 'drainSeconds')}`;
+}
+
+/** Where a drain-flag finding points: the flag where it is set, else the args (or command) it belongs in. */
+export function flagPath(ctx: WorkloadContext): Segment[] {
+  const { container } = ctx;
+  const use = ctx.targets.flag?.use;
+  return use
+    ? [...container.path, use.flag.list, use.flag.index]
+    : [...container.path, container.line.hasArgs || !container.line.hasCommand ? 'args' : 'command'];
+}
+
+/** The drain flag's setting when the invocation is found and its value read; undefined otherwise. */
+export function readFlag(ctx: WorkloadContext) {
+  const f = ctx.targets.flag;
+  return f?.invocation.found && f.now !== undefined ? { ...f, now: f.now } : undefined;
+}

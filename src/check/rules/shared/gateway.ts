@@ -1,0 +1,101 @@
+/**
+ * The gateway side of the input as the gateway rules read it: each policy with the plan of the pool it targets, each
+ * of its timeouts where the gateway profiles place them (GKE's GCPBackendPolicy), and each HTTPRoute rule that sends
+ * to an InferencePool.
+ */
+import type { Plan } from '../../../model/plan.ts';
+import { formatSeconds as s } from '../../../model/seconds.ts';
+import { formulaOf, type InputContext } from '../context.ts';
+import { policySettings, type PolicySetting } from '../../workload/gateway-policies.ts';
+import { isRecord, valueAt } from '../../read/path.ts';
+import { intField } from '../../workload/pod.ts';
+import type { ManifestObject } from '../../read/read-manifest.ts';
+
+/** `Kind/name` of a targetRef or backendRef, for messages. */
+export function refName(ref: unknown): string {
+  if (!isRecord(ref)) return 'nothing';
+  return `${typeof ref.kind === 'string' ? ref.kind : 'Service'}/${typeof ref.name === 'string' ? ref.name : '(no name)'}`;
+}
+
+/**
+ * The value the plan sets for a gateway setting (the fix), and the least value that does not cut requests: the
+ * plan's value, except that a request timeout raised to the gateway's floor only needs the longest request with
+ * headroom.
+ */
+export function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; needed: number; why: string } {
+  const field = setting.role === 'requestTimeout' ? 'gatewayRequestTimeoutSeconds' : 'gatewayDrainingSeconds';
+  const planned = plan.gateway === setting.gateway.id ? plan[field] : null;
+  if (planned !== null && planned !== undefined) {
+    const needed =
+      setting.role === 'requestTimeout'
+        ? Math.min(planned, plan.gatewayRequestTimeoutNeededSeconds ?? planned)
+        : planned;
+    return { seconds: planned, needed, why: formulaOf(plan, field) };
+  }
+  if (setting.role === 'requestTimeout') {
+    return {
+      seconds: plan.maxRequestSeconds,
+      needed: plan.maxRequestSeconds,
+      why: `longest request: ${formulaOf(plan, 'maxRequestSeconds')}`,
+    };
+  }
+  const draining = Math.min(setting.maxSeconds, plan.preStopSeconds + plan.drainSeconds);
+  return {
+    seconds: draining,
+    needed: draining,
+    why: `${s(plan.preStopSeconds)} preStop + ${s(plan.drainSeconds)} drain`,
+  };
+}
+
+/** Each gateway policy of the input, its targetRef, and the plan of the pool it targets (undefined: not one here). */
+export function policyPlans(ctx: InputContext): { policy: ManifestObject; ref: unknown; plan: Plan | undefined }[] {
+  return ctx.located.policies.map((policy) => {
+    const ref = valueAt(policy.value, ['spec', 'targetRef']);
+    const poolName =
+      isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
+    return { policy, ref, plan: ctx.planFor(poolName, policy.namespace) };
+  });
+}
+
+/** Each timeout setting of a policy that targets a pool of the input, as the policy sets it. */
+export function policyTimeouts(ctx: InputContext) {
+  const settings = policySettings(ctx.profiles);
+  return policyPlans(ctx).flatMap(({ policy, plan }) =>
+    plan
+      ? settings
+          .filter((x) => x.kind === policy.kind)
+          .map((setting: PolicySetting) => ({
+            policy,
+            setting,
+            plan,
+            field: intField(valueAt(policy.value, setting.path.slice(0, -1)), setting.path.at(-1)!),
+          }))
+      : [],
+  );
+}
+
+/** Each HTTPRoute rule that sends requests to an InferencePool: its index, that backendRef and the pool's plan. */
+export function routeRules(ctx: InputContext) {
+  const found: {
+    route: ManifestObject;
+    index: number;
+    rule: Record<string, unknown>;
+    pool: Record<string, unknown>;
+    plan: Plan | undefined;
+  }[] = [];
+  for (const route of ctx.located.routes) {
+    const rules = valueAt(route.value, ['spec', 'rules']);
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((rule, index) => {
+      if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return;
+      const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
+      if (!isRecord(pool)) return;
+      const plan = ctx.planFor(
+        typeof pool.name === 'string' ? pool.name : undefined,
+        typeof pool.namespace === 'string' ? pool.namespace : route.namespace,
+      );
+      found.push({ route, index, rule, pool, plan });
+    });
+  }
+  return found;
+}

@@ -1,0 +1,58 @@
+/** The probe the plan wants, as a fix on the port the server answers on: shared by the missing-probe rules. */
+import type { PlannedProbe } from '../../../model/plan.ts';
+import { setEdit, snippet, type WorkloadContext } from '../context.ts';
+import type { Fix } from '../findings.ts';
+import { findFlag } from '../../workload/command-line.ts';
+import { flagFor } from '../../workload/identify-server.ts';
+import { servingPort } from '../../workload/pod.ts';
+import { serverArgs } from '../../workload/server-invocation.ts';
+
+/**
+ * The port the server answers on, as a probe should name it: the server's own --port flag (the declared port
+ * of that number, by name when it has one), else the declared serving port; undefined when neither says.
+ */
+export function probePort(ctx: WorkloadContext): string | number | undefined {
+  const flag = ctx.serverKnown ? flagFor(ctx.server, '{port}') : undefined;
+  const value = flag && ctx.invocation?.found ? findFlag(serverArgs(ctx.invocation), flag)?.value : undefined;
+  const listen = value !== undefined && /^\d{1,5}$/.test(value) ? Number(value) : undefined;
+  if (listen !== undefined) {
+    const declared = ctx.container.ports.find((p) => p.containerPort === listen);
+    return declared?.name ?? listen;
+  }
+  const port = servingPort(ctx.container);
+  return port?.name ?? port?.containerPort;
+}
+
+function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string, unknown> {
+  const portRef = probePort(ctx) ?? ctx.inputs.port;
+  const check =
+    ctx.serverKnown && planned.path
+      ? { httpGet: { path: planned.path, port: portRef } }
+      : { tcpSocket: { port: portRef } };
+  return {
+    ...check,
+    periodSeconds: planned.periodSeconds,
+    timeoutSeconds: planned.timeoutSeconds,
+    failureThreshold: planned.failureThreshold,
+  };
+}
+
+/** The fix that adds a probe the plan times, or the probe to add by hand when the port is unknown. */
+export function addProbeFix(
+  ctx: WorkloadContext,
+  key: 'readinessProbe' | 'startupProbe',
+  planned: PlannedProbe,
+  why?: string,
+): Fix {
+  const value = probeValue(ctx, planned);
+  if (probePort(ctx) === undefined) {
+    return {
+      text: `Manual: add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none):\n${snippet(key, value)}`,
+      edits: [],
+    };
+  }
+  const path = [...ctx.container.path, key];
+  const edits = [setEdit(ctx.object, path, value)];
+  if (why) edits.push(setEdit(ctx.object, [...path, 'failureThreshold'], planned.failureThreshold, ` ${why}`));
+  return { text: snippet(key, value, why ? [[['failureThreshold'], why]] : []), edits };
+}

@@ -1,0 +1,71 @@
+/** How a Deployment or LeaderWorkerSet rolls out as Kubernetes reads it: shared by the strategy rules. */
+import { formulaOf, setEdit, type WorkloadContext } from '../context.ts';
+import type { Edit } from '../../fix/edit.ts';
+import type { Fix } from '../findings.ts';
+import { isRecord, valueAt, type Segment } from '../../read/path.ts';
+
+/** A rolling-update bound as Kubernetes resolves it: a count, or a percentage of replicas rounded up (surge) or down (unavailable). */
+function resolveBound(
+  value: unknown,
+  replicas: number,
+  fallback: number | string,
+  roundUp: boolean,
+): number | undefined {
+  const v = value === undefined || value === null ? fallback : value;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  const m = typeof v === 'string' ? /^(\d+)%$/.exec(v.trim()) : null;
+  if (!m) return undefined;
+  const exact = (Number(m[1]) * replicas) / 100;
+  return roundUp ? Math.ceil(exact) : Math.floor(exact);
+}
+
+/** Where a workload kind keeps its rolling-update bounds, and their Kubernetes defaults. */
+function strategyShape(
+  kind: string,
+):
+  | { base: Segment[]; bounds: Segment[]; surgeDefault: number | string; unavailableDefault: number | string }
+  | undefined {
+  if (kind === 'Deployment')
+    return {
+      base: ['spec', 'strategy'],
+      bounds: ['spec', 'strategy', 'rollingUpdate'],
+      surgeDefault: '25%',
+      unavailableDefault: '25%',
+    };
+  if (kind === 'LeaderWorkerSet')
+    return {
+      base: ['spec', 'rolloutStrategy'],
+      bounds: ['spec', 'rolloutStrategy', 'rollingUpdateConfiguration'],
+      surgeDefault: 0,
+      unavailableDefault: 1,
+    };
+  return undefined;
+}
+
+/** The fix that sets the plan's rolling-update bounds (and the RollingUpdate type when `setType`). */
+export function strategyFix(ctx: WorkloadContext, bounds: Segment[], base: Segment[], setType: boolean): Fix {
+  const { object, plan } = ctx;
+  const edits: Edit[] = [];
+  if (setType) edits.push(setEdit(object, [...base, 'type'], 'RollingUpdate'));
+  edits.push(setEdit(object, [...bounds, 'maxSurge'], plan.strategy.maxSurge, ` ${formulaOf(plan, 'strategy')}`));
+  edits.push(setEdit(object, [...bounds, 'maxUnavailable'], plan.strategy.maxUnavailable));
+  const key = bounds.at(-1) as string;
+  return {
+    text: `${setType ? 'type: RollingUpdate, ' : ''}${key}: { maxSurge: ${plan.strategy.maxSurge}, maxUnavailable: ${plan.strategy.maxUnavailable} } (${formulaOf(plan, 'strategy')})`,
+    edits,
+  };
+}
+
+/** A workload's rollout strategy: its shape, its type, and its bounds as given and as Kubernetes resolves them. */
+export function readStrategy(ctx: WorkloadContext) {
+  const { object, workload } = ctx;
+  const shape = strategyShape(workload.kind);
+  if (!shape) return undefined;
+  const type = valueAt(object.value, [...shape.base, 'type']);
+  const bounds = valueAt(object.value, shape.bounds);
+  const surgeRaw = isRecord(bounds) ? bounds.maxSurge : undefined;
+  const unavailableRaw = isRecord(bounds) ? bounds.maxUnavailable : undefined;
+  const surge = resolveBound(surgeRaw, workload.replicas, shape.surgeDefault, true);
+  const unavailable = resolveBound(unavailableRaw, workload.replicas, shape.unavailableDefault, false);
+  return { shape, type, surgeRaw, unavailableRaw, surge, unavailable };
+}
