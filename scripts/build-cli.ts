@@ -8,7 +8,7 @@
  *   cli-dist/package.json         name, version, bin, engines; no dependencies
  *   cli-dist/bin/hitless.cjs      the entry: turns away an older Node, enables Node's compile cache in a folder of
  *                                 the user's own (src/cli/compile-cache.ts), loads the command's bundle and runs it
- *   cli-dist/bin/<command>.cjs    the CLI with one command's code (generate.cjs also runs `inputs`); main.cjs
+ *   cli-dist/bin/<command>.cjs    the CLI with one command's code (generate.cjs also runs `inputs`, check.cjs `rules`); main.cjs
  *                                 answers --help, --version and unknown commands
  *
  * The drain lab is left out: it starts HAProxy and the stand-ins from the repository's sources, so `hitless lab`

@@ -25,6 +25,8 @@ import { boundYoungGeneration, type YoungGenerationBound } from './young-generat
 
 const FORMATS = ['text', 'json', 'diff', 'github'];
 
+export { runRules } from './rules.ts';
+
 /** A setting given on the command line that replaces a value read from the manifest. */
 export interface Override {
   flag: string;

@@ -32,7 +32,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   generate: async () => (await import('./generate.ts')).runGenerate,
   inputs: async () => (await import('./generate.ts')).runInputs,
   check: async () => (await import('./check.ts')).runCheck,
-  rules: async () => (await import('./rules.ts')).runRules,
+  // The rules are the checker's own code (the registry imports every rule), so `rules` shares check's bundle.
+  rules: async () => (await import('./check.ts')).runRules,
   lab: async () => (await import('./lab.ts')).runLab,
   verify: async () => (await import('./verify.ts')).runVerify,
   policy: async () => (await import('./policy.ts')).runPolicy,
