@@ -16,7 +16,7 @@ import { checkIndexedParts } from '../check/check-parts.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
 import { readProfiles } from '../facts/read-files.ts';
-import { parseArgs, UsageError } from './args.ts';
+import { asksForHelp, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
@@ -119,7 +119,7 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (asksForHelp(argv)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }

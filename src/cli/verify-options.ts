@@ -72,6 +72,11 @@ function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; n
   let namespace: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') {
+      // The end of options: the rest goes to parseArgs, which takes it as positional.
+      rest.push(...argv.slice(i));
+      break;
+    }
     if (arg === '--header' || arg === '-n') {
       if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
       if (arg === '-n') namespace = argv[++i];
