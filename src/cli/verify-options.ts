@@ -2,8 +2,8 @@
  * `hitless verify`'s flags: parsed with the CLI's parseArgs (plus repeated `--header` and `-n`),
  * checked against their ranges. Every bad value is a UsageError naming the flag and what it allows.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './args.ts';
+import { InputError, readTextSync } from './read-input.ts';
 import type { Api, VerifyOptions } from '../verify/options.ts';
 
 /** The path each API appends to the base URL. */
@@ -49,7 +49,8 @@ const BOOLEAN_OPTIONS = ['merge', 'emit-job', 'quiet', 'exit-zero', 'help'];
 /** Kubernetes object names (RFC 1123 subdomain, as Deployments and Jobs use). */
 const K8S_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const MAX_PROMPT_BYTES = 1_000_000;
+/** The largest prompt file read (a long-context prompt fits; /dev/zero stops here). */
+const MAX_PROMPT_BYTES = 2 ** 20;
 
 /** A number flag within [min, max]; `whole` asks for an integer. */
 function numberOption(value: string | undefined, flag: keyof typeof RANGES, whole: boolean): number {
@@ -162,16 +163,16 @@ function readPrompt(options: Record<string, string>): string {
     if (prompt.length === 0) throw new UsageError('--prompt must not be empty');
     return prompt;
   }
+  const file = options['prompt-file'];
   let text: string;
   try {
-    text = readFileSync(options['prompt-file'], 'utf8');
+    // Bounded: a FIFO or a device (/dev/zero) stops at the cap, never read whole.
+    text = readTextSync(file, MAX_PROMPT_BYTES, `--prompt-file ${JSON.stringify(file)}`);
   } catch (error) {
-    throw new UsageError(
-      `--prompt-file ${JSON.stringify(options['prompt-file'])} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    if (!(error instanceof InputError)) throw error;
+    throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
   }
   if (text.trim().length === 0) throw new UsageError('--prompt-file is empty');
-  if (Buffer.byteLength(text) > MAX_PROMPT_BYTES) throw new UsageError('--prompt-file must be at most 1 MB');
   return text;
 }
 

@@ -11,7 +11,7 @@ import { startLagMonitor } from '../verify/lag.ts';
 import { reportHtml } from '../verify/html.ts';
 import { jobYaml } from '../verify/job.ts';
 import { MAX_ARRIVALS, startLoad } from '../verify/load.ts';
-import { mergeReports, readReportFile } from '../verify/merge.ts';
+import { mergeReports, parseReportText } from '../verify/merge.ts';
 import type { VerifyOptions } from '../verify/options.ts';
 import { parseVerifyOptions, RANGES } from './verify-options.ts';
 import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
@@ -26,6 +26,10 @@ import {
 } from '../verify/restart.ts';
 import { startStatus } from '../verify/status.ts';
 import { UsageError } from './args.ts';
+import { InputError, readTextSync } from './read-input.ts';
+
+/** The largest shard `--merge` reads: about 1.5 million requests, short of the longest string Node can hold. */
+const MAX_REPORT_BYTES = 256 * 2 ** 20;
 
 const range = (flag: keyof typeof RANGES, unit = '') =>
   `${RANGES[flag][0]}–${RANGES[flag][1]}${unit}, default ${RANGES[flag][2]}${unit}`;
@@ -87,8 +91,15 @@ export async function runVerify(argv: string[]): Promise<number> {
   }
   if (o.mode === 'merge') {
     const reports = o.mergeFiles.map((file) => {
+      let text: string;
       try {
-        return readReportFile(file);
+        text = readTextSync(file, MAX_REPORT_BYTES, `--merge: ${file}`);
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
+      }
+      try {
+        return parseReportText(text, file);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
