@@ -88,7 +88,24 @@ function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; n
   return { rest, headers, namespace };
 }
 
-/** Parse `K:V` headers; the message names the header's position, never its value. */
+/**
+ * Headers that frame the message or belong to one connection: verify sets the body's length itself, and one of these
+ * sent as given (a second Content-Length, a Transfer-Encoding over a fixed body) is a malformed request toward a
+ * keep-alive gateway. `Host` is not among them: it is how people reach a gateway by its address.
+ */
+export const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'keep-alive'];
+
+/** A header value HTTP allows, as verify sends it: visible ASCII, with spaces and tabs only inside. */
+const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
+
+/** Why `name` cannot be sent as a header chosen by the user, or undefined when it can. */
+function headerNameProblem(name: string): string | undefined {
+  if (FRAMING_HEADERS.includes(name.toLowerCase()))
+    return `is a framing or connection header, which verify sets itself (not allowed: ${FRAMING_HEADERS.join(', ')})`;
+  return undefined;
+}
+
+/** Parse `K:V` headers; the message names the header's position or name, never its value. */
 function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   values.forEach((value, i) => {
@@ -98,6 +115,12 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
       throw new UsageError(`--header number ${i + 1} must look like Name:value (a header name, a colon, the value)`);
     const v = value.slice(colon + 1).trim();
     if (/[\r\n\0]/.test(v)) throw new UsageError(`--header ${name} has a line break or NUL in its value`);
+    if (!HEADER_VALUE.test(v))
+      throw new UsageError(
+        `--header ${name} has a character HTTP does not allow in a value (only visible ASCII, spaces and tabs)`,
+      );
+    const problem = headerNameProblem(name);
+    if (problem) throw new UsageError(`--header ${name} ${problem}`);
     headers[name.toLowerCase()] = v;
   });
   return headers;
@@ -243,6 +266,8 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
   const headers = parseHeaders([...headerValues, ...headersFromEnv(env)]);
   if (o['id-header'] !== undefined && !HEADER_NAME.test(o['id-header']))
     throw new UsageError(`--id-header must be a header name (got ${JSON.stringify(o['id-header'])})`);
+  const idProblem = o['id-header'] === undefined ? undefined : headerNameProblem(o['id-header']);
+  if (idProblem) throw new UsageError(`--id-header ${o['id-header']} ${idProblem}`);
   const run: Omit<VerifyOptions, 'mode'> = {
     ...base,
     api,
