@@ -11,6 +11,7 @@ import { indexParts, type PartsIndexer } from '../check/part-index.ts';
 import { documentSplitter, type Part } from '../check/read/split-documents.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { openByteStore, type ByteStore } from './byte-store.ts';
+import { measureOversize, type OversizeMeasure } from './oversize-document.ts';
 import { InputError, readChunks } from './read-input.ts';
 
 /** The most bytes read from one input (file, FIFO or stdin): far beyond any cluster's manifests, short of a disk. */
@@ -18,7 +19,7 @@ export const MAX_CHECK_BYTES = 2 ** 30;
 
 /**
  * Characters of one unfinished document after which it is refused: a document over the checker's limit can never
- * be checked, so reading stops there (the 4 are for a `---` still undecided at the end of what was read).
+ * be checked, so it is only measured from there (the 4 are for a `---` still undecided at the end of what was read).
  */
 const MAX_DOCUMENT_CHARS = MAX_INPUT_BYTES + 4;
 
@@ -117,7 +118,8 @@ async function readOne(
  */
 export async function readJoined(
   names: string[],
-  take: (text: string) => boolean | undefined | void,
+  /** Returns false to stop reading (the inputs after it are not read); anything else goes on. */
+  take: (text: string) => unknown,
   maxBytes = MAX_CHECK_BYTES,
 ): Promise<Joined & { unreadable: Unreadable[]; stopped: boolean }> {
   const starts: Joined['starts'] = [];
@@ -191,33 +193,49 @@ export async function readCheckInput(
         }
       }
     });
-  /** Characters read but not yet split into parts (the unfinished document), and the line that document starts on. */
+  /** Characters and bytes read but not yet split into parts (the unfinished document), and the line it starts on. */
   let unsplit = 0;
+  let unsplitBytes = 0;
   let unsplitLine = 1;
+  /** Once the unfinished document passed the limit: its measure, and then its size. */
+  let oversize: OversizeMeasure | undefined;
+  let oversizeBytes: number | undefined;
   const read = await readJoined(names, (text) => {
+    if (oversize) {
+      oversizeBytes = oversize.push(text);
+      return oversizeBytes === undefined;
+    }
     const parts = splitter.push(text);
     unsplit += text.length;
-    for (const part of parts) unsplit -= part.text.length;
+    unsplitBytes += Buffer.byteLength(text, 'utf8');
+    for (const part of parts) {
+      unsplit -= part.text.length;
+      unsplitBytes -= Buffer.byteLength(part.text, 'utf8');
+    }
     const last = parts.at(-1);
     if (last) unsplitLine = last.line + countLines(last.text);
     accept(parts);
     poll();
-    return unsplit <= MAX_DOCUMENT_CHARS;
+    // A document over the limit can never be checked: it is measured as the rest of it is read, not kept.
+    if (unsplit > MAX_DOCUMENT_CHARS) oversize = measureOversize(unsplitBytes, text);
+    return true;
   });
   if (read.unreadable.length > 0) {
     store?.close();
     return { kind: 'unreadable', starts: read.starts, unreadable: read.unreadable };
   }
-  if (read.stopped) {
+  if (oversize) {
     // One document passed the checker's limit: nothing after it is read, and the input is not checked.
     store?.close();
+    const size = oversizeBytes ?? oversize.end();
+    const what = oversize.capped ? `over ${formatKiB(size)} (reading stopped there)` : formatKiB(size);
     return {
       kind: 'parts',
       starts: read.starts,
       bytes,
       parts: count,
       problem: {
-        message: `The YAML document at line ${unsplitLine} is over ${formatKiB(MAX_INPUT_BYTES)} (reading stopped there); the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`,
+        message: `The YAML document at line ${unsplitLine} is ${what}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`,
         line: unsplitLine,
       },
     };

@@ -4,7 +4,6 @@
  * changes on the timeline. Exit codes: 0 nothing lost, 1 something lost (or the rollout did not
  * complete), 2 bad flags or a Deployment kubectl cannot read.
  */
-import { writeFileSync } from 'node:fs';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { startLagMonitor } from '../verify/lag.ts';
@@ -15,6 +14,7 @@ import { mergeReports, parseReportText } from '../verify/merge.ts';
 import type { VerifyOptions } from '../verify/options.ts';
 import { parseVerifyOptions, RANGES } from './verify-options.ts';
 import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
+import { reportJsonPieces } from '../verify/report-json.ts';
 import {
   readDeploymentSelector,
   restartDeployment,
@@ -27,6 +27,8 @@ import {
 import { startStatus } from '../verify/status.ts';
 import { UsageError } from './args.ts';
 import { InputError, readTextSync } from './read-input.ts';
+import { checkReportPath, writeReport } from './report-file.ts';
+import { writeInPieces } from './write-pieces.ts';
 
 /** The largest shard `--merge` reads: about 1.5 million requests, short of the longest string Node can hold. */
 const MAX_REPORT_BYTES = 256 * 2 ** 20;
@@ -89,6 +91,8 @@ export async function runVerify(argv: string[]): Promise<number> {
     process.stdout.write(jobYaml(o));
     return 0;
   }
+  // Before the first request: a run whose report could not be written would be lost at its end.
+  checkReportPath(o.reportFile);
   if (o.mode === 'merge') {
     const reports = o.mergeFiles.map((file) => {
       let text: string;
@@ -104,19 +108,19 @@ export async function runVerify(argv: string[]): Promise<number> {
         throw new UsageError((error as Error).message);
       }
     });
-    return finish(mergeReports(reports), o);
+    return await finish(mergeReports(reports), o);
   }
   return runLoadTest(o);
 }
 
-/** Print the report as asked, write the HTML page, and pick the exit code. */
-function finish(report: VerifyReport, o: VerifyOptions, rollout: RolloutEnd | null = null): number {
-  if (o.reportFile) {
-    writeFileSync(o.reportFile, reportHtml(report));
-    process.stderr.write(`hitless verify: wrote ${o.reportFile}\n`);
-  }
-  if (o.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+/**
+ * Print the report as asked (the summary, or the JSON written in pieces), then write the HTML page, and pick the exit
+ * code: a page that cannot be written is said on stderr and leaves the run's own exit code.
+ */
+async function finish(report: VerifyReport, o: VerifyOptions, rollout: RolloutEnd | null = null): Promise<number> {
+  if (o.format === 'json') await writeInPieces(process.stdout, reportJsonPieces(report));
   else process.stdout.write(`${summaryText(report)}\n`);
+  if (o.reportFile) writeReport(o.reportFile, () => reportHtml(report));
   if (rollout !== null && rollout !== 'complete') {
     const how = { failed: 'did not complete', 'not-started': 'was not started', interrupted: 'was interrupted' }[
       rollout
@@ -248,7 +252,7 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
       skipped: load.stats.skipped,
       clientMaxLagMs: lag.max(),
     });
-    return finish(report, o, o.restart ? (rollout ?? 'not-started') : null);
+    return await finish(report, o, o.restart ? (rollout ?? 'not-started') : null);
   } finally {
     lag.stop();
     process.off('SIGINT', onSigint);

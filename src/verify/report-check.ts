@@ -97,7 +97,8 @@ export function reportProblem(data: unknown): string | null {
   if (!isObject(data)) return 'it is not an object';
   if (data.tool !== 'hitless verify') return '"tool" is not "hitless verify"';
   if (data.version !== 1) return `version ${JSON.stringify(data.version)} is not 1`;
-  if (typeof data.startedAt !== 'string' || Number.isNaN(Date.parse(data.startedAt))) return '"startedAt" is not a time';
+  if (typeof data.startedAt !== 'string' || Number.isNaN(Date.parse(data.startedAt)))
+    return '"startedAt" is not a time';
   if (!Array.isArray(data.perRequest)) return '"perRequest" is missing';
   if (!Array.isArray(data.events)) return '"events" is missing';
   if (!isObject(data.settings)) return '"settings" is missing';
