@@ -4,6 +4,7 @@
  * the URL is kept without its query string and user info.
  */
 import { LAG_NOISE_MS } from './lag.ts';
+import { refusalSummary } from './refusal.ts';
 import { lostOf, VERIFY_OUTCOMES, zeroCounts, type VerifyOutcome } from './outcome.ts';
 import type { RequestResult } from './request.ts';
 
@@ -150,6 +151,8 @@ export function summaryText(report: VerifyReport): string {
   lines.push(
     `  ${VERIFY_OUTCOMES.map((o) => `${o} ${report.outcomes[o]}`).join(', ')}${report.cancelled ? `, cancelled ${report.cancelled}` : ''}`,
   );
+  const refused = refusalSummary(report.perRequest);
+  if (refused) lines.push(`  refused: ${refused}`);
   if (report.ttftMs)
     lines.push(
       `  time to first token: p50 ${report.ttftMs.p50} ms, p99 ${report.ttftMs.p99} ms; longest ok request ${report.longestOkSeconds} s`,
