@@ -13,7 +13,7 @@ import { MAX_ARRIVALS, startLoad } from '../verify/load.ts';
 import { mergeReports, parseReportText } from '../verify/merge.ts';
 import type { VerifyOptions } from '../verify/options.ts';
 import { parseVerifyOptions, RANGES } from './verify-options.ts';
-import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
+import { buildReport, reportUrl, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
 import { reportJsonPieces } from '../verify/report-json.ts';
 import {
   readDeploymentSelector,
@@ -45,7 +45,8 @@ Usage:
   hitless verify --merge a.json b.json … [--format text|json] [--report FILE.html]
 
 Load:
-  --url URL            the endpoint's base URL; verify appends /v1/completions or /v1/chat/completions
+  --url URL            the endpoint's base URL; verify appends /v1/completions or /v1/chat/completions;
+                       a query (?api-version=…) is sent with every request, and saved without its values
   --api completions|chat   which API to call (default completions)
   --model NAME         the model the endpoint serves (required)
   --rate N             requests per second (${range('rate')})
@@ -238,7 +239,7 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
     const report = buildReport({
       startedAt,
       settings: {
-        url: `${url.origin}${url.pathname}`,
+        url: reportUrl(url),
         api: o.api,
         model: o.model,
         ratePerSecond: o.ratePerSecond,

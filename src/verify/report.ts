@@ -1,7 +1,7 @@
 /**
  * The result of a verify run as plain data (what `--format json` prints and `--merge` reads), built
  * from the requests' results and the run's events, and the text summary. Headers are never part of it;
- * the URL is kept without its query string and user info.
+ * the URL is kept without user info, its query with each parameter's name and not its value (which may be a key).
  */
 import { LAG_NOISE_MS } from './lag.ts';
 import { refusalSummary } from './refusal.ts';
@@ -62,6 +62,13 @@ export interface VerifyReport {
   shards: number;
   events: VerifyEvent[];
   perRequest: RequestRow[];
+}
+
+/** The URL as a report keeps it: origin, path and the query's names (`?api-version=…`); requests get the whole URL. */
+export function reportUrl(url: URL): string {
+  const names = [...url.searchParams.keys()];
+  const query = names.length === 0 ? '' : `?${names.map((n) => `${encodeURIComponent(n)}=…`).join('&')}`;
+  return `${url.origin}${url.pathname}${query}`;
 }
 
 /** Client event-loop lag above this (ms, the lab's noise bound) is reported: the client may have delayed requests. */
