@@ -81,11 +81,7 @@ const NOT_UTF8 = 'is not UTF-8 text; it looks like binary data, not a YAML manif
  * Read one input (a file, a FIFO, a device, or stdin for `-`) in chunks through the bounded reader, giving its text
  * to `take` until `take` returns false; returns why it cannot be read. Bytes that are not UTF-8 stop the read.
  */
-async function readOne(
-  name: string,
-  maxBytes: number,
-  take: (text: string) => boolean | undefined | void,
-): Promise<string | undefined> {
+async function readOne(name: string, maxBytes: number, take: (text: string) => unknown): Promise<string | undefined> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   let utf8 = true;
   const decode = (bytes?: Uint8Array): boolean => {

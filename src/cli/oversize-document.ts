@@ -29,8 +29,9 @@ export function measureOversize(bytes: number, tail: string): OversizeMeasure {
   const find = (text: string, ended: boolean): number | undefined => {
     const combined = last + text;
     START.lastIndex = 0;
-    for (let m = START.exec(combined); m; m = START.exec(combined)) {
-      if (!ended && m.index + 4 >= combined.length) break;
+    const m = START.exec(combined);
+    // A start at the very end of what was read waits for the next character (the input's end allows it).
+    if (m && (ended || m.index + 4 < combined.length)) {
       // The document ends with the line break before `---`: the bytes from `---` on are not part of it.
       return total - Buffer.byteLength(combined.slice(m.index + 1), 'utf8');
     }

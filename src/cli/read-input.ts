@@ -57,7 +57,8 @@ function openProblem(error: NodeJS.ErrnoException): string {
 export async function readChunks(
   name: string,
   maxBytes: number,
-  take: (chunk: Uint8Array) => boolean | undefined | void,
+  /** Returns false to stop reading; anything else goes on. */
+  take: (chunk: Uint8Array) => unknown,
 ): Promise<number> {
   let total = 0;
   const give = (chunk: Uint8Array): boolean => {
