@@ -4,7 +4,7 @@
  * read, so an endless source (`/dev/zero`) or a huge one is refused in time and memory linear in the cap, never
  * after the whole read. A failure is an InputError that names the source and why (exit 2).
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { UsageError } from './args.ts';
 
 /** Bytes read at once. */
@@ -70,16 +70,22 @@ export async function readChunks(
     for await (const chunk of process.stdin) if (!give(chunk as Buffer)) break;
     return total;
   }
-  readPathSync(name, give);
+  readPathSync(name, maxBytes, give);
   return total;
 }
 
 /** Read a path in chunks with blocking reads (a FIFO waits for its writer) while `give` returns true. */
-function readPathSync(name: string, give: (chunk: Uint8Array) => boolean): void {
+function readPathSync(name: string, maxBytes: number, give: (chunk: Uint8Array) => boolean): void {
   let fd: number;
   try {
     if (statSync(name).isDirectory()) throw new InputError(name, 'is a directory');
     fd = openSync(name, 'r');
+    // A regular file's size is known: one over the cap is refused without reading it.
+    const opened = fstatSync(fd);
+    if (opened.isFile() && opened.size > maxBytes) {
+      closeSync(fd);
+      throw new InputError(name, `is over the limit of ${formatBytes(maxBytes)} (${formatBytes(opened.size)})`);
+    }
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(name, openProblem(error as NodeJS.ErrnoException), (error as NodeJS.ErrnoException).code);
@@ -105,23 +111,26 @@ function readPathSync(name: string, give: (chunk: Uint8Array) => boolean): void 
  * the source in messages (`--prompt-file x.txt`). Synchronous: for flags read while the options are parsed.
  */
 export function readTextSync(name: string, maxBytes: number, label = name): string {
-  const chunks: Buffer[] = [];
+  // Decoded as it is read: bytes that are not UTF-8 (a binary file, /dev/urandom) stop the read at once.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const pieces: string[] = [];
   let total = 0;
   try {
-    readPathSync(name, (chunk) => {
+    readPathSync(name, maxBytes, (chunk) => {
       total += chunk.length;
       if (total > maxBytes) throw new InputError(name, overLimit(maxBytes));
-      chunks.push(Buffer.from(chunk));
+      try {
+        pieces.push(decoder.decode(chunk, { stream: true }));
+      } catch {
+        throw new InputError(name, 'is not UTF-8 text');
+      }
       return true;
     });
+    pieces.push(decoder.decode());
   } catch (error) {
     if (error instanceof InputError) throw new InputError(label, error.problem, error.code);
+    if (error instanceof TypeError) throw new InputError(label, 'is not UTF-8 text');
     throw error;
   }
-  const bytes = Buffer.concat(chunks, total);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new InputError(label, 'is not UTF-8 text');
-  }
+  return pieces.join('');
 }

@@ -78,7 +78,7 @@ test('the reader: a directory and a missing path are named; take() returning fal
   }
 });
 
-test('property: a file within the cap is read whole, one over it is refused naming the cap', () => {
+test('property: a file within the cap is read whole; one over it is refused unread, naming the cap and its size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-input-'));
   try {
     fc.assert(
@@ -88,7 +88,7 @@ test('property: a file within the cap is read whole, one over it is refused nami
         if (size <= cap) assert.equal(readTextSync(file, cap).length, size);
         else
           assert.throws(() => readTextSync(file, cap), {
-            message: `${file} is over the limit of ${formatBytes(cap)} (reading stopped there)`,
+            message: `${file} is over the limit of ${formatBytes(cap)} (${formatBytes(size)})`,
           });
       }),
       { numRuns: 60 },
