@@ -13,9 +13,10 @@
  *
  * Options (environment): BENCH_CHANGES (200), BENCH_CLI_RUNS (15), BENCH_LH_RUNS (5: Lighthouse runs per page,
  * the median is reported), BENCH_WORK_RUNS (7: traced loads per page for the main-thread work figure), BENCH_PORT
- * (default: a free port), BENCH_SKIP (comma list of: build, js, input, cli, verify, work, lighthouse; with `build`
+ * (default: a free port), BENCH_SKIP (comma list of: refuse, build, js, input, cli, verify, work, lighthouse; with `build`
  * skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build; `verify` skips the
- * concurrent-streams figure of `hitless verify`, `work` the main-thread work figure).
+ * concurrent-streams figure of `hitless verify`, `work` the main-thread work figure, `refuse` the figures of
+ * refused inputs: time and peak RSS, scripts/bench-refuse.ts, which `node scripts/bench-refuse.ts` runs alone).
  * Exit code 0 whatever the figures; the table says which budgets are missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -36,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { benchCheckInput } from './bench-check-input.ts';
+import { measureRefusal } from './bench-refuse.ts';
 import { blockingWork, type TraceEvent } from './bench-work.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -989,6 +991,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     `node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${startLoad}\n`,
   );
+
+  if (!SKIP.has('refuse')) {
+    section('Refused inputs (hitless check and verify)');
+    measureRefusal(row);
+  }
 
   let outDir = resolve(ROOT, process.env.HITLESS_OUT_DIR ?? 'dist');
   let cleanup = () => {

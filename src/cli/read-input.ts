@@ -110,7 +110,13 @@ function readPathSync(name: string, maxBytes: number, give: (chunk: Uint8Array) 
  * The whole text of a path (a file, a FIFO, a device; `-` is not taken) as UTF-8, at most `maxBytes`; `label` names
  * the source in messages (`--prompt-file x.txt`). Synchronous: for flags read while the options are parsed.
  */
-export function readTextSync(name: string, maxBytes: number, label = name): string {
+export function readTextSync(
+  name: string,
+  maxBytes: number,
+  label = name,
+  /** Why a piece of the text shows the source is not what was asked for (stops the read), or undefined. */
+  reject: (text: string) => string | undefined = () => undefined,
+): string {
   // Decoded as it is read: bytes that are not UTF-8 (a binary file, /dev/urandom) stop the read at once.
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const pieces: string[] = [];
@@ -119,11 +125,15 @@ export function readTextSync(name: string, maxBytes: number, label = name): stri
     readPathSync(name, maxBytes, (chunk) => {
       total += chunk.length;
       if (total > maxBytes) throw new InputError(name, overLimit(maxBytes));
+      let text: string;
       try {
-        pieces.push(decoder.decode(chunk, { stream: true }));
+        text = decoder.decode(chunk, { stream: true });
       } catch {
         throw new InputError(name, 'is not UTF-8 text');
       }
+      const problem = reject(text);
+      if (problem) throw new InputError(name, problem);
+      pieces.push(text);
       return true;
     });
     pieces.push(decoder.decode());

@@ -98,7 +98,10 @@ export async function runVerify(argv: string[]): Promise<number> {
     const reports = o.mergeFiles.map((file) => {
       let text: string;
       try {
-        text = readTextSync(file, MAX_REPORT_BYTES, `--merge: ${file}`);
+        // JSON never holds a raw NUL: /dev/zero or a binary file is refused at its first chunk, not at the cap.
+        text = readTextSync(file, MAX_REPORT_BYTES, `--merge: ${file}`, (piece) =>
+          piece.includes('\0') ? 'holds a NUL byte, so it is not a JSON report' : undefined,
+        );
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);

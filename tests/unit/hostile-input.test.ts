@@ -193,3 +193,10 @@ test('verify --prompt-file /dev/zero is refused at 1 MiB, before any request', {
   const r = shell('"$NODE" "$MAIN" verify --url http://127.0.0.1:9 --model m --prompt-file /dev/zero');
   oneLine(r, 2, /^hitless verify: --prompt-file "\/dev\/zero" is over the limit of 1 MiB \(reading stopped there\)$/);
 });
+
+test('verify --merge /dev/zero is refused at its first chunk: JSON never holds a NUL byte', {
+  skip: !hasDevZero,
+}, () => {
+  const r = shell('"$NODE" "$MAIN" verify --merge /dev/zero');
+  oneLine(r, 2, /^hitless verify: --merge: \/dev\/zero holds a NUL byte, so it is not a JSON report$/);
+});
