@@ -200,3 +200,21 @@ test('verify --merge /dev/zero is refused at its first chunk: JSON never holds a
   const r = shell('"$NODE" "$MAIN" verify --merge /dev/zero');
   oneLine(r, 2, /^hitless verify: --merge: \/dev\/zero holds a NUL byte, so it is not a JSON report$/);
 });
+
+test('an oversize document in the second file is named by that file\u2019s own line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hostile-input-'));
+  try {
+    writeFileSync(join(dir, 'a.yaml'), VALID);
+    // Line 1 a small document; the big one starts at its `---` on line 2: "---\n" + "k: " + 300 KiB of x + "\n" is
+    // 307,208 bytes, 300.008 KiB, written rounded up. The joined text's line (7, after a.yaml's 4 and a `---`) is not said.
+    writeFileSync(join(dir, 'b.yaml'), `x: 1\n---\nk: ${'x'.repeat(300 * 1024)}\n`);
+    const r = shell('"$NODE" "$MAIN" check a.yaml b.yaml', dir);
+    oneLine(
+      r,
+      2,
+      /^hitless check: b\.yaml:2: The YAML document at line 2 is 301 KiB; the checker reads at most 256 KiB per document\.$/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
