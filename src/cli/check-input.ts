@@ -15,7 +15,7 @@ import { measureOversize, type OversizeMeasure } from './oversize-document.ts';
 import { InputError, readChunks } from './read-input.ts';
 
 /** The most bytes read from one input (file, FIFO or stdin): far beyond any cluster's manifests, short of a disk. */
-export const MAX_CHECK_BYTES = 2 ** 30;
+const MAX_CHECK_BYTES = 2 ** 30;
 
 /**
  * Characters of one unfinished document after which it is refused: a document over the checker's limit can never

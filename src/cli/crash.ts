@@ -9,7 +9,7 @@
 export const EXIT_INTERNAL = 70;
 
 /** The one line for an unexpected error in `command`: its first line of message, at most 300 characters. */
-export function internalErrorLine(command: string, error: unknown): string {
+function internalErrorLine(command: string, error: unknown): string {
   const raw = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const first = raw.split('\n')[0].slice(0, 300);
   return `hitless ${command}: internal error (${first}); this is a bug in hitless, please report it with the command you ran`;

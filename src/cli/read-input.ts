@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { UsageError } from './args.ts';
 
 /** Bytes read at once. */
-export const CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /** A source that cannot be used: its name and why. The CLI prints it and exits 2. */
 export class InputError extends UsageError {
@@ -38,7 +38,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Why a cap was passed, as the message says it. */
-export function overLimit(maxBytes: number): string {
+function overLimit(maxBytes: number): string {
   return `is over the limit of ${formatBytes(maxBytes)} (reading stopped there)`;
 }
 

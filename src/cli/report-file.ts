@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from './args.ts';
 
 /** Why `file` cannot take the report, or undefined when it can. */
-export function reportPathProblem(file: string): string | undefined {
+function reportPathProblem(file: string): string | undefined {
   const folder = dirname(resolve(file));
   try {
     if (!statSync(folder).isDirectory()) return `its folder ${folder} is not a folder`;

@@ -93,7 +93,7 @@ function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; n
  * sent as given (a second Content-Length, a Transfer-Encoding over a fixed body) is a malformed request toward a
  * keep-alive gateway. `Host` is not among them: it is how people reach a gateway by its address.
  */
-export const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'keep-alive'];
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'keep-alive'];
 
 /** A header value HTTP allows, as verify sends it: visible ASCII, with spaces and tabs only inside. */
 const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;

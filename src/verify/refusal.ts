@@ -7,7 +7,7 @@
 const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_/;
 
 /** A refused request's reason in a few words, from its detail. */
-export function refusalReason(detail: string | null): string {
+function refusalReason(detail: string | null): string {
   if (detail === null) return 'no reason recorded';
   if (/^HTTP \d{3}$/.test(detail)) return detail;
   if (CERTIFICATE.test(detail)) return `certificate not accepted (${detail})`;
