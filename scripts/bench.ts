@@ -14,10 +14,11 @@
  *
  * Options (environment): BENCH_CHANGES (200), BENCH_CLI_RUNS (15), BENCH_LH_RUNS (5: Lighthouse runs per page,
  * the median is reported), BENCH_WORK_RUNS (7: traced loads per page for the main-thread work figure), BENCH_PORT
- * (default: a free port), BENCH_SKIP (comma list of: build, js, input, cli, verify, work, lighthouse; with `build`
+ * (default: a free port), BENCH_SKIP (comma list of: refuse, build, js, input, cli, verify, work, lighthouse; with `build`
  * skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build; `verify` skips the
- * concurrent-streams figure of `hitless verify`, `work` the main-thread work figure; with build, js, input, work and
- * lighthouse all skipped no site is served and no Chromium started).
+ * concurrent-streams figure of `hitless verify`, `work` the main-thread work figure, `refuse` the figures of
+ * refused inputs: time and peak RSS, scripts/bench-refuse.ts, which `node scripts/bench-refuse.ts` runs alone; with
+ * build, js, input, work and lighthouse all skipped no site is served and no Chromium started).
  * Exit code 0 whatever the figures; the table says which budgets are missed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -38,6 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { benchCheckInput } from './bench-check-input.ts';
+import { measureRefusal } from './bench-refuse.ts';
 import { blockingWork, type TraceEvent } from './bench-work.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -1010,6 +1012,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     `node ${process.version}, ${chromiumVersion || 'chromium ?'}, ${cpus().length} CPUs, load average ${startLoad}\n`,
   );
+
+  if (!SKIP.has('refuse')) {
+    section('Refused inputs (hitless check and verify)');
+    measureRefusal(row);
+  }
 
   if (['build', 'js', 'input', 'work', 'lighthouse'].every((part) => SKIP.has(part))) {
     // Only the CLI parts: no site to serve and no browser to start (nor one needed on the machine).

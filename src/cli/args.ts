@@ -1,9 +1,21 @@
 /**
  * Parse the CLI's arguments: `--flag value`, `--flag=value`, and boolean flags as `--flag`, `--flag=true|false`
  * or `--flag true|false`. A blank value (`--replicas ''`, `--replicas=`) is an error naming the flag, never a
- * silent default.
+ * silent default. `--` ends the options: every argument after it is positional (a file named `--help`).
  */
 import { fieldFor } from '../model/fields.ts';
+
+/** The arguments before `--`, the end of options: the only ones that can be flags. */
+export function optionsPart(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/** Whether the command is asked for its help (`--help` or `-h` before any `--`). */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const options = optionsPart(argv);
+  return options.includes('--help') || options.includes('-h');
+}
 
 /** A usage error: the CLI prints it and exits 2. */
 export class UsageError extends Error {
@@ -55,6 +67,11 @@ export function parseArgs(
   const result: ParsedArgs = { inputs: {}, options: {}, positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') {
+      // The end of options: every argument after it is positional, even one that starts with --.
+      result.positional.push(...argv.slice(i + 1));
+      break;
+    }
     if (arg === '-' || !arg.startsWith('--')) {
       result.positional.push(arg);
       continue;

@@ -5,16 +5,23 @@
  * checked whole. A larger one is checked in parts: each part is indexed as it is split (part-index.ts) and kept in a
  * temporary store (byte-store.ts) for the check of its batch, so that neither its text nor its parsed tree is held.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { InputProblem } from '../check/read/guard-input.ts';
-import { MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
+import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { indexParts, type PartsIndexer } from '../check/part-index.ts';
 import { documentSplitter, type Part } from '../check/read/split-documents.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { openByteStore, type ByteStore } from './byte-store.ts';
+import { measureOversize, type OversizeMeasure } from './oversize-document.ts';
+import { InputError, readChunks } from './read-input.ts';
 
-/** Bytes read from a file at once. */
-const CHUNK_BYTES = 64 * 1024;
+/** The most bytes read from one input (file, FIFO or stdin): far beyond any cluster's manifests, short of a disk. */
+const MAX_CHECK_BYTES = 2 ** 30;
+
+/**
+ * Characters of one unfinished document after which it is refused: a document over the checker's limit can never
+ * be checked, so it is only measured from there (the 4 are for a `---` still undecided at the end of what was read).
+ */
+const MAX_DOCUMENT_CHARS = MAX_INPUT_BYTES + 4;
 
 /** Where each file starts in the joined text (its line there), to turn a joined line back into file and line. */
 export interface Joined {
@@ -61,39 +68,42 @@ export function withPlainEnv<T>(fn: () => T): T {
   }
 }
 
+/** Line breaks in `text`. */
+function countLines(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
 const NOT_UTF8 = 'is not UTF-8 text; it looks like binary data, not a YAML manifest';
 
-/** Read one input (a file, or stdin for `-`) in chunks, giving its text to `take`; returns why it cannot be read. */
-async function readOne(name: string, take: (text: string) => void): Promise<string | undefined> {
+/**
+ * Read one input (a file, a FIFO, a device, or stdin for `-`) in chunks through the bounded reader, giving its text
+ * to `take` until `take` returns false; returns why it cannot be read. Bytes that are not UTF-8 stop the read.
+ */
+async function readOne(name: string, maxBytes: number, take: (text: string) => unknown): Promise<string | undefined> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   let utf8 = true;
-  const decode = (bytes?: Uint8Array) => {
-    if (!utf8) return;
+  const decode = (bytes?: Uint8Array): boolean => {
     try {
       const text = bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-      if (text) take(text);
+      return text ? take(text) !== false : true;
     } catch {
       utf8 = false;
+      return false;
     }
   };
-  if (name === '-') {
-    for await (const chunk of process.stdin) decode(chunk as Buffer);
-  } else {
-    let fd: number | undefined;
-    try {
-      if (!statSync(name).isFile()) return 'is not a file';
-      fd = openSync(name, 'r');
-      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-      for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) decode(buffer.subarray(0, n));
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'does not exist'
-        : `cannot be read (${(error as Error).message})`;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+  let stopped = false;
+  try {
+    await readChunks(name, maxBytes, (bytes) => {
+      stopped = !decode(bytes);
+      return !stopped;
+    });
+  } catch (error) {
+    if (error instanceof InputError) return error.problem;
+    throw error;
   }
-  decode();
+  if (!stopped) decode();
   return utf8 ? undefined : NOT_UTF8;
 }
 
@@ -104,11 +114,14 @@ async function readOne(name: string, take: (text: string) => void): Promise<stri
  */
 export async function readJoined(
   names: string[],
-  take: (text: string) => void,
-): Promise<Joined & { unreadable: Unreadable[] }> {
+  /** Returns false to stop reading (the inputs after it are not read); anything else goes on. */
+  take: (text: string) => unknown,
+  maxBytes = MAX_CHECK_BYTES,
+): Promise<Joined & { unreadable: Unreadable[]; stopped: boolean }> {
   const starts: Joined['starts'] = [];
   const unreadable: Unreadable[] = [];
   let line = 1;
+  let stopped = false;
   for (const [i, name] of names.entries()) {
     const feed = unreadable.length === 0;
     if (i > 0) {
@@ -117,18 +130,20 @@ export async function readJoined(
     }
     starts.push({ name, line });
     let last = '';
-    const problem = await readOne(name, (text) => {
+    const problem = await readOne(name, maxBytes, (text) => {
       for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) line++;
       last = text[text.length - 1];
-      if (feed) take(text);
+      if (feed && take(text) === false) stopped = true;
+      return !stopped;
     });
+    if (stopped) return { starts, unreadable, stopped };
     if (problem) unreadable.push({ name, problem });
     else if (last !== '' && last !== '\n') {
       if (feed) take('\n');
       line += 1;
     }
   }
-  return { starts, unreadable };
+  return { starts, unreadable, stopped };
 }
 
 /**
@@ -174,13 +189,52 @@ export async function readCheckInput(
         }
       }
     });
+  /** Characters and bytes read but not yet split into parts (the unfinished document), and the line it starts on. */
+  let unsplit = 0;
+  let unsplitBytes = 0;
+  let unsplitLine = 1;
+  /** Once the unfinished document passed the limit: its measure, and then its size. */
+  let oversize: OversizeMeasure | undefined;
+  let oversizeBytes: number | undefined;
   const read = await readJoined(names, (text) => {
-    accept(splitter.push(text));
+    if (oversize) {
+      oversizeBytes = oversize.push(text);
+      return oversizeBytes === undefined;
+    }
+    const parts = splitter.push(text);
+    unsplit += text.length;
+    unsplitBytes += Buffer.byteLength(text, 'utf8');
+    for (const part of parts) {
+      unsplit -= part.text.length;
+      unsplitBytes -= Buffer.byteLength(part.text, 'utf8');
+    }
+    const last = parts.at(-1);
+    if (last) unsplitLine = last.line + countLines(last.text);
+    accept(parts);
     poll();
+    // A document over the limit can never be checked: it is measured as the rest of it is read, not kept.
+    if (unsplit > MAX_DOCUMENT_CHARS) oversize = measureOversize(unsplitBytes, text);
+    return true;
   });
   if (read.unreadable.length > 0) {
     store?.close();
     return { kind: 'unreadable', starts: read.starts, unreadable: read.unreadable };
+  }
+  if (oversize) {
+    // One document passed the checker's limit: nothing after it is read, and the input is not checked.
+    store?.close();
+    const size = oversizeBytes ?? oversize.end();
+    const what = oversize.capped ? `over ${formatKiB(size)} (reading stopped there)` : formatKiB(size);
+    return {
+      kind: 'parts',
+      starts: read.starts,
+      bytes,
+      parts: count,
+      problem: {
+        message: `The YAML document at line ${unsplitLine} is ${what}; the checker reads at most ${formatKiB(MAX_INPUT_BYTES)} per document.`,
+        line: unsplitLine,
+      },
+    };
   }
   accept(splitter.end());
   if (kept) return { kind: 'whole', starts: read.starts, text: kept.map((p) => p.text).join('') };

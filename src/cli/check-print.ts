@@ -26,7 +26,8 @@ export function problemText(joined: Joined, problem: InputProblem): string {
   if (problem.line === undefined) return problem.message;
   const place = locate(joined, problem.line);
   const local = place.slice(place.lastIndexOf(':') + 1);
-  const message = problem.message.replace(/at line \d+, column (\d+)/, `at line ${local}, column $1`);
+  // The message's own line (`at line N`, with or without a column) is the joined text's: say the file's.
+  const message = problem.message.replace(new RegExp(`at line ${problem.line}\\b`), `at line ${local}`);
   return `${place}${problem.column ? `:${problem.column}` : ''}: ${message}`;
 }
 

@@ -7,7 +7,6 @@
  * does not grow with the input, its parsed trees or its findings.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
-import { once } from 'node:events';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../check/index.ts';
 import { unifiedDiff } from '../check/fix/diff.ts';
 import { describeCounts } from '../check/rules/findings.ts';
@@ -16,11 +15,12 @@ import { checkIndexedParts } from '../check/check-parts.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
 import { readProfiles } from '../facts/read-files.ts';
-import { parseArgs, UsageError } from './args.ts';
+import { asksForHelp, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
 import { formatAnnotation } from './github-annotations.ts';
+import { writeInPieces } from './write-pieces.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
 
 const FORMATS = ['text', 'json', 'diff', 'github'];
@@ -121,7 +121,7 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (asksForHelp(argv)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
@@ -201,6 +201,7 @@ async function checkAndPrint(
   }
   if (format === 'github') {
     await writeInPieces(
+      process.stdout,
       (function* pieces() {
         yield* printed.pieces();
         yield `${formatAnnotation({
@@ -225,6 +226,7 @@ async function checkAndPrint(
         '"findings": []',
       );
     await writeInPieces(
+      process.stdout,
       counts.error + counts.warning + counts.info === 0
         ? [`${before}"findings": []${after}`]
         : (function* pieces() {
@@ -248,6 +250,7 @@ async function checkAndPrint(
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
   ];
   await writeInPieces(
+    process.stdout,
     (function* pieces() {
       yield `${out.join('\n')}\n`;
       yield* printed.pieces();
@@ -255,25 +258,4 @@ async function checkAndPrint(
     })(),
   );
   return code;
-}
-
-/**
- * Write pieces of text to stdout about 64 KiB at a time. A pipe (a CI step's, `| less`) takes them asynchronously:
- * each write waits until the pipe has taken the last, so that a large output is never queued whole in memory (it
- * was about 100 MB of peak RSS for the findings of 10,000 documents). Below 128 KiB a string is an ordinary object
- * of V8's young generation, which its next quick collection frees; a larger one lives in the large-object space
- * until a full collection (the pieces of 256 KiB of 10,000 documents' findings held 20–60 MB there).
- */
-const WRITE_CHARS = 64 * 1024;
-
-async function writeInPieces(pieces: Iterable<string>): Promise<void> {
-  let pending = '';
-  for (const piece of pieces) {
-    pending += piece;
-    if (pending.length >= WRITE_CHARS) {
-      if (!process.stdout.write(pending)) await once(process.stdout, 'drain');
-      pending = '';
-    }
-  }
-  if (pending) process.stdout.write(pending);
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * The hitless CLI: `generate` writes the annotated manifest, `check` reviews manifests you run,
- * `lab` runs the drain lab. Exit codes: 0 ok, 1 findings at error severity (check) or a lab result
- * that contradicts the model, 2 unusable input.
+ * `lab` runs the drain lab. Exit codes: 0 ok, 1 findings at error severity (check), requests lost (verify) or a lab
+ * result that contradicts the model, 2 unusable input or bad flags, 70 an internal error (one line, no stack trace),
+ * 74 output that cannot be written, 141 a closed output pipe.
  */
 import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.ts';
+import { catchStrayErrors, EXIT_INTERNAL, reportInternalError } from './crash.ts';
 import { endQuietlyOnOutputErrors } from './streams.ts';
 
 const HELP = `hitless: roll out LLM model servers behind an InferencePool without dropping requests
@@ -24,7 +26,17 @@ Usage:
   hitless rules       list the checker's rules (code, severity, what each looks for)
   hitless --help
 
-Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.`;
+Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.
+-- ends the options: every argument after it is a file (hitless check -- --odd-name.yaml).
+
+Exit codes:
+  0    ok: no error findings (check), nothing lost (verify)
+  1    findings at error severity (check), requests lost or the rollout incomplete (verify),
+       a lab result that contradicts the model (lab --check)
+  2    unusable input or bad flags (the message names the flag, the file or the limit)
+  ${EXIT_INTERNAL}   an internal error: a bug in hitless (one line; HITLESS_DEBUG=1 adds the stack)
+  74   the output cannot be written (a full disk)
+  141  the output pipe was closed (| head)`;
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -56,6 +68,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`hitless: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
     return 2;
   }
+  catchStrayErrors(name);
   try {
     return await (await load())(rest);
   } catch (error) {
@@ -63,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hitless ${name}: ${error.message}\n`);
       return 2;
     }
-    throw error;
+    return reportInternalError(name, error);
   }
 }
 

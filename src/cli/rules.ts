@@ -1,6 +1,6 @@
 /** `hitless rules`: list the checker's rules from its registry: code, severity and what each looks for. */
 import { ruleRows } from '../check/rules/index.ts';
-import { parseArgs, UsageError } from './args.ts';
+import { asksForHelp, parseArgs, UsageError } from './args.ts';
 
 const USAGE = `Usage: hitless rules [--format text|json|markdown]
 
@@ -9,7 +9,7 @@ looks for, what to do about it, and whether the fixed manifest carries its fix (
 
 /** Run `hitless rules`; returns the exit code. */
 export async function runRules(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (asksForHelp(argv)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }

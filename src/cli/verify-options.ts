@@ -2,8 +2,8 @@
  * `hitless verify`'s flags: parsed with the CLI's parseArgs (plus repeated `--header` and `-n`),
  * checked against their ranges. Every bad value is a UsageError naming the flag and what it allows.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './args.ts';
+import { InputError, readTextSync } from './read-input.ts';
 import type { Api, VerifyOptions } from '../verify/options.ts';
 
 /** The path each API appends to the base URL. */
@@ -49,7 +49,8 @@ const BOOLEAN_OPTIONS = ['merge', 'emit-job', 'quiet', 'exit-zero', 'help'];
 /** Kubernetes object names (RFC 1123 subdomain, as Deployments and Jobs use). */
 const K8S_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const MAX_PROMPT_BYTES = 1_000_000;
+/** The largest prompt file read (a long-context prompt fits; /dev/zero stops here). */
+const MAX_PROMPT_BYTES = 2 ** 20;
 
 /** A number flag within [min, max]; `whole` asks for an integer. */
 function numberOption(value: string | undefined, flag: keyof typeof RANGES, whole: boolean): number {
@@ -72,6 +73,11 @@ function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; n
   let namespace: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') {
+      // The end of options: the rest goes to parseArgs, which takes it as positional.
+      rest.push(...argv.slice(i));
+      break;
+    }
     if (arg === '--header' || arg === '-n') {
       if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
       if (arg === '-n') namespace = argv[++i];
@@ -82,7 +88,24 @@ function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; n
   return { rest, headers, namespace };
 }
 
-/** Parse `K:V` headers; the message names the header's position, never its value. */
+/**
+ * Headers that frame the message or belong to one connection: verify sets the body's length itself, and one of these
+ * sent as given (a second Content-Length, a Transfer-Encoding over a fixed body) is a malformed request toward a
+ * keep-alive gateway. `Host` is not among them: it is how people reach a gateway by its address.
+ */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'keep-alive'];
+
+/** A header value HTTP allows, as verify sends it: visible ASCII, with spaces and tabs only inside. */
+const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
+
+/** Why `name` cannot be sent as a header chosen by the user, or undefined when it can. */
+function headerNameProblem(name: string): string | undefined {
+  if (FRAMING_HEADERS.includes(name.toLowerCase()))
+    return `is a framing or connection header, which verify sets itself (not allowed: ${FRAMING_HEADERS.join(', ')})`;
+  return undefined;
+}
+
+/** Parse `K:V` headers; the message names the header's position or name, never its value. */
 function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   values.forEach((value, i) => {
@@ -92,6 +115,12 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
       throw new UsageError(`--header number ${i + 1} must look like Name:value (a header name, a colon, the value)`);
     const v = value.slice(colon + 1).trim();
     if (/[\r\n\0]/.test(v)) throw new UsageError(`--header ${name} has a line break or NUL in its value`);
+    if (!HEADER_VALUE.test(v))
+      throw new UsageError(
+        `--header ${name} has a character HTTP does not allow in a value (only visible ASCII, spaces and tabs)`,
+      );
+    const problem = headerNameProblem(name);
+    if (problem) throw new UsageError(`--header ${name} ${problem}`);
     headers[name.toLowerCase()] = v;
   });
   return headers;
@@ -157,16 +186,16 @@ function readPrompt(options: Record<string, string>): string {
     if (prompt.length === 0) throw new UsageError('--prompt must not be empty');
     return prompt;
   }
+  const file = options['prompt-file'];
   let text: string;
   try {
-    text = readFileSync(options['prompt-file'], 'utf8');
+    // Bounded: a FIFO or a device (/dev/zero) stops at the cap, never read whole.
+    text = readTextSync(file, MAX_PROMPT_BYTES, `--prompt-file ${JSON.stringify(file)}`);
   } catch (error) {
-    throw new UsageError(
-      `--prompt-file ${JSON.stringify(options['prompt-file'])} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    if (!(error instanceof InputError)) throw error;
+    throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
   }
   if (text.trim().length === 0) throw new UsageError('--prompt-file is empty');
-  if (Buffer.byteLength(text) > MAX_PROMPT_BYTES) throw new UsageError('--prompt-file must be at most 1 MB');
   return text;
 }
 
@@ -237,6 +266,8 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
   const headers = parseHeaders([...headerValues, ...headersFromEnv(env)]);
   if (o['id-header'] !== undefined && !HEADER_NAME.test(o['id-header']))
     throw new UsageError(`--id-header must be a header name (got ${JSON.stringify(o['id-header'])})`);
+  const idProblem = o['id-header'] === undefined ? undefined : headerNameProblem(o['id-header']);
+  if (idProblem) throw new UsageError(`--id-header ${o['id-header']} ${idProblem}`);
   const run: Omit<VerifyOptions, 'mode'> = {
     ...base,
     api,

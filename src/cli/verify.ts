@@ -4,17 +4,17 @@
  * changes on the timeline. Exit codes: 0 nothing lost, 1 something lost (or the rollout did not
  * complete), 2 bad flags or a Deployment kubectl cannot read.
  */
-import { writeFileSync } from 'node:fs';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { startLagMonitor } from '../verify/lag.ts';
 import { reportHtml } from '../verify/html.ts';
 import { jobYaml } from '../verify/job.ts';
 import { MAX_ARRIVALS, startLoad } from '../verify/load.ts';
-import { mergeReports, readReportFile } from '../verify/merge.ts';
+import { mergeReports, parseReportText } from '../verify/merge.ts';
 import type { VerifyOptions } from '../verify/options.ts';
 import { parseVerifyOptions, RANGES } from './verify-options.ts';
-import { buildReport, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
+import { buildReport, reportUrl, summaryText, type VerifyEvent, type VerifyReport } from '../verify/report.ts';
+import { reportJsonPieces } from '../verify/report-json.ts';
 import {
   readDeploymentSelector,
   restartDeployment,
@@ -26,6 +26,12 @@ import {
 } from '../verify/restart.ts';
 import { startStatus } from '../verify/status.ts';
 import { UsageError } from './args.ts';
+import { InputError, readTextSync } from './read-input.ts';
+import { checkReportPath, writeReport } from './report-file.ts';
+import { writeInPieces } from './write-pieces.ts';
+
+/** The largest shard `--merge` reads: about 1.5 million requests, short of the longest string Node can hold. */
+const MAX_REPORT_BYTES = 256 * 2 ** 20;
 
 const range = (flag: keyof typeof RANGES, unit = '') =>
   `${RANGES[flag][0]}–${RANGES[flag][1]}${unit}, default ${RANGES[flag][2]}${unit}`;
@@ -39,7 +45,8 @@ Usage:
   hitless verify --merge a.json b.json … [--format text|json] [--report FILE.html]
 
 Load:
-  --url URL            the endpoint's base URL; verify appends /v1/completions or /v1/chat/completions
+  --url URL            the endpoint's base URL; verify appends /v1/completions or /v1/chat/completions;
+                       a query (?api-version=…) is sent with every request, and saved without its values
   --api completions|chat   which API to call (default completions)
   --model NAME         the model the endpoint serves (required)
   --rate N             requests per second (${range('rate')})
@@ -85,27 +92,39 @@ export async function runVerify(argv: string[]): Promise<number> {
     process.stdout.write(jobYaml(o));
     return 0;
   }
+  // Before the first request: a run whose report could not be written would be lost at its end.
+  checkReportPath(o.reportFile);
   if (o.mode === 'merge') {
     const reports = o.mergeFiles.map((file) => {
+      let text: string;
       try {
-        return readReportFile(file);
+        // JSON never holds a raw NUL: /dev/zero or a binary file is refused at its first chunk, not at the cap.
+        text = readTextSync(file, MAX_REPORT_BYTES, `--merge: ${file}`, (piece) =>
+          piece.includes('\0') ? 'holds a NUL byte, so it is not a JSON report' : undefined,
+        );
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
+      }
+      try {
+        return parseReportText(text, file);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
     });
-    return finish(mergeReports(reports), o);
+    return await finish(mergeReports(reports), o);
   }
   return runLoadTest(o);
 }
 
-/** Print the report as asked, write the HTML page, and pick the exit code. */
-function finish(report: VerifyReport, o: VerifyOptions, rollout: RolloutEnd | null = null): number {
-  if (o.reportFile) {
-    writeFileSync(o.reportFile, reportHtml(report));
-    process.stderr.write(`hitless verify: wrote ${o.reportFile}\n`);
-  }
-  if (o.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+/**
+ * Print the report as asked (the summary, or the JSON written in pieces), then write the HTML page, and pick the exit
+ * code: a page that cannot be written is said on stderr and leaves the run's own exit code.
+ */
+async function finish(report: VerifyReport, o: VerifyOptions, rollout: RolloutEnd | null = null): Promise<number> {
+  if (o.format === 'json') await writeInPieces(process.stdout, reportJsonPieces(report));
   else process.stdout.write(`${summaryText(report)}\n`);
+  if (o.reportFile) writeReport(o.reportFile, () => reportHtml(report));
   if (rollout !== null && rollout !== 'complete') {
     const how = { failed: 'did not complete', 'not-started': 'was not started', interrupted: 'was interrupted' }[
       rollout
@@ -223,7 +242,7 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
     const report = buildReport({
       startedAt,
       settings: {
-        url: `${url.origin}${url.pathname}`,
+        url: reportUrl(url),
         api: o.api,
         model: o.model,
         ratePerSecond: o.ratePerSecond,
@@ -237,7 +256,7 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
       skipped: load.stats.skipped,
       clientMaxLagMs: lag.max(),
     });
-    return finish(report, o, o.restart ? (rollout ?? 'not-started') : null);
+    return await finish(report, o, o.restart ? (rollout ?? 'not-started') : null);
   } finally {
     lag.stop();
     process.off('SIGINT', onSigint);

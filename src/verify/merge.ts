@@ -5,9 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { lostOf, zeroCounts } from './outcome.ts';
+import { reportProblem } from './report-check.ts';
 import { ttftSummary, type RequestRow, type VerifyEvent, type VerifyReport } from './report.ts';
 
-/** Read one report; the message names the file and what is wrong with it. */
+/** Read one report whole (tests; the CLI reads shards through its bounded reader and calls parseReportText). */
 export function readReportFile(file: string): VerifyReport {
   let text: string;
   try {
@@ -17,6 +18,11 @@ export function readReportFile(file: string): VerifyReport {
       `--merge: ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
+  return parseReportText(text, file);
+}
+
+/** Parse one report's text; the message names the file and the first bad field. */
+export function parseReportText(text: string, file: string): VerifyReport {
   // `kubectl logs` may put a line of its own before the JSON; the report is the last top-level object.
   const start = text.search(/^\{/m);
   let data: unknown;
@@ -25,30 +31,9 @@ export function readReportFile(file: string): VerifyReport {
   } catch {
     throw new Error(`--merge: ${file} is not a hitless verify JSON report (run verify with --format json)`);
   }
-  return checkReport(data, file);
-}
-
-/** Check that data is a verify report (version 1); throws naming the file and the field. */
-function checkReport(data: unknown, file: string): VerifyReport {
-  const r = data as Partial<VerifyReport>;
-  const problem =
-    !r || typeof r !== 'object'
-      ? 'it is not an object'
-      : r.tool !== 'hitless verify'
-        ? '"tool" is not "hitless verify"'
-        : r.version !== 1
-          ? `version ${JSON.stringify(r.version)} is not 1`
-          : typeof r.startedAt !== 'string' || Number.isNaN(Date.parse(r.startedAt))
-            ? '"startedAt" is not a time'
-            : !Array.isArray(r.perRequest)
-              ? '"perRequest" is missing'
-              : !Array.isArray(r.events)
-                ? '"events" is missing'
-                : !r.settings || typeof r.settings !== 'object'
-                  ? '"settings" is missing'
-                  : null;
+  const problem = reportProblem(data);
   if (problem) throw new Error(`--merge: ${file} is not a hitless verify report: ${problem}`);
-  return r as VerifyReport;
+  return data as VerifyReport;
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

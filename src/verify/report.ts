@@ -1,9 +1,10 @@
 /**
  * The result of a verify run as plain data (what `--format json` prints and `--merge` reads), built
  * from the requests' results and the run's events, and the text summary. Headers are never part of it;
- * the URL is kept without its query string and user info.
+ * the URL is kept without user info, its query with each parameter's name and not its value (which may be a key).
  */
 import { LAG_NOISE_MS } from './lag.ts';
+import { refusalSummary } from './refusal.ts';
 import { lostOf, VERIFY_OUTCOMES, zeroCounts, type VerifyOutcome } from './outcome.ts';
 import type { RequestResult } from './request.ts';
 
@@ -63,11 +64,18 @@ export interface VerifyReport {
   perRequest: RequestRow[];
 }
 
+/** The URL as a report keeps it: origin, path and the query's names (`?api-version=…`); requests get the whole URL. */
+export function reportUrl(url: URL): string {
+  const names = [...url.searchParams.keys()];
+  const query = names.length === 0 ? '' : `?${names.map((n) => `${encodeURIComponent(n)}=…`).join('&')}`;
+  return `${url.origin}${url.pathname}${query}`;
+}
+
 /** Client event-loop lag above this (ms, the lab's noise bound) is reported: the client may have delayed requests. */
 export const CLIENT_STALL_MS = LAG_NOISE_MS;
 
 /** The q-quantile of sorted numbers (nearest rank); 0 for none. */
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
@@ -78,7 +86,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 /** p50 and p99 of times to first token, ms, or null when there are none. */
 export function ttftSummary(values: readonly number[]): { p50: number; p99: number } | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = Float64Array.from(values).sort();
   return { p50: round1(quantile(sorted, 0.5)), p99: round1(quantile(sorted, 0.99)) };
 }
 
@@ -132,7 +140,11 @@ export function buildReport(o: {
 
 /** The run's end, seconds after its start: the last request's end or the last event. */
 export function reportEndSeconds(report: VerifyReport): number {
-  return Math.max(0, ...report.perRequest.map((r) => r.end), ...report.events.map((e) => e.atSeconds));
+  // A loop, not Math.max(...rows): spreading 150,000 or more arguments overflows the call stack.
+  let end = 0;
+  for (const r of report.perRequest) if (r.end > end) end = r.end;
+  for (const e of report.events) if (e.atSeconds > end) end = e.atSeconds;
+  return end;
 }
 
 /** The summary for people: counts, lost, TTFT, warnings. */
@@ -146,6 +158,8 @@ export function summaryText(report: VerifyReport): string {
   lines.push(
     `  ${VERIFY_OUTCOMES.map((o) => `${o} ${report.outcomes[o]}`).join(', ')}${report.cancelled ? `, cancelled ${report.cancelled}` : ''}`,
   );
+  const refused = refusalSummary(report.perRequest);
+  if (refused) lines.push(`  refused: ${refused}`);
   if (report.ttftMs)
     lines.push(
       `  time to first token: p50 ${report.ttftMs.p50} ms, p99 ${report.ttftMs.p99} ms; longest ok request ${report.longestOkSeconds} s`,

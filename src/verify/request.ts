@@ -4,6 +4,8 @@
  */
 import { request as httpRequest, type Agent as HttpAgent } from 'node:http';
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { classifyRequest, type VerifyOutcome } from './outcome.ts';
 import { createStreamReader } from './sse.ts';
 
@@ -51,6 +53,21 @@ export interface InFlight {
   cancel(): void;
 }
 
+/** A decoder for a response's content-encoding: null for none, undefined for one verify cannot read. */
+function bodyOf(encoding: string | string[] | undefined): Transform | null | undefined {
+  const name = String(encoding ?? '')
+    .trim()
+    .toLowerCase();
+  if (name === '' || name === 'identity') return null;
+  if (name === 'gzip' || name === 'x-gzip') return createGunzip();
+  if (name === 'deflate') return createInflate();
+  if (name === 'br') return createBrotliDecompress();
+  return undefined;
+}
+
+/** The reader's error for an event over its bound (src/verify/sse.ts). */
+const OVERSIZE_EVENT = 'an event longer than 1 MiB';
+
 /** Longest body kept for `onRaw` (tests only). */
 const RAW_LIMIT = 200_000;
 
@@ -75,6 +92,8 @@ export function sendRequest(
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
+    // An uncompressed stream is asked for; a compressed one is still decoded (see `bodyOf`).
+    'accept-encoding': 'identity',
     'content-length': String(Buffer.byteLength(target.body)),
     ...target.headers,
   };
@@ -112,18 +131,46 @@ export function sendRequest(
     if (status !== undefined && status >= 200 && status <= 299 && !type.includes('text/event-stream')) {
       detail = `not an event stream (content-type ${JSON.stringify(type.slice(0, 60))}): does the endpoint stream?`;
     }
-    res.on('data', (part: Buffer) => {
+    const body = bodyOf(res.headers['content-encoding']);
+    if (body === undefined) {
+      detail = `content-encoding ${JSON.stringify(String(res.headers['content-encoding']).slice(0, 30))} cannot be decoded`;
+      req.destroy();
+    }
+    const feed = (part: Buffer) => {
       reader.feed(part);
       if (onRaw && raw.length < RAW_LIMIT) raw += part.toString('utf8');
-    });
-    res.on('end', () => {
-      complete = res.complete;
-    });
+      // An event over the reader's bound (a flood of bytes, a decompression bomb) ends the stream: stop reading it.
+      if (reader.facts.error === OVERSIZE_EVENT) req.destroy();
+    };
     res.on('error', (error: NodeJS.ErrnoException) => {
       detail ??= error.code ?? error.message;
     });
+    if (body === null || body === undefined) {
+      res.on('data', feed);
+      res.on('end', () => {
+        complete = res.complete;
+      });
+      res.on('close', () => {
+        complete = complete || res.complete;
+        if (!complete) detail ??= 'the stream broke off';
+        finish();
+      });
+      return;
+    }
+    // A compressed body: decoded as it arrives; one that cannot be decoded is cut, with the reason.
+    let undecodable = false;
+    res.pipe(body);
+    body.on('data', feed);
+    body.on('error', (error: NodeJS.ErrnoException) => {
+      undecodable = true;
+      detail ??= `the ${res.headers['content-encoding']} body could not be decoded (${error.code ?? error.message})`;
+      req.destroy();
+    });
     res.on('close', () => {
-      complete = complete || res.complete;
+      if (!res.complete) body.destroy();
+    });
+    body.on('close', () => {
+      complete = res.complete && !undecodable;
       if (!complete) detail ??= 'the stream broke off';
       finish();
     });
