@@ -303,8 +303,12 @@ test('a value cut short by an unquoted " #" is refused, naming the file and line
   const { readFileSync } = await import('node:fs');
   const read = (p: string) => ({ path: p, text: readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8') });
   const vllm = read('content/model-servers/vllm.yaml');
-  // versionNotes is a folded block scalar there; turn the id line into a plain value with a trailing comment
-  const broken = { ...vllm, text: vllm.text.replace(/^id: vllm$/m, 'id: vllm # see #1838') };
+  // versionNotes is a folded block scalar there; turn the id line into a plain value with a trailing comment, and
+  // drop the editor's schema line above it so that the id is on line 1
+  const broken = {
+    ...vllm,
+    text: vllm.text.replace(/^# yaml-language-server: .*\n/, '').replace(/^id: vllm$/m, 'id: vllm # see #1838'),
+  };
   const defaults = read('content/request-defaults.yaml');
   assert.throws(
     () => profilesFromFiles([read('content/gateways/gke.yaml')], [broken], defaults),

@@ -9,7 +9,7 @@ import { id, sourceIds, text } from './common.ts';
  * The values a manifest template may name, as a whole string scalar `${value}`: the pool's name, namespace and
  * port, the model server's readiness path, and the plan's gateway settings.
  */
-export const TEMPLATE_VALUES = [
+const TEMPLATE_VALUES = [
   'name',
   'namespace',
   'port',

@@ -46,7 +46,6 @@ export const drainSchema = z
     if (d.kind === 'fixed' && d.fixedScope === undefined) fail('fixedScope', 'is required when kind is fixed');
     if (d.minVersionNote !== undefined && d.minVersion === undefined) fail('minVersionNote', 'needs minVersion');
   });
-export type DrainFact = z.output<typeof drainSchema>;
 
 /** One probe of the model-server container; without `path`, a TCP check on the `http` port. */
 const probe = z.strictObject({
