@@ -8,7 +8,7 @@ import { Document, isMap, isScalar, type Scalar, type YAMLMap } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
-import type { ChartFacts } from '../facts/read-output-facts.ts';
+import type { ChartFacts } from '../facts/profiles.ts';
 import { manifestDocuments } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';

@@ -9,7 +9,7 @@ import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
-import type { LwsFacts } from '../facts/read-output-facts.ts';
+import type { LwsFacts } from '../facts/profiles.ts';
 import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, OutputError, type OutputFile } from './files.ts';

@@ -6,7 +6,7 @@
 import type { Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import type { DrainInputs } from '../model/resolve.ts';
-import type { OutputFacts } from '../facts/read-output-facts.ts';
+import type { OutputFacts } from '../facts/profiles.ts';
 import { emitManifest } from './bundle.ts';
 import { joinFiles, type EmittedOutput, type OutputFile } from './files.ts';
 import { patchFiles } from './patch.ts';

@@ -1,14 +1,17 @@
 /**
- * Parse and validate the data files from their text: the gateway and model-server profiles and the request
- * defaults. Both the Node reader (CLI, tests) and the site (Vite's import.meta.glob) pass file names and contents
- * here, so every surface validates alike.
+ * Parse and validate the data files from their text: the gateway and model-server profiles, the request defaults
+ * and the output forms' facts. Both the Node reader (CLI, tests) and the site (Vite's import.meta.glob) pass file
+ * names and contents here, so every surface validates alike.
  */
 import { isScalar, parseDocument, visit } from 'yaml';
-import { collectProfiles, type Profiles } from './profiles.ts';
-import { readGatewayProfile } from './read-gateway.ts';
-import { readModelServerProfile } from './read-model-server.ts';
-import { readRequestDefaults } from './read-request-defaults.ts';
+import type { z } from 'zod';
 import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from './defaults.ts';
+import { parseData } from './parse-data.ts';
+import type { OutputFacts, Profiles } from './profiles.ts';
+import { gatewaySchema } from './schemas/gateway.ts';
+import { modelServerSchema } from './schemas/model-server.ts';
+import { chartFactsSchema, lwsFactsSchema } from './schemas/outputs.ts';
+import { requestDefaultsSchema } from './schemas/request-defaults.ts';
 
 /** One data file: its path (for messages) and its text. */
 export interface DataFile {
@@ -16,11 +19,17 @@ export interface DataFile {
   text: string;
 }
 
+/** The request defaults file, relative to the content folder. */
+export const REQUEST_DEFAULTS_FILE = 'request-defaults.yaml';
+/** The output forms' facts files, relative to the content folder. */
+export const CHART_FACTS_FILE = 'outputs/gie-inferencepool.yaml';
+export const LWS_FACTS_FILE = 'outputs/lws.yaml';
+
 /**
  * Parse one data file. A comment after a value on its line is refused: in a plain scalar, " #" starts a
  * comment, so an unquoted "see #1838" would silently lose its end. Quote such values instead.
  */
-function parseFile(file: DataFile): unknown {
+function parseYaml(file: DataFile): unknown {
   const doc = parseDocument(file.text, { prettyErrors: true });
   if (doc.errors.length > 0) throw new Error(`${file.path}: not valid YAML: ${doc.errors[0].message}`);
   visit(doc, {
@@ -41,6 +50,11 @@ function parseFile(file: DataFile): unknown {
   }
 }
 
+/** Parse a data file and validate it with its kind's schema; throws naming the file and every field at fault. */
+export function readDataFile<S extends z.ZodType>(file: DataFile, schema: S): z.output<S> {
+  return parseData(schema, parseYaml(file), file.path);
+}
+
 /**
  * Whether a file name is a data file every reader loads (the CLI, the site, the CLI package): YAML (.yaml or .yml),
  * not a draft (`_name`) or hidden (`.name`) file.
@@ -49,16 +63,25 @@ export function isDataFileName(name: string): boolean {
   return /^[^_.].*\.ya?ml$/.test(name);
 }
 
-function checkIdMatchesName(file: DataFile, id: string): void {
-  const base = file.path
-    .split('/')
-    .pop()!
-    .replace(/\.ya?ml$/, '');
-  if (base !== id) throw new Error(`${file.path}: id "${id}" must match the file name "${base}"`);
+/** Read the profiles of one folder: ids unique and matching the file names, sorted for display. */
+function readProfileFiles<S extends z.ZodType<{ id: string; order: number }>>(
+  files: DataFile[],
+  schema: S,
+): z.output<S>[] {
+  const seen = new Set<string>();
+  const profiles = files.map((file) => {
+    const profile = readDataFile(file, schema);
+    const base = file.path
+      .split('/')
+      .pop()!
+      .replace(/\.ya?ml$/, '');
+    if (base !== profile.id) throw new Error(`${file.path}: id "${profile.id}" must match the file name "${base}"`);
+    if (seen.has(profile.id)) throw new Error(`${file.path}: another file has the id "${profile.id}"`);
+    seen.add(profile.id);
+    return profile;
+  });
+  return profiles.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
 }
-
-/** The request defaults file, relative to the content folder. */
-export const REQUEST_DEFAULTS_FILE = 'request-defaults.yaml';
 
 /**
  * Validate every gateway and model-server file and the request defaults (content/request-defaults.yaml); throws
@@ -69,16 +92,8 @@ export function profilesFromFiles(
   modelServerFiles: DataFile[],
   requestDefaultsFile: DataFile,
 ): Profiles {
-  const gateways = gatewayFiles.map((f) => {
-    const p = readGatewayProfile(parseFile(f), f.path);
-    checkIdMatchesName(f, p.id);
-    return p;
-  });
-  const modelServers = modelServerFiles.map((f) => {
-    const p = readModelServerProfile(parseFile(f), f.path);
-    checkIdMatchesName(f, p.id);
-    return p;
-  });
+  const gateways = readProfileFiles(gatewayFiles, gatewaySchema);
+  const modelServers = readProfileFiles(modelServerFiles, modelServerSchema);
   if (!gateways.some((g) => g.id === DEFAULT_GATEWAY))
     throw new Error(`content/gateways: the default gateway "${DEFAULT_GATEWAY}" has no profile`);
   if (!modelServers.some((m) => m.id === DEFAULT_MODEL_SERVER)) {
@@ -86,6 +101,10 @@ export function profilesFromFiles(
   }
   if (!requestDefaultsFile)
     throw new Error(`content/${REQUEST_DEFAULTS_FILE}: missing; it holds the sourced default time per output token`);
-  const requestDefaults = readRequestDefaults(parseFile(requestDefaultsFile), requestDefaultsFile.path);
-  return collectProfiles(gateways, modelServers, requestDefaults);
+  return { gateways, modelServers, requestDefaults: readDataFile(requestDefaultsFile, requestDefaultsSchema) };
+}
+
+/** Validate both output forms' facts files from their texts. */
+export function outputFactsFromFiles(chart: DataFile, lws: DataFile): OutputFacts {
+  return { chart: readDataFile(chart, chartFactsSchema), lws: readDataFile(lws, lwsFactsSchema) };
 }

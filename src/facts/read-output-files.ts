@@ -1,7 +1,8 @@
 /** Read the output forms' facts (content/outputs/) from disk (Node only): the CLI and the tests use this. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHART_FACTS_FILE, LWS_FACTS_FILE, outputFactsFromFiles, type OutputFacts } from './read-output-facts.ts';
+import { CHART_FACTS_FILE, LWS_FACTS_FILE, outputFactsFromFiles } from './profile-files.ts';
+import type { OutputFacts } from './profiles.ts';
 import { CONTENT_DIR } from './read-files.ts';
 
 /** Load and validate content/outputs/*.yaml under `contentDir` (default: the repository's `content/`). */

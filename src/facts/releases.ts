@@ -4,12 +4,11 @@
  * This is the one seam between the facts (content/model-servers/*.yaml, per release) and their readers (the plan,
  * the emitter, the checker, the pages). Readers ask these functions; they never compare version strings themselves.
  */
-import type { ModelServerProfile } from './profiles.ts';
-
 /** A release as its numeric parts, most significant first (`0.18.1` → [0, 18, 1], `25.05` → [25, 5]). */
 export type ReleaseParts = readonly number[];
 
-const RELEASE = /^v?(\d+(?:\.\d+){0,3})$/;
+/** A release as data writes it: `0.18.1`, `v3.3.5`, `25.05` (up to four numeric parts). */
+export const RELEASE = /^v?(\d+(?:\.\d+){0,3})$/;
 
 /** Split a release such as `0.18.1`, `v3.3.5` or `25.05` into numbers; undefined when it is not one. */
 export function releaseParts(release: string): ReleaseParts | undefined {
@@ -44,7 +43,7 @@ export function imageTag(image: string): string | undefined {
  * The release an image runs, read from its tag with the profile's `release.tagPattern` (whose first group is the
  * release), or undefined when the tag names no release (`latest`, `server-cuda`, a digest only).
  */
-export function releaseFromImage(server: Pick<ModelServerProfile, 'release'>, image: string): string | undefined {
+export function releaseFromImage(server: { release: { tagPattern: RegExp } }, image: string): string | undefined {
   const tag = imageTag(image);
   if (tag === undefined) return undefined;
   const m = server.release.tagPattern.exec(tag);
@@ -71,7 +70,10 @@ export type DrainFlagAt =
   | { kind: 'unknown-release'; flag: string; since?: string };
 
 /** Whether a release of the server has its drain flag. `release` undefined means it could not be told. */
-export function drainFlagAt(server: ModelServerProfile, release: string | undefined): DrainFlagAt {
+export function drainFlagAt(
+  server: { drain: { kind: string; flag?: string; minVersion?: string } },
+  release: string | undefined,
+): DrainFlagAt {
   const { drain } = server;
   if (drain.kind !== 'flag' || !drain.flag) return { kind: 'no-flag' };
   const since = drain.minVersion;

@@ -1,5 +1,6 @@
 /** The output forms' facts as the site sees them: content/outputs/*.yaml, bundled by Vite at build time. */
-import { outputFactsFromFiles, type OutputFacts } from './read-output-facts.ts';
+import { outputFactsFromFiles } from './profile-files.ts';
+import type { OutputFacts } from './profiles.ts';
 
 const chartText = import.meta.glob('/content/outputs/gie-inferencepool.yaml', {
   query: '?raw',

@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { manifestOf } from '../support/drain.ts';
-import { readChartFacts } from '../../src/facts/read-output-facts.ts';
+import { readDataFile } from '../../src/facts/profile-files.ts';
+import { chartFactsSchema } from '../../src/facts/schemas/outputs.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/generate.ts';
 
@@ -66,13 +67,17 @@ test('a chart facts file with a bad value is refused, naming the file and the fi
     + 'values: {selector: a.b, targetPorts: a.c, modelServerType: a.d, failureMode: e.f, extProcPort: e.g, provider: p.n}\n'
     + 'defaults: {failureMode: FailOpen, extProcPort: 9002, targetPort: 8000, modelServerType: vllm, provider: none}\n'
     + 'modelServerTypes: [vllm]\nproviders: [none]\nhardCoded: {gkeBackendTimeoutSeconds: 300, gkeHealthCheckPath: /health, eppTerminationGracePeriodSeconds: 130}\n';
-  assert.equal(readChartFacts('c.yaml', good).hardCoded.gkeBackendTimeoutSeconds, 300);
+  assert.equal(readDataFile({ path: 'c.yaml', text: good }, chartFactsSchema).hardCoded.gkeBackendTimeoutSeconds, 300);
   assert.throws(
-    () => readChartFacts('c.yaml', good.replace('eppNameReleaseChars: 40', 'eppNameReleaseChars: forty')),
+    () =>
+      readDataFile(
+        { path: 'c.yaml', text: good.replace('eppNameReleaseChars: 40', 'eppNameReleaseChars: forty') },
+        chartFactsSchema,
+      ),
     /c\.yaml.*eppNameReleaseChars/s,
   );
   assert.throws(
-    () => readChartFacts('c.yaml', good.replace('release: v1.5.0', 'release: latest')),
+    () => readDataFile({ path: 'c.yaml', text: good.replace('release: v1.5.0', 'release: latest') }, chartFactsSchema),
     /c\.yaml.*release/s,
   );
 });

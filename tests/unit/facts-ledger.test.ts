@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { gatewayLedgerProblems, modelServerLedgerProblems } from '../../src/facts/read-ledger.ts';
-import { readModelServerProfile } from '../../src/facts/read-model-server.ts';
-import { readGatewayProfile } from '../../src/facts/read-gateway.ts';
 import { profiles } from '../support/drain.ts';
+import { modelServerLedgerProblems, modelServerSchema } from '../../src/facts/schemas/model-server.ts';
+import { gatewayLedgerProblems, gatewaySchema } from '../../src/facts/schemas/gateway.ts';
+import { parseData } from '../../src/facts/parse-data.ts';
 
 const raw = (kind: 'gateways' | 'model-servers', id: string) =>
   parse(readFileSync(new URL(`../../content/${kind}/${id}.yaml`, import.meta.url), 'utf8'));
@@ -66,42 +66,42 @@ test('the readers refuse the same data with the file and field named', () => {
   const noRange = raw('model-servers', 'tgi');
   delete noRange.facts[1].since;
   assert.throws(
-    () => readModelServerProfile(noRange, 'tgi.yaml'),
+    () => parseData(modelServerSchema, noRange, 'tgi.yaml'),
     /^ProfileDataError: tgi\.yaml: facts\[1\]\.since is missing: a per-release fact needs since and\/or until/,
   );
   const noAt = raw('model-servers', 'vllm');
   delete noAt.sources[2].at;
   assert.throws(
-    () => readModelServerProfile(noAt, 'vllm.yaml'),
+    () => parseData(modelServerSchema, noAt, 'vllm.yaml'),
     /vllm\.yaml: sources\[2\]\.at must be a non-empty string, found missing/,
   );
   const badDate = raw('gateways', 'istio');
   badDate.sources[0].checked = 'yesterday';
-  assert.throws(() => readGatewayProfile(badDate, 'istio.yaml'), /istio\.yaml: sources\[0\]\.checked must match/);
+  assert.throws(() => parseData(gatewaySchema, badDate, 'istio.yaml'), /istio\.yaml: sources\[0\]\.checked must match/);
   const numberRelease = raw('model-servers', 'triton');
   numberRelease.facts[0].since = 25.1;
   assert.throws(
-    () => readModelServerProfile(numberRelease, 'triton.yaml'),
+    () => parseData(modelServerSchema, numberRelease, 'triton.yaml'),
     /triton\.yaml: facts\[0\]\.since must be a quoted release such as '25\.05', found the number 25\.1/,
   );
   const backwards = raw('model-servers', 'vllm');
   backwards.facts[0].since = '0.19.0';
   assert.throws(
-    () => readModelServerProfile(backwards, 'vllm.yaml'),
+    () => parseData(modelServerSchema, backwards, 'vllm.yaml'),
     /vllm\.yaml: facts\[0\]\.until must be a later release than since \(0\.19\.0\), found 0\.18\.0/,
   );
   const noStatusSource = raw('gateways', 'istio');
   delete noStatusSource.statusSources;
   assert.throws(
-    () => readGatewayProfile(noStatusSource, 'istio.yaml'),
+    () => parseData(gatewaySchema, noStatusSource, 'istio.yaml'),
     /istio\.yaml: \(top level\) fails the facts ledger: statusSources: the fact names no source/,
   );
   // The custom profile has no GatewayClass: its status is Hitless's own and needs no source.
-  assert.equal(readGatewayProfile(raw('gateways', 'custom'), 'custom.yaml').statusSources.length, 0);
+  assert.equal(parseData(gatewaySchema, raw('gateways', 'custom'), 'custom.yaml').statusSources.length, 0);
   const ungroundedKnob = raw('gateways', 'envoy-ai-gateway');
   ungroundedKnob.knobs[1].holdsFor = { of: 'Envoy Gateway' };
   assert.throws(
-    () => readGatewayProfile(ungroundedKnob, 'envoy-ai-gateway.yaml'),
+    () => parseData(gatewaySchema, ungroundedKnob, 'envoy-ai-gateway.yaml'),
     /envoy-ai-gateway\.yaml: knobs\[1\]\.holdsFor\.since is missing: give since and\/or until/,
   );
 });
@@ -109,13 +109,16 @@ test('the readers refuse the same data with the file and field named', () => {
 test('a model server lacking a topic is refused', () => {
   const vllm = raw('model-servers', 'vllm');
   vllm.facts = vllm.facts.filter((f: { topic: string }) => f.topic !== 'entrypoint');
-  assert.throws(() => readModelServerProfile(vllm, 'vllm.yaml'), /vllm\.yaml: facts has no fact with topic entrypoint/);
+  assert.throws(
+    () => parseData(modelServerSchema, vllm, 'vllm.yaml'),
+    /vllm\.yaml: facts has no fact with topic entrypoint/,
+  );
 });
 
 test('lastChecked is the latest checked date of the sources', () => {
   const tgi = raw('model-servers', 'tgi');
   tgi.sources[3].checked = '2027-01-02';
-  assert.equal(readModelServerProfile(tgi, 'tgi.yaml').lastChecked, '2027-01-02');
+  assert.equal(parseData(modelServerSchema, tgi, 'tgi.yaml').lastChecked, '2027-01-02');
 });
 
 test('entry points are data with a source each: vllm serve, text-generation-launcher, llama-server', () => {
@@ -149,14 +152,15 @@ test('an entry point needs exactly one of binary and module, and a source', () =
   const data = raw('model-servers', 'vllm');
   assert.throws(
     () =>
-      readModelServerProfile(
+      parseData(
+        modelServerSchema,
         { ...data, entryPoints: [{ binary: 'vllm', module: 'vllm.x', source: data.entryPoints[0].source }] },
         'vllm.yaml',
       ),
     /entryPoints\[0\].*needs exactly one of binary and module/,
   );
   assert.throws(
-    () => readModelServerProfile({ ...data, entryPoints: [{ binary: 'vllm' }] }, 'vllm.yaml'),
+    () => parseData(modelServerSchema, { ...data, entryPoints: [{ binary: 'vllm' }] }, 'vllm.yaml'),
     /entryPoints\[0\]\.source/,
   );
 });

@@ -2,9 +2,13 @@
 // and a gateway's `routeTimeout` and `podSidecar` blocks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDeployFacts } from '../../src/facts/read-model-server-deploy.ts';
-import { readRouteTimeout } from '../../src/facts/read-gateway-route.ts';
-import { readPodSidecar } from '../../src/facts/read-gateway-sidecar.ts';
+import { parseData } from '../../src/facts/parse-data.ts';
+import { deploySchema } from '../../src/facts/schemas/model-server-deploy.ts';
+import { podSidecar, routeTimeout } from '../../src/facts/schemas/gateway-settings.ts';
+
+const readDeployFacts = (data: unknown, at: { file: string }) => parseData(deploySchema, data, at.file);
+const readRouteTimeout = (data: unknown, at: { file: string }) => parseData(routeTimeout, data, at.file);
+const readPodSidecar = (data: unknown, at: { file: string }) => parseData(podSidecar, data, at.file);
 
 const cursor = { file: 'content/model-servers/x.yaml', path: 'deploy' };
 const DEPLOY = {

@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readGatewayProfile } from '../../src/facts/read-gateway.ts';
 import { readProfiles } from '../../src/facts/read-files.ts';
+import { gatewaySchema } from '../../src/facts/schemas/gateway.ts';
+import { parseData } from '../../src/facts/parse-data.ts';
 
 const FIXTURE = new URL('../fixtures/gateways/example-gw.yaml', import.meta.url);
 const FILE = 'example-gw.yaml';
@@ -18,7 +19,7 @@ function fixtureWith(edit: (data: any) => void = () => {}): unknown {
 }
 
 test('the fixture profile reads with its new fields', () => {
-  const p = readGatewayProfile(fixtureWith(), FILE);
+  const p = parseData(gatewaySchema, fixtureWith(), FILE);
   assert.equal(p.detection.summary, 'The example proxy keeps no endpoint list of its own.');
   assert.deepEqual(
     p.knobs.map((k) => k.role),
@@ -65,7 +66,8 @@ test('every repository gateway has detection, knob roles and lists; only GKE has
 test('a gateway without detection is refused', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           delete d.detection;
         }),
@@ -78,7 +80,8 @@ test('a gateway without detection is refused', () => {
 test('a knob needs a known role', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.knobs[0].role = 'other';
         }),
@@ -91,7 +94,8 @@ test('a knob needs a known role', () => {
 test('a template may only name known values, as whole strings', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.extraManifests[0].manifest.metadata.name = '${poolName}';
         }),
@@ -101,7 +105,8 @@ test('a template may only name known values, as whole strings', () => {
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.extraManifests[0].manifest.metadata.name = '${name}-policy';
         }),
@@ -114,7 +119,8 @@ test('a template may only name known values, as whole strings', () => {
 test('a template naming a gateway setting needs that setting in the profile', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           delete d.requestTimeout;
         }),
@@ -124,7 +130,8 @@ test('a template naming a gateway setting needs that setting in the profile', ()
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.extraManifests[0].manifest.spec.draining = '${gatewayDrainingSeconds}';
         }),
@@ -137,7 +144,8 @@ test('a template naming a gateway setting needs that setting in the profile', ()
 test('template comments must point at a value of the manifest', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.extraManifests[0].comments = { 'spec.timeout': 'x' };
         }),
@@ -150,7 +158,8 @@ test('template comments must point at a value of the manifest', () => {
 test('extra manifest ids are unique and sources are declared', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.extraManifests.push(d.extraManifests[0]);
         }),
@@ -160,7 +169,8 @@ test('extra manifest ids are unique and sources are declared', () => {
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.extraManifests[0].sources = ['nowhere'];
         }),
@@ -170,7 +180,8 @@ test('extra manifest ids are unique and sources are declared', () => {
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.gaps[0].sources = ['nowhere'];
         }),
@@ -183,7 +194,8 @@ test('extra manifest ids are unique and sources are declared', () => {
 test('a gateway setting default may not exceed its maximum, and gaps have a known kind', () => {
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.requestTimeout.defaultSeconds = 4000;
         }),
@@ -193,7 +205,8 @@ test('a gateway setting default may not exceed its maximum, and gaps have a know
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.gaps[0].kind = 'maybe';
         }),
@@ -207,7 +220,8 @@ test('a request-timeout floor lies between the default and the maximum and comes
   // The fixture's requestTimeout: default 60, maximum 3600.
   const floor = (d: any, seconds: number) =>
     Object.assign(d.requestTimeout, { floorSeconds: seconds, floorReason: 'an example', floorExplanation: 'Why.' });
-  const p = readGatewayProfile(
+  const p = parseData(
+    gatewaySchema,
     fixtureWith((d) => floor(d, 300)),
     FILE,
   );
@@ -217,7 +231,8 @@ test('a request-timeout floor lies between the default and the maximum and comes
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => floor(d, 59)),
         FILE,
       ),
@@ -225,7 +240,8 @@ test('a request-timeout floor lies between the default and the maximum and comes
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => floor(d, 3601)),
         FILE,
       ),
@@ -233,7 +249,8 @@ test('a request-timeout floor lies between the default and the maximum and comes
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           floor(d, 300);
           delete d.requestTimeout.floorReason;
@@ -244,7 +261,8 @@ test('a request-timeout floor lies between the default and the maximum and comes
   );
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.requestTimeout.floorExplanation = 'Why.';
         }),
@@ -263,10 +281,11 @@ test('GKE keeps its request timeout at least at GIE\u2019s 300 s example, with t
 });
 
 test('a GatewayClass note is optional text; Envoy AI Gateway lists its examples\u2019 class with one', () => {
-  assert.equal(readGatewayProfile(fixtureWith(), FILE).gatewayClassNote, undefined);
+  assert.equal(parseData(gatewaySchema, fixtureWith(), FILE).gatewayClassNote, undefined);
   assert.throws(
     () =>
-      readGatewayProfile(
+      parseData(
+        gatewaySchema,
         fixtureWith((d) => {
           d.gatewayClassNote = 3;
         }),
@@ -284,8 +303,12 @@ test('a value cut short by an unquoted " #" is refused, naming the file and line
   const { readFileSync } = await import('node:fs');
   const read = (p: string) => ({ path: p, text: readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8') });
   const vllm = read('content/model-servers/vllm.yaml');
-  // versionNotes is a folded block scalar there; turn the id line into a plain value with a trailing comment
-  const broken = { ...vllm, text: vllm.text.replace(/^id: vllm$/m, 'id: vllm # see #1838') };
+  // versionNotes is a folded block scalar there; turn the id line into a plain value with a trailing comment, and
+  // drop the editor's schema line above it so that the id is on line 1
+  const broken = {
+    ...vllm,
+    text: vllm.text.replace(/^# yaml-language-server: .*\n/, '').replace(/^id: vllm$/m, 'id: vllm # see #1838'),
+  };
   const defaults = read('content/request-defaults.yaml');
   assert.throws(
     () => profilesFromFiles([read('content/gateways/gke.yaml')], [broken], defaults),

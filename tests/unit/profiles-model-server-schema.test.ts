@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readModelServerProfile } from '../../src/facts/read-model-server.ts';
 import { profiles } from '../support/drain.ts';
+import { modelServerSchema } from '../../src/facts/schemas/model-server.ts';
+import { parseData } from '../../src/facts/parse-data.ts';
 
 const read = (id: string) =>
   parse(readFileSync(new URL(`../../content/model-servers/${id}.yaml`, import.meta.url), 'utf8'));
@@ -45,13 +46,13 @@ test('a preset image must name a release that has the drain flag', () => {
   const latest = read('tgi');
   latest.image = 'ghcr.io/huggingface/text-generation-inference:latest';
   assert.throws(
-    () => readModelServerProfile(latest, 'tgi.yaml'),
+    () => parseData(modelServerSchema, latest, 'tgi.yaml'),
     /tgi\.yaml: image names no release .* --graceful-termination-timeout exists only from 3\.2\.2/,
   );
   const old = read('tgi');
   old.image = 'ghcr.io/huggingface/text-generation-inference:3.1.1';
   assert.throws(
-    () => readModelServerProfile(old, 'tgi.yaml'),
+    () => parseData(modelServerSchema, old, 'tgi.yaml'),
     /tgi\.yaml: image runs 3\.1\.1, which predates --graceful-termination-timeout \(from 3\.2\.2\)/,
   );
 });
@@ -60,23 +61,26 @@ test('a fixed drain needs fixedScope; minVersionNote needs minVersion; shutdownL
   const tgi = read('tgi');
   Object.assign(tgi.drain, { kind: 'fixed', fixedSeconds: 90 });
   assert.throws(
-    () => readModelServerProfile(tgi, 'tgi.yaml'),
+    () => parseData(modelServerSchema, tgi, 'tgi.yaml'),
     /tgi\.yaml: drain\.fixedScope is required when kind is fixed/,
   );
   const vllm = read('vllm');
   vllm.drain.minVersionNote = 'a note';
   delete vllm.drain.minVersion;
-  assert.throws(() => readModelServerProfile(vllm, 'vllm.yaml'), /vllm\.yaml: drain\.minVersionNote needs minVersion/);
+  assert.throws(
+    () => parseData(modelServerSchema, vllm, 'vllm.yaml'),
+    /vllm\.yaml: drain\.minVersionNote needs minVersion/,
+  );
   const quiet = read('vllm');
   quiet.shutdownLog = [];
   assert.throws(
-    () => readModelServerProfile(quiet, 'vllm.yaml'),
+    () => parseData(modelServerSchema, quiet, 'vllm.yaml'),
     /vllm\.yaml: shutdownLogNote needs shutdownLog lines/,
   );
   const typed = read('llamacpp');
   typed.drain.caveat = 7;
   assert.throws(
-    () => readModelServerProfile(typed, 'llamacpp.yaml'),
+    () => parseData(modelServerSchema, typed, 'llamacpp.yaml'),
     /llamacpp\.yaml: drain\.caveat must be a non-empty string, found number 7/,
   );
 });

@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readModelServerProfile } from '../../src/facts/read-model-server.ts';
 import { profiles } from '../support/drain.ts';
+import { modelServerSchema } from '../../src/facts/schemas/model-server.ts';
+import { parseData } from '../../src/facts/parse-data.ts';
 
 const VLLM = new URL('../../content/model-servers/vllm.yaml', import.meta.url);
 
@@ -28,10 +29,13 @@ test('a model server without probe timing, or with an undeclared source, is refu
   const data = parse(readFileSync(VLLM, 'utf8'));
   delete data.probes.timing;
   assert.throws(
-    () => readModelServerProfile(data, 'vllm.yaml'),
+    () => parseData(modelServerSchema, data, 'vllm.yaml'),
     /vllm\.yaml: probes\.timing must be a mapping, found missing/,
   );
   const bad = parse(readFileSync(VLLM, 'utf8'));
   bad.probes.timing.sources = ['nowhere'];
-  assert.throws(() => readModelServerProfile(bad, 'vllm.yaml'), /probes\.timing\.sources\[0\] names source "nowhere"/);
+  assert.throws(
+    () => parseData(modelServerSchema, bad, 'vllm.yaml'),
+    /probes\.timing\.sources\[0\] names source "nowhere"/,
+  );
 });

@@ -1,0 +1,71 @@
+/** How a model server handles SIGTERM (`drain`) and how its probes are set (`probes`), in a model-server data file. */
+import { z } from 'zod';
+import { basis, id, sourceIds, text, wholeNumber } from './common.ts';
+
+/** How a model server handles SIGTERM. */
+const drainKind = z.enum(['flag', 'unbounded', 'fixed', 'none']);
+export type DrainKind = z.output<typeof drainKind>;
+
+/** A model server's SIGTERM behaviour and drain setting. */
+export const drainSchema = z
+  .strictObject({
+    kind: drainKind,
+    /** The flag that bounds the drain, for kind `flag`. */
+    flag: z
+      .string()
+      .regex(/^--[a-z][a-z0-9-]*$/)
+      .optional(),
+    /** The flag's default in seconds. */
+    defaultSeconds: wholeNumber(0, 86400).optional(),
+    /** True when the default (0) aborts in-flight requests instead of draining. */
+    zeroAborts: z.boolean().optional(),
+    /** The built-in bound for kind `fixed`. */
+    fixedSeconds: wholeNumber(1, 86400).optional(),
+    /** The first version with the flag, when known. */
+    minVersion: text.optional(),
+    summary: text,
+    whileDraining: text,
+    sources: sourceIds,
+    /** How `minVersion` is known, when it is not verified, as a short parenthetical (`per llm-d #927; not verified`). */
+    minVersionNote: text.optional(),
+    /**
+     * For kind `fixed`: who gives whom the fixed time, as a clause that reads after "its" or the server's name
+     * with "'s" (`launcher gives the web server`).
+     */
+    fixedScope: text.optional(),
+    /**
+     * What about the SIGTERM behaviour is not verified, as a short clause; shown wherever a page, warning or
+     * manifest comment states that behaviour in brief.
+     */
+    caveat: text.optional(),
+  })
+  .superRefine((d, ctx) => {
+    const fail = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (d.kind === 'flag' && !d.flag) fail('flag', 'is required when kind is flag');
+    if (d.kind === 'fixed' && d.fixedSeconds === undefined) fail('fixedSeconds', 'is required when kind is fixed');
+    if (d.kind === 'fixed' && d.fixedScope === undefined) fail('fixedScope', 'is required when kind is fixed');
+    if (d.minVersionNote !== undefined && d.minVersion === undefined) fail('minVersionNote', 'needs minVersion');
+  });
+
+/** One probe of the model-server container; without `path`, a TCP check on the `http` port. */
+const probe = z.strictObject({
+  path: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._/-]*$/)
+    .optional(),
+  periodSeconds: wholeNumber(1, 300),
+  failureThreshold: wholeNumber(1, 100).optional(),
+  timeoutSeconds: wholeNumber(1, 300),
+});
+const probeWithThreshold = probe.extend({ failureThreshold: wholeNumber(1, 100) });
+
+/** The container's probes, why they are set so, and how their periods, thresholds and timeouts are known. */
+export const probesSchema = z.strictObject({
+  startup: probe,
+  readiness: probeWithThreshold,
+  liveness: probeWithThreshold,
+  explanation: text,
+  sources: sourceIds,
+  /** Where the periods, thresholds and timeouts come from (the paths are covered by `sources`). */
+  timing: z.strictObject({ basis, explanation: text, sources: z.array(id).default(() => []) }),
+});

@@ -1,0 +1,221 @@
+/** The schema of a model-server data file (content/model-servers/*.yaml): one model server and its sources. */
+import { z } from 'zod';
+import { compareReleases, releaseFromImage, releaseParts } from '../releases.ts';
+import {
+  checkRange,
+  checkSourceRefs,
+  ID,
+  id,
+  latestChecked,
+  releaseRange,
+  source,
+  sourceIds,
+  text,
+  wholeNumber,
+} from './common.ts';
+import { checkLedger, ledgerProblems, type LedgerEntry } from './ledger.ts';
+import { deploySchema } from './model-server-deploy.ts';
+import { drainSchema, probesSchema } from './model-server-drain.ts';
+
+/** What a per-release model-server fact is about. */
+const RELEASE_FACT_TOPICS = [
+  'drain-flag',
+  'in-flight',
+  'new-requests',
+  'probes',
+  'entrypoint',
+  'shutdown-log',
+] as const;
+const releaseFactTopic = z.enum(RELEASE_FACT_TOPICS);
+export type ReleaseFactTopic = z.output<typeof releaseFactTopic>;
+
+/**
+ * A model-server fact for a range of releases: the drain flag and its default, what happens to in-flight and new
+ * requests on SIGTERM, the probe endpoints and what they answer while draining, the entrypoint, the log lines in
+ * order. It has `since` and/or `until`; where no bound is known, `rangeNote` says so plainly.
+ */
+const releaseFact = z
+  .strictObject({
+    topic: releaseFactTopic,
+    ...releaseRange,
+    rangeNote: text.optional(),
+    says: text,
+    /** For `shutdown-log`: the lines, in the order the server prints them (`{drainSeconds}` is filled in). */
+    lines: z.array(text).min(1).optional(),
+    sources: sourceIds,
+  })
+  .superRefine((f, ctx) => {
+    checkRange(f, ctx);
+    if (f.since === undefined && f.until === undefined && f.rangeNote === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['since'],
+        message:
+          'is missing: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known',
+      });
+    }
+    if (f.lines !== undefined && f.topic !== 'shutdown-log')
+      ctx.addIssue({ code: 'custom', path: ['lines'], message: `belongs to topic shutdown-log, not ${f.topic}` });
+  });
+export type ReleaseFact = z.output<typeof releaseFact>;
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * A way a model server is started besides its `command`: a binary with an optional subcommand (`vllm serve`,
+ * `text-generation-launcher`) or a Python module (`python3 -m M`), with the source that shows it exists at the
+ * release read; that source joins the file's sources. The checker edits a server's flags only in an invocation
+ * it finds by these.
+ */
+const entryPoint = z
+  .strictObject({
+    binary: z.string().regex(NAME).optional(),
+    subcommand: z.string().regex(NAME).optional(),
+    module: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/)
+      .optional(),
+    source,
+  })
+  .superRefine((e, ctx) => {
+    if ((e.binary === undefined) === (e.module === undefined))
+      ctx.addIssue({ code: 'custom', path: [], message: 'needs exactly one of binary and module' });
+    if (e.subcommand !== undefined && e.binary === undefined)
+      ctx.addIssue({ code: 'custom', path: ['subcommand'], message: 'is only for a binary' });
+  });
+
+const modelServerFile = z
+  .strictObject({
+    id,
+    name: text,
+    order: wholeNumber(0, 1000),
+    summary: text,
+    engineType: z.string().regex(ID),
+    image: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/),
+    /**
+     * How an image tag names a release (`tagPattern`, a regular expression whose first group is the release) and,
+     * for a preset `image` whose tag names none, the release it runs (`pinned`). See `releases.ts`.
+     */
+    release: z.strictObject({
+      tagPattern: text.refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` }),
+      pinned: z
+        .string()
+        .regex(/^\d+(\.\d+){0,3}$/)
+        .optional(),
+    }),
+    command: z.array(text).min(1).optional(),
+    entryPoints: z.array(entryPoint).default(() => []),
+    /** Arguments; `{model}` and `{port}` are replaced by validated inputs. */
+    args: z.array(text),
+    drain: drainSchema,
+    probes: probesSchema,
+    shutdownLog: z.array(text).default(() => []),
+    /** Which releases print `shutdownLog`, when that differs from the preset image or is not verified. */
+    shutdownLogNote: text.optional(),
+    versionNotes: text,
+    /** The per-release facts (the ledger), in data order: each topic at least once. */
+    facts: z
+      .array(releaseFact)
+      .min(1)
+      .superRefine((facts, ctx) => {
+        for (const topic of RELEASE_FACT_TOPICS) {
+          if (!facts.some((f) => f.topic === topic))
+            ctx.addIssue({
+              code: 'custom',
+              path: [],
+              message: `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`,
+            });
+        }
+      }),
+    /** What the Deployment needs for the server to start and use its GPUs. */
+    deploy: deploySchema,
+    sources: z.array(source).min(1),
+  })
+  .superRefine((m, ctx) => {
+    const fail = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const known = new Set(m.sources.map((s) => s.id));
+    m.entryPoints.forEach((e, i) => {
+      if (known.has(e.source.id))
+        fail(
+          ['entryPoints', i, 'source', 'id'],
+          `repeats the source id ${JSON.stringify(e.source.id)}; give the entry point its own`,
+        );
+      known.add(e.source.id);
+    });
+    if (m.shutdownLogNote !== undefined && m.shutdownLog.length === 0)
+      fail(['shutdownLogNote'], 'needs shutdownLog lines to be about');
+    checkSourceRefs(m, known, ctx);
+    const fromTag = releaseFromImage({ release: { tagPattern: new RegExp(m.release.tagPattern) } }, m.image);
+    const { pinned } = m.release;
+    if (pinned !== undefined && fromTag !== undefined && compareReleases(pinned, fromTag) !== 0)
+      fail(['release', 'pinned'], `is ${pinned}, but the image's tag says ${fromTag}`);
+    // A drain flag that only some releases have needs a preset image whose release can be read.
+    const { kind, flag, minVersion } = m.drain;
+    const preset = pinned ?? fromTag;
+    if (kind !== 'flag' || minVersion === undefined) return;
+    if (!releaseParts(minVersion))
+      fail(['drain', 'minVersion'], `must be a release such as 0.18.0, found ${JSON.stringify(minVersion)}`);
+    else if (preset === undefined)
+      fail(
+        ['image'],
+        `names no release (its tag does not match release.tagPattern and release.pinned is unset), but ${flag} exists only from ${minVersion}`,
+      );
+    else if (compareReleases(preset, minVersion) < 0)
+      fail(['image'], `runs ${preset}, which predates ${flag} (from ${minVersion})`);
+  })
+  .transform(({ release, entryPoints, sources, ...m }) => {
+    const tagPattern = new RegExp(release.tagPattern);
+    const pinned = release.pinned ?? releaseFromImage({ release: { tagPattern } }, m.image);
+    return {
+      ...m,
+      release: pinned === undefined ? { tagPattern } : { tagPattern, pinned },
+      /** Entry points other than `command`, each citing its own source; empty when there are none. */
+      entryPoints: entryPoints.map(({ source, ...point }) => ({ ...point, sources: [source.id] })),
+      sources: [...sources, ...entryPoints.map((e) => e.source)],
+      /** The latest `checked` date of its sources. */
+      lastChecked: latestChecked([...sources, ...entryPoints.map((e) => e.source)]),
+    };
+  });
+
+/** One model server. */
+export type ModelServerProfile = z.output<typeof modelServerFile>;
+/** A way a model server is started besides its `command`. */
+export type EntryPoint = ModelServerProfile['entryPoints'][number];
+
+function isRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every fact of a model-server profile that must cite a source; the per-release facts also need a range. */
+function modelServerEntries(m: ModelServerProfile): LedgerEntry[] {
+  const entries: LedgerEntry[] = [
+    { path: 'drain.sources', sources: m.drain.sources },
+    { path: 'probes.sources', sources: m.probes.sources },
+  ];
+  // Timing that is an estimate or an example has no source by definition; its basis badge says so.
+  if (m.probes.timing.basis === 'documented' || m.probes.timing.basis === 'observed') {
+    entries.push({ path: 'probes.timing.sources', sources: m.probes.timing.sources });
+  }
+  m.entryPoints.forEach((e, i) => entries.push({ path: `entryPoints[${i}].sources`, sources: e.sources }));
+  m.facts.forEach((f, i) =>
+    entries.push({
+      path: `facts[${i}]`,
+      sources: f.sources,
+      range: { since: f.since, until: f.until, rangeNote: f.rangeNote },
+    }),
+  );
+  return entries;
+}
+
+/** What the ledger finds wrong with a model-server profile (empty when every fact is sourced and ranged). */
+export function modelServerLedgerProblems(m: ModelServerProfile): string[] {
+  return ledgerProblems(modelServerEntries(m), m.sources);
+}
+
+/** A model-server data file: its fields, the rules between them and the facts ledger. */
+export const modelServerSchema = modelServerFile.superRefine(checkLedger(modelServerLedgerProblems));
