@@ -1,7 +1,7 @@
 /** The input of the bench's `hitless check` figures (scripts/bench.ts), shared with scripts/measure-check.ts. */
 
 /** A vLLM Deployment as teams write them and its InferencePool: two documents, about 1 KB, with findings. */
-export function benchPair(i: number): string {
+function benchPair(i: number): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: chat-${i}, namespace: team-${i % 7}, labels: {app: chat-${i}}}

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # and type stripping (a CLI run took 1.05 CPU-s with it, 1.6 without). Keyed by each file's content, so never stale.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile-cache}"
 
-read -r -a parts <<< "${TEST_PARTS:-lint check:astro test:unit build test:e2e test:lab}"
+read -r -a parts <<< "${TEST_PARTS:-lint unused check:astro test:unit build test:e2e test:lab}"
 summary=()
 status=0
 started=$(date +%s)

@@ -146,7 +146,7 @@ export function repeatKey(f: Finding): string {
 }
 
 /** A filter that passes the first of each finding it is given and not its repeats, as `dedupe` keeps them. */
-export function deduper(): (f: Finding) => boolean {
+function deduper(): (f: Finding) => boolean {
   const seen = new Set<string>();
   const byMessage = new Map<string, Set<string>>();
   return (f) => {

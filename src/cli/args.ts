@@ -6,7 +6,7 @@
 import { fieldFor } from '../model/fields.ts';
 
 /** The arguments before `--`, the end of options: the only ones that can be flags. */
-export function optionsPart(argv: readonly string[]): readonly string[] {
+function optionsPart(argv: readonly string[]): readonly string[] {
   const end = argv.indexOf('--');
   return end === -1 ? argv : argv.slice(0, end);
 }

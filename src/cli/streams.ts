@@ -7,9 +7,9 @@
 import { createRequire } from 'node:module';
 
 /** Exit status for a closed output pipe: 128 + SIGPIPE (13). */
-export const EXIT_CLOSED_PIPE = 141;
+const EXIT_CLOSED_PIPE = 141;
 /** Exit status for any other output error: EX_IOERR from sysexits.h. */
-export const EXIT_OUTPUT_ERROR = 74;
+const EXIT_OUTPUT_ERROR = 74;
 
 type OutputName = 'stdout' | 'stderr';
 

@@ -16,7 +16,7 @@ import { routeTimeoutNeededSeconds } from '../model/plan-gateway.ts';
 import { formatFactor } from '../model/seconds.ts';
 
 /** The generator's version, named in every manifest header. */
-export const GENERATOR_VERSION = '0.1.0';
+const GENERATOR_VERSION = '0.1.0';
 
 /** The InferencePool API group and version the manifest uses. */
 const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';

@@ -13,11 +13,11 @@ import { manifestDocuments } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
 
-export const VALUES_FILE = 'values.yaml';
-export const MODEL_SERVER_FILE = 'model-server.yaml';
+const VALUES_FILE = 'values.yaml';
+const MODEL_SERVER_FILE = 'model-server.yaml';
 
 /** The Endpoint Picker's name as the chart renders it: the release name cut to the chart's limit, then `-epp`. */
-export function chartEppName(release: string, chart: ChartFacts): string {
+function chartEppName(release: string, chart: ChartFacts): string {
   return `${release.slice(0, chart.eppNameReleaseChars)}-epp`;
 }
 

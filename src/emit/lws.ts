@@ -14,7 +14,7 @@ import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } fro
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, OutputError, type OutputFile } from './files.ts';
 
-export const LWS_FILE = 'leaderworkerset.yaml';
+const LWS_FILE = 'leaderworkerset.yaml';
 
 /** The label the LWS controller puts on every pod of a set, with the set's name. */
 export const LWS_NAME_LABEL = 'leaderworkerset.sigs.k8s.io/name';
@@ -53,7 +53,7 @@ function fill(template: string, values: Record<string, string>): string {
 }
 
 /** The GPUs each pod of a group requests: the replica's GPUs split evenly over its nodes. */
-export function gpusPerPod(inputs: DrainInputs): number {
+function gpusPerPod(inputs: DrainInputs): number {
   return inputs.gpusPerReplica / inputs.nodesPerReplica;
 }
 

@@ -14,7 +14,7 @@ import { helmValuesFiles } from './helm-values.ts';
 import { lwsFiles } from './lws.ts';
 
 /** The bundle's one file name. */
-export const BUNDLE_FILE = 'manifest.yaml';
+const BUNDLE_FILE = 'manifest.yaml';
 
 /**
  * The files of the output form the inputs ask for. Throws `OutputError` (naming the flag) when the inputs do not

@@ -23,19 +23,19 @@ import { fileOf, type OutputFile } from './files.ts';
 import { annotatePreStop, keyAt, scalarAt } from './pod.ts';
 
 /** The files of the patch form, as the kustomization names them. */
-export const PATCH_FILE = 'drain-patch.yaml';
-export const FLAG_PATCH_FILE = 'drain-flag.yaml';
-export const KUSTOMIZATION_FILE = 'kustomization.yaml';
+const PATCH_FILE = 'drain-patch.yaml';
+const FLAG_PATCH_FILE = 'drain-flag.yaml';
+const KUSTOMIZATION_FILE = 'kustomization.yaml';
 /** The reader's own Deployment, which the kustomization lists as its resource. */
-export const BASE_FILE = 'deployment.yaml';
+const BASE_FILE = 'deployment.yaml';
 /** The gateway's objects and the PodDisruptionBudget of the plan, when it has any. */
-export const OBJECTS_FILE = 'drain-objects.yaml';
+const OBJECTS_FILE = 'drain-objects.yaml';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundle's own objects, read by paths the emitter wrote; the tests validate the result with kubernetes-models
 type Obj = Record<string, any>;
 
 /** The container a patch targets: the given one, else the model server's id (the bundle's container name). */
-export function patchContainerName(inputs: DrainInputs): string {
+function patchContainerName(inputs: DrainInputs): string {
   return inputs.container ?? inputs.modelServer;
 }
 

@@ -13,10 +13,10 @@ import type { DrainInputs } from '../model/resolve.ts';
 export type DocPath = (string | number)[];
 
 /** The name of the memory-backed volume mounted at /dev/shm. */
-export const SHM_VOLUME = 'shm';
+const SHM_VOLUME = 'shm';
 
 /** The name of the model-repository volume, for servers that read their model from a path. */
-export const MODEL_VOLUME = 'model-repository';
+const MODEL_VOLUME = 'model-repository';
 
 function probeObject(probe: PlannedProbe): Record<string, unknown> {
   const check = probe.path ? { httpGet: { path: probe.path, port: 'http' } } : { tcpSocket: { port: 'http' } };
@@ -34,7 +34,7 @@ function expandArgs(server: ModelServerProfile, inputs: DrainInputs): string[] {
 }
 
 /** The container's arguments: the profile's, the tensor-parallel flag (GPUs per replica), then the drain flag. */
-export function containerArgs(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): string[] {
+function containerArgs(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): string[] {
   const args = expandArgs(server, inputs);
   const tensorParallel = server.deploy.tensorParallel.flag;
   if (tensorParallel) args.push(tensorParallel, String(inputs.gpusPerReplica));
@@ -43,7 +43,7 @@ export function containerArgs(plan: Plan, inputs: DrainInputs, server: ModelServ
 }
 
 /** CPU and memory requests (estimates from the profile) for the replica's GPUs; memory includes /dev/shm. */
-export function resourceRequests(inputs: DrainInputs, server: ModelServerProfile): { cpu: string; memory: string } {
+function resourceRequests(inputs: DrainInputs, server: ModelServerProfile): { cpu: string; memory: string } {
   const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
   return {
     cpu: String(cpuPerGpu * inputs.gpusPerReplica),
@@ -52,7 +52,7 @@ export function resourceRequests(inputs: DrainInputs, server: ModelServerProfile
 }
 
 /** The model-server container for a plan. */
-export function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
+function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown> {
   const container: Record<string, unknown> = { name: server.id, image: inputs.image };
   if (server.command) container.command = [...server.command];
   container.args = containerArgs(plan, inputs, server);
@@ -76,13 +76,13 @@ export function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServe
 }
 
 /** The claim that holds the model repository, for servers that read one from a path. */
-export function modelClaimName(inputs: DrainInputs, server: ModelServerProfile): string | undefined {
+function modelClaimName(inputs: DrainInputs, server: ModelServerProfile): string | undefined {
   const model = server.deploy.modelVolume;
   return model ? `${inputs.name}-${model.claimSuffix}` : undefined;
 }
 
 /** The pod's volumes: /dev/shm in memory, and the model repository's claim where the server needs one. */
-export function podVolumes(inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown>[] {
+function podVolumes(inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown>[] {
   const volumes: Record<string, unknown>[] = [
     { name: SHM_VOLUME, emptyDir: { medium: 'Memory', sizeLimit: `${server.deploy.shm.sizeLimitGi}Gi` } },
   ];

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 
 /** A data file that does not match its schema; the message has one line per problem. */
-export class ProfileDataError extends Error {
+class ProfileDataError extends Error {
   constructor(file: string, problems: readonly { path: string; text: string }[]) {
     super(problems.map((p) => `${file}: ${p.path} ${p.text}`).join('\n'));
     this.name = 'ProfileDataError';

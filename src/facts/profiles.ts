@@ -7,12 +7,11 @@ import type { ModelServerProfile } from './schemas/model-server.ts';
 import type { ChartFacts, LwsFacts } from './schemas/outputs.ts';
 import type { RequestDefaults } from './schemas/request-defaults.ts';
 
-export type { Basis, ReleaseRange, Source } from './schemas/common.ts';
+export type { Basis, Source } from './schemas/common.ts';
 export type { GatewayKnob, GatewayProfile, KnobRole, Mechanism, SourceGap } from './schemas/gateway.ts';
 export type { ExtraManifest, TemplateValue } from './schemas/gateway-manifest.ts';
 export type { GatewaySecondsSetting } from './schemas/gateway-settings.ts';
 export type { EntryPoint, ModelServerProfile, ReleaseFact, ReleaseFactTopic } from './schemas/model-server.ts';
-export type { DeployFacts } from './schemas/model-server-deploy.ts';
 export type { DrainKind } from './schemas/model-server-drain.ts';
 export type { RequestDefaults } from './schemas/request-defaults.ts';
 export type { ChartFacts, LwsFacts } from './schemas/outputs.ts';

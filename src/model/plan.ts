@@ -13,7 +13,7 @@ import { ceilSeconds, formatFactor, formatSeconds, roundMs } from './seconds.ts'
 import { collectWarnings } from './warnings.ts';
 import type { DerivationStep, Plan } from './plan-types.ts';
 
-export type { DerivationStep, Plan, PlannedProbe, RemovalSource } from './plan-types.ts';
+export type { DerivationStep, Plan, PlannedProbe } from './plan-types.ts';
 
 /** The version of the drain model this code implements; links and CLI calls made under older ones are migrated. */
 export const MODEL_VERSION = 2;

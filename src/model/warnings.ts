@@ -4,7 +4,7 @@
  */
 import type { Plan, Warning, WarningCode, WarningLink } from './plan-types.ts';
 
-export type { Warning, WarningCode, WarningLink, WarningSeverity } from './plan-types.ts';
+export type { Warning, WarningCode } from './plan-types.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { formatFactor, formatSeconds } from './seconds.ts';

@@ -6,7 +6,7 @@ import { expect, type Page } from '@playwright/test';
 import axe, { type Result, type RunOnly } from 'axe-core';
 
 /** WCAG 2.0, 2.1 and 2.2 at levels A and AA. */
-export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
  * The rules of WCAG_TAGS that read colours (axe-core 4.14: the only checks that call its getForegroundColor and

@@ -353,7 +353,7 @@ export interface Fixable {
 }
 
 /** The edits of every finding, without repeats: sets, then splices, then appends, then new documents. */
-export function editsOf(findings: readonly Fixable[]): Edit[] {
+function editsOf(findings: readonly Fixable[]): Edit[] {
   const seen = new Set<string>();
   const edits: Edit[] = [];
   for (const finding of findings) {

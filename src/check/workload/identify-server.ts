@@ -20,7 +20,7 @@ export interface Identified {
 }
 
 /** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
-export function imageRepository(image: string): string {
+function imageRepository(image: string): string {
   const noDigest = image.split('@')[0];
   const parts = noDigest.split('/');
   const last = parts.pop() ?? '';

@@ -4,6 +4,7 @@
  * is listed as ignored.
  */
 import type { Profiles } from '../../facts/profiles.ts';
+import { LWS_NAME_LABEL } from '../../emit/lws.ts';
 import { policyKinds } from './gateway-policies.ts';
 import type { Manifest, ManifestObject } from '../read/read-manifest.ts';
 import { isRecord, valueAt, type Segment } from '../read/path.ts';
@@ -58,7 +59,6 @@ export interface Located {
   ignored: ManifestObject[];
 }
 
-const LWS_NAME_LABEL = 'leaderworkerset.sigs.k8s.io/name';
 const LWS_WORKER_INDEX_LABEL = 'leaderworkerset.sigs.k8s.io/worker-index';
 
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'LeaderWorkerSet', 'LLMInferenceService'] as const;
@@ -95,7 +95,7 @@ export function readKinds(profiles: Profiles): string[] {
 }
 
 /** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
-export function groupOf(apiVersion: string): string {
+function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash === -1 ? '' : apiVersion.slice(0, slash);
 }

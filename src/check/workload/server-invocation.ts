@@ -15,7 +15,7 @@ export type EntryPoint = Pick<ProfileEntryPoint, 'module' | 'binary' | 'subcomma
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
 /** The ways a profile's server is started: its `command` and its `entryPoints`, both from the data. */
-export function entryPointsOf(profile: ModelServerProfile): EntryPoint[] {
+function entryPointsOf(profile: ModelServerProfile): EntryPoint[] {
   const points: EntryPoint[] = [];
   const command = profile.command ?? [];
   if (command.length > 0) {
@@ -31,7 +31,7 @@ const PY_FLAGS = /^-[bBdEhiIOqsSuvx]+$/;
 const PY_VALUE_FLAGS = new Set(['-X', '-W']);
 
 /** Where the server's own arguments start in these words when they start the server, or -1. */
-export function serverArgsStart(words: readonly Token[], points: readonly EntryPoint[]): number {
+function serverArgsStart(words: readonly Token[], points: readonly EntryPoint[]): number {
   let i = 0;
   if (words[0]?.literal && words[0].text === 'exec') i = 1;
   const first = words[i];

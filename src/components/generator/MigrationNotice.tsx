@@ -6,7 +6,7 @@ import { describeChange, type Migration } from '../../model/migrate.ts';
 import { MODEL_VERSION } from '../../model/plan.ts';
 
 /** How many changes show before the rest fold away. */
-export const SHOWN_CHANGES = 5;
+const SHOWN_CHANGES = 5;
 
 interface Props {
   migration: Migration;

@@ -18,7 +18,7 @@ interface GatewayList {
 }
 
 /** The four health-check fields, by flag. */
-export const HEALTH_CHECK_FLAGS: readonly string[] = [
+const HEALTH_CHECK_FLAGS: readonly string[] = [
   'health-check-interval-seconds',
   'health-check-unhealthy-threshold',
   'health-check-timeout-seconds',

@@ -8,7 +8,7 @@ import { highlightHtml } from './highlight.ts';
 const defaults = resolveInputs({}, profiles).inputs;
 
 /** The manifest for all-default inputs. */
-export const defaultManifest: string = emitManifest(plan(defaults, profiles), defaults, profiles);
+const defaultManifest: string = emitManifest(plan(defaults, profiles), defaults, profiles);
 
 /** The default manifest as highlighted HTML (highlight.ts), whose text is `defaultManifest` exactly. */
 export const defaultManifestHtml: string = await highlightHtml(defaultManifest);

@@ -12,7 +12,7 @@ export interface ProfileChoices {
 }
 
 /** Where the build writes every profile as JSON. */
-export const PROFILES_URL = '/data/profiles.json';
+const PROFILES_URL = '/data/profiles.json';
 
 /** The choices for the selects, from the full profiles (at build time). */
 export function choicesOf(profiles: Profiles): ProfileChoices {

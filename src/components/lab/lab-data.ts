@@ -143,7 +143,7 @@ export function predictedVersusMeasured(s: LabScenarioData): { kind: string; pre
 }
 
 /** Seconds for prose: 35, 12.5. */
-export function secondsText(n: number): string {
+function secondsText(n: number): string {
   return `${Math.round(n * 10) / 10} s`;
 }
 

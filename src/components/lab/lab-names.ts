@@ -6,7 +6,7 @@ import { profiles } from '../../facts/site.ts';
 import { gatewayLabel, type LabScenarioData } from './lab-data.ts';
 
 /** The gateway's name: "GKE Gateway". */
-export function gatewayNameOf(s: LabScenarioData): string {
+function gatewayNameOf(s: LabScenarioData): string {
   return s.gatewayName ?? profiles.gateways.find((g) => g.id === s.gateway)?.name ?? s.gateway;
 }
 

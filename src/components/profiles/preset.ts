@@ -12,7 +12,7 @@ import { resolveInputs, type DrainInputs } from '../../model/resolve.ts';
 import { encodeQuery } from '../../model/url-state.ts';
 
 /** The generator's path; a preset link adds the query. */
-export const GENERATOR_PATH = '/generator/';
+const GENERATOR_PATH = '/generator/';
 
 /** One extra manifest as the page shows it: the profile's id and kind, why, and the emitter's YAML text. */
 export interface ExtraManifestView {

@@ -31,7 +31,7 @@ interface Props {
 const SERVER_WIDTH = 640;
 
 /** One sentence that says what the chart shows. */
-export function summaryOf(t: TimelineData): string {
+function summaryOf(t: TimelineData): string {
   const count = (fate: string) => t.requests.filter((r) => r.fate === fate).length;
   return (
     `From deletion to SIGKILL at ${fmt(t.sigkillSeconds)}: SIGTERM at ${fmt(t.sigtermSeconds)}, `

@@ -57,7 +57,7 @@ export function latestChecked(sources: readonly Source[]): string {
 }
 
 /** A release (`0.18.0`, `25.05`); a bare 25.10 reaches YAML's reader as the number 25.1, so it must be quoted. */
-export const release = z
+const release = z
   .string({
     error: (i) =>
       typeof i.input === 'number' ? `must be a quoted release such as '25.05', found the number ${i.input}` : undefined,

@@ -58,6 +58,3 @@ export const deploySchema = z
       names.add(env.name);
     });
   });
-
-/** Everything a model server needs in its Deployment to start. */
-export type DeployFacts = z.output<typeof deploySchema>;

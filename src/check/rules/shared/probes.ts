@@ -11,7 +11,7 @@ import { serverArgs } from '../../workload/server-invocation.ts';
  * The port the server answers on, as a probe should name it: the server's own --port flag (the declared port
  * of that number, by name when it has one), else the declared serving port; undefined when neither says.
  */
-export function probePort(ctx: WorkloadContext): string | number | undefined {
+function probePort(ctx: WorkloadContext): string | number | undefined {
   const flag = ctx.serverKnown ? flagFor(ctx.server, '{port}') : undefined;
   const value = flag && ctx.invocation?.found ? findFlag(serverArgs(ctx.invocation), flag)?.value : undefined;
   const listen = value !== undefined && /^\d{1,5}$/.test(value) ? Number(value) : undefined;
