@@ -1,0 +1,108 @@
+// CONTRIBUTING.md's recipes, followed step by step in a copy of the project: each test makes only the change its
+// recipe names and shows every surface the recipe promises picks it up. (Adding a gateway: gateway-fixture*.test.ts;
+// adding a checker rule: rule-unit.test.ts.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyProject } from '../support/project-copy.ts';
+
+/** The recipe's new input: one entry in the field table, after the last one. */
+const FIELD = `  { key: 'cooldownSeconds', flag: 'cooldown-seconds', kind: 'int', group: 'rollout', label: 'Cooldown', unit: 's', min: 1, max: 90, default: 30,
+    help: 'Seconds to wait after each rollout step.' },
+] as const satisfies readonly FieldSpec[];`;
+
+test('adding an input: one entry in the field table gives the flag, its range, the URL key and hitless inputs', (t) => {
+  const copy = copyProject();
+  t.after(() => copy.remove());
+  copy.edit('src/model/fields.ts', '] as const satisfies readonly FieldSpec[];', FIELD);
+
+  const inputs = copy.node('src/cli/main.ts', 'inputs');
+  assert.equal(inputs.status, 0, inputs.stderr);
+  assert.match(
+    inputs.stdout,
+    /--cooldown-seconds\n\s+Seconds to wait after each rollout step\.\n\s+allowed: a whole number from 1 to 90; default: 30/,
+  );
+
+  const bad = copy.node('src/cli/main.ts', 'generate', '--cooldown-seconds', '91');
+  assert.equal(bad.status, 2);
+  assert.equal(
+    bad.stderr.trim(),
+    'hitless generate: --cooldown-seconds must be a whole number from 1 to 90 (got "91")',
+  );
+
+  const good = copy.node('src/cli/main.ts', 'generate', '--cooldown-seconds', '45', '--format', 'json');
+  assert.equal(good.status, 0, good.stderr);
+  assert.equal((JSON.parse(good.stdout) as { inputs: Record<string, unknown> }).inputs.cooldownSeconds, 45);
+
+  // The generator's URL: a changed value is written under the flag's name and read back; the default is left out.
+  const url = copy.node(
+    '--input-type=module',
+    '-e',
+    `import { readProfiles } from './src/facts/read-files.ts';
+     import { decodeQuery, encodeQuery } from './src/model/url-state.ts';
+     const profiles = readProfiles();
+     const read = decodeQuery('?cooldown-seconds=45', profiles);
+     console.log(JSON.stringify([read.inputs.cooldownSeconds, encodeQuery(read.inputs, profiles), encodeQuery(decodeQuery('', profiles).inputs, profiles)]));`,
+  );
+  assert.equal(url.status, 0, url.stderr);
+  const [decoded, written, unchanged] = JSON.parse(url.stdout) as [number, string, string];
+  assert.equal(decoded, 45);
+  assert.match(written, /(^|&)cooldown-seconds=45(&|$)/);
+  assert.doesNotMatch(unchanged, /cooldown-seconds/);
+});
+
+/** The recipe's new output form's emitter: one file with the plan's grace period. */
+const EMITTER = `/** The grace-period note form: one text file with the plan's termination grace period. */
+import type { Plan } from '../model/plan.ts';
+import type { OutputFile } from './files.ts';
+
+/** The form's one file. */
+export function graceNoteFiles(plan: Plan): OutputFile[] {
+  return [{ name: 'grace.txt', purpose: 'the grace period', text: \`terminationGracePeriodSeconds: \${plan.terminationGracePeriodSeconds}\\n\` }];
+}
+`;
+
+test('adding an output form: its name in OUTPUT_FORMS, its emitter, one case in emitOutput', (t) => {
+  const copy = copyProject();
+  t.after(() => copy.remove());
+  copy.edit('src/model/fields.ts', "'helm-values', 'lws'] as const", "'helm-values', 'lws', 'grace-note'] as const");
+  copy.write('src/emit/grace-note.ts', EMITTER);
+  copy.edit(
+    'src/emit/output.ts',
+    "import { lwsFiles } from './lws.ts';",
+    "import { lwsFiles } from './lws.ts';\nimport { graceNoteFiles } from './grace-note.ts';",
+  );
+  copy.edit(
+    'src/emit/output.ts',
+    '    default: {',
+    "    case 'grace-note':\n      files = graceNoteFiles(plan);\n      break;\n    default: {",
+  );
+
+  // 10 s removal + 5 s margin = 15 s preStop; 100 s longest request × 1.5 headroom = 150 s drain; + 15 s teardown.
+  const run = copy.node(
+    'src/cli/main.ts',
+    'generate',
+    '--output',
+    'grace-note',
+    '--removal-seconds',
+    '10',
+    '--max-request-seconds',
+    '100',
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^# File: grace\.txt: the grace period\nterminationGracePeriodSeconds: 180\n/m);
+
+  const json = copy.node('src/cli/main.ts', 'generate', '--output', 'grace-note', '--format', 'json');
+  assert.equal(json.status, 0, json.stderr);
+  const files = (JSON.parse(json.stdout) as { files: { name: string }[] }).files;
+  assert.deepEqual(
+    files.map((f) => f.name),
+    ['grace.txt'],
+  );
+
+  const bad = copy.node('src/cli/main.ts', 'generate', '--output', 'nope');
+  assert.equal(bad.status, 2);
+  assert.equal(
+    bad.stderr.trim(),
+    'hitless generate: --output must be one of bundle, patch, helm-values, lws, grace-note (got "nope")',
+  );
+});
