@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { readRuleFixtures } from '../tests/support/rule-fixtures.ts';
 import { benchCheckInput } from './bench-check-input.ts';
 
 function option(name: string): string | undefined {
@@ -77,15 +78,42 @@ const inputs = join(out, 'inputs');
 mkdirSync(inputs);
 process.chdir(root);
 const cases: { name: string; argv: string[] }[] = [];
-const fixtures = [...yamlFiles('tests/fixtures'), ...yamlFiles('src/check/rules')];
+/**
+ * The rule fixtures as the audit reads them (composed on their base, fixed.diff applied; an older checkout's whole
+ * files as they are), written under inputs/ with their own paths, so that the outputs name the same files.
+ */
+function ruleFixtureFiles(): string[] {
+  const readBase = (name: string) => readFileSync(join(root, 'tests/fixtures/shapes', `${name}.yaml`), 'utf8');
+  const files: string[] = [];
+  for (const code of readdirSync(join(root, 'src/check/rules')).sort()) {
+    const dir = join(root, 'src/check/rules', code);
+    if (!existsSync(join(dir, 'fires.yaml'))) continue;
+    const texts = readRuleFixtures(pathToFileURL(`${dir}/`), readBase);
+    const fixed =
+      texts.fixed ?? (existsSync(join(dir, 'fixed.yaml')) ? readFileSync(join(dir, 'fixed.yaml'), 'utf8') : undefined);
+    mkdirSync(join(inputs, 'src/check/rules', code), { recursive: true });
+    for (const [name, text] of [
+      ['does-not-fire.yaml', texts.doesNotFire],
+      ['fires.yaml', texts.fires],
+      ['fixed.yaml', fixed],
+    ]) {
+      if (text === undefined) continue;
+      writeFileSync(join(inputs, 'src/check/rules', code, name!), text);
+      files.push(join(inputs, 'src/check/rules', code, name!));
+    }
+  }
+  return files;
+}
+const fixtures = [...yamlFiles('tests/fixtures'), ...ruleFixtureFiles()];
+const caseName = (f: string) => (f.startsWith(inputs) ? relative(inputs, f) : f);
 for (const f of fixtures)
   for (const format of ['text', 'json', 'github', 'diff'])
-    cases.push({ name: `${f}.${format}`, argv: [f, '--format', format] });
+    cases.push({ name: `${caseName(f)}.${format}`, argv: [f, '--format', format] });
 
 const results = new Map<string, string>();
 for (const c of cases) results.set(c.name, await capture(c.argv));
 // All fixtures that check alone, as one input over 256 KiB (so checked in parts), and as many files.
-const usable = fixtures.filter((f) => !results.get(`${f}.json`)!.startsWith('exit 2'));
+const usable = fixtures.filter((f) => !results.get(`${caseName(f)}.json`)!.startsWith('exit 2'));
 const body = (f: string) => {
   const t = readFileSync(f, 'utf8');
   return t.endsWith('\n') ? t : `${t}\n`;
@@ -93,7 +121,9 @@ const body = (f: string) => {
 let all = usable.map(body).join('---\n');
 while (Buffer.byteLength(all) <= 300 * 1024) all = `${all}---\n${all}`;
 const invalid = fixtures.find(
-  (f) => results.get(`${f}.json`)!.startsWith('exit 2') && /Not valid YAML/.test(results.get(`${f}.json`)!),
+  (f) =>
+    results.get(`${caseName(f)}.json`)!.startsWith('exit 2')
+    && /Not valid YAML/.test(results.get(`${caseName(f)}.json`)!),
 );
 writeFileSync(join(inputs, 'all-fixtures.yaml'), all);
 if (invalid) writeFileSync(join(inputs, 'all-fixtures-invalid-last.yaml'), `${all}---\n${body(invalid)}`);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { checkManifest, fixManifest } from '../../src/check/index.ts';
 import { severitiesOf, type Rule } from '../../src/check/rules/rule.ts';
 import { CHECK_TEST_SETTINGS, profiles } from './check.ts';
+import { readRuleFixtures } from './rule-fixtures.ts';
 
 const CHECK_DIR = new URL('../../src/check/', import.meta.url);
 
@@ -18,13 +19,12 @@ export interface RuleFiles {
   fixed?: string;
 }
 
-/** Read the fixtures of the rule folder `rules/<code>/`. */
+/**
+ * Read the fixtures of the rule folder `rules/<code>/`, composed (tests/support/rule-fixtures.ts): fires and
+ * does-not-fire on their base manifest, and `fixed` as the golden fixed.diff applied to the composed fires text.
+ */
 export function readRuleFiles(code: string): RuleFiles {
-  const read = (name: string) => {
-    const url = new URL(`rules/${code}/${name}`, CHECK_DIR);
-    return existsSync(url) ? readFileSync(url, 'utf8') : undefined;
-  };
-  return { fires: read('fires.yaml'), doesNotFire: read('does-not-fire.yaml'), fixed: read('fixed.yaml') };
+  return readRuleFixtures(new URL(`rules/${code}/`, CHECK_DIR));
 }
 
 /** The first line where two texts differ, for a message. */

@@ -4,10 +4,10 @@
 // Worked by hand at CHECK_TEST_SETTINGS: 35 s preStop, 75 s drain, 15 s teardown, 125 s grace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { check, codes, only } from '../support/check.ts';
+import { readRuleFiles } from '../support/rule-audit.ts';
 
-const fires = readFileSync(new URL('../../src/check/rules/sidecar-serves-pool/fires.yaml', import.meta.url), 'utf8');
+const fires = readRuleFiles('sidecar-serves-pool').fires!;
 
 test('a proxy sidecar on the pool\u2019s port: a note on the stop order and the shared grace, nothing to fix', () => {
   const f = only(check(fires), 'sidecar-serves-pool');
