@@ -1,10 +1,3 @@
-/**
- * The meta-test's audit of one rule unit (src/check/rules/<code>/): its metadata is complete, its fixtures
- * exist, `fires.yaml` reports the code, `does-not-fire.yaml` does not, and for a fix the checker writes, fixing
- * `fires.yaml` gives `fixed.yaml` byte for byte, converges, and re-checked no longer reports the code. Returns the
- * problems as sentences (empty when the rule is sound), so that a test can show the audit failing on a bad entry.
- */
-import { existsSync, readFileSync } from 'node:fs';
 import { checkManifest, fixManifest } from '../../src/check/index.ts';
 import { severitiesOf, type Rule } from '../../src/check/rules/rule.ts';
 import { CHECK_TEST_SETTINGS, profiles } from './check.ts';
