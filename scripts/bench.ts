@@ -948,7 +948,7 @@ async function measureMainThreadWork(browser: Browser, paths: string[]): Promise
  */
 async function measureVerifyStreams(): Promise<void> {
   section('hitless verify: concurrent streams on one core (stand-in: one SSE event per token, 20 tokens/s a stream)');
-  const hold = join(ROOT, 'src/verify/bench-hold.ts');
+  const hold = join(ROOT, 'scripts/bench-hold.ts');
   const pin = (core: number) => (spawnSync('taskset', ['-V']).status === 0 ? ['taskset', '-c', String(core)] : []);
   const [serveCmd, ...serveArgs] = [...pin(1), process.execPath, hold, 'serve'];
   const server = spawn(serveCmd, serveArgs, { stdio: ['pipe', 'pipe', 'inherit'] });

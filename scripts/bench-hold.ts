@@ -7,8 +7,8 @@
  *                                       prints one JSON line: event-loop lag p99 and max while all N were open
  */
 import { Agent, createServer } from 'node:http';
-import { startLoad } from './load.ts';
-import { quantile } from './report.ts';
+import { startLoad } from '../src/verify/load.ts';
+import { quantile } from '../src/verify/report.ts';
 
 /** Wall ms between two events of a stream. */
 export const TOKEN_MS = 50;
