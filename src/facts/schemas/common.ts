@@ -1,5 +1,5 @@
 /** Schema parts every data-file kind shares: texts, ids, numbers in a range, sources and release ranges. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { describeValue } from '../parse-data.ts';
 import { compareReleases, RELEASE } from '../releases.ts';
 

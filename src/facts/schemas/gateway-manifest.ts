@@ -2,7 +2,7 @@
  * A Kubernetes object a gateway needs beside the Deployment and InferencePool (content/gateways/*.yaml
  * `extraManifests`), as a template: whole-string `${value}` placeholders where inputs or plan numbers go.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { id, sourceIds, text } from './common.ts';
 
 /**

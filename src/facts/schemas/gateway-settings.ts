@@ -3,7 +3,7 @@
  * timeout, a connection-draining timeout), what the gateway does with an HTTPRoute's timeouts, and how a proxy
  * injected into the model-server pod is kept alive through the drain.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { sourceIds, text, wholeNumber } from './common.ts';
 
 const MAX_INT32 = 2147483647;

@@ -1,5 +1,5 @@
 /** The schema of a gateway data file (content/gateways/*.yaml): one gateway implementation and its sources. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import {
   basis,
   checkRange,

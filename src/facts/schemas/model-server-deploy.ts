@@ -3,7 +3,7 @@
  * start and use its GPUs (its default model, tensor-parallel flag, environment, model volume, /dev/shm and the
  * CPU and memory estimates), each with its reason and sources.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ID, MODEL, sourceIds, text, wholeNumber } from './common.ts';
 
 /** One environment variable the server's container gets, with why. */

@@ -1,5 +1,5 @@
 /** How a model server handles SIGTERM (`drain`) and how its probes are set (`probes`), in a model-server data file. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { basis, id, sourceIds, text, wholeNumber } from './common.ts';
 
 /** How a model server handles SIGTERM. */

@@ -1,5 +1,5 @@
 /** The schema of a model-server data file (content/model-servers/*.yaml): one model server and its sources. */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { compareReleases, releaseFromImage, releaseParts } from '../releases.ts';
 import {
   checkRange,

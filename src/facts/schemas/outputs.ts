@@ -2,7 +2,7 @@
  * The schemas of the output forms' facts (content/outputs/*.yaml): GIE's inferencepool chart for `helm-values`, and
  * LeaderWorkerSet's API and each model server's multi-node launch for `lws`.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { checkSourceRefs, id, sourceIds, text, URL_PATTERN, wholeNumber } from './common.ts';
 
 const COMMIT = /^[0-9a-f]{40}$/;

@@ -2,7 +2,7 @@
  * The schema of the request defaults file (content/request-defaults.yaml): the defaults of request inputs that are
  * facts (the time per output token of the default model), each with its sources and the date they were checked.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { checkSourceRefs, DATE, MODEL, numberFrom, source, sourceIds, text } from './common.ts';
 
 /** The sourced defaults of the request inputs. */
