@@ -18,6 +18,7 @@ import { locate, sameNamespace, selects, type Workload } from './workload/locate
 import { containersOf } from './workload/pod.ts';
 import { readManifest, type Manifest } from './read/read-manifest.ts';
 import { planNotes } from './plan-notes.ts';
+import { changesNothing } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
 import {
   checkedFor,
@@ -189,6 +190,8 @@ function runRule<C>(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
     const remedy = fix?.(ctx, verdict);
+    // A fix that writes the values already there: not a finding (the plan's warnings name a setting at fault).
+    if (remedy && changesNothing(check.manifest, remedy.edits)) continue;
     if (verdict.stray) {
       check.findings.push({
         code: rule.code,

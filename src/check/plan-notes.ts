@@ -2,7 +2,7 @@
 import type { WarningCode } from '../model/warnings.ts';
 import { report, type WorkloadContext } from './rules/context.ts';
 import { drainFlagAt } from '../facts/releases.ts';
-import { imageRelease } from './workload/identify-server.ts';
+import { workloadRelease } from './rules/shared/drain-flag.ts';
 import type { Segment } from './read/path.ts';
 
 /** Where a plan warning points in the workload; warnings not listed are about the settings as a whole. */
@@ -34,7 +34,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
     if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
     if (warning.code === 'drain-flag-min-version') {
-      const release = imageRelease(ctx.server, ctx.container.image);
+      const release = workloadRelease(ctx);
       const at = drainFlagAt(ctx.server, release);
       if (at.kind === 'available' || at.kind === 'no-flag') continue;
       if (at.kind === 'too-old') {

@@ -1,5 +1,6 @@
 /**
- * `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest }` (JSON) on stdout.
+ * `hitless generate`: the annotated manifest (YAML) or `{ inputs, plan, manifest }` (JSON) on stdout; exit 1 when an
+ * error-severity warning was printed with it (on stderr), else 0.
  * `--output bundle|patch|helm-values|lws` picks the output form (an input like the others, so the generator's
  * links carry it); with more than one file, the YAML has a `# File:` line before each and JSON lists them as `files`.
  * `--drain-model 1` says the inputs were written for drain model v1: the output is v2's, and every value that
@@ -70,7 +71,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   for (const w of planned.warnings)
     if (w.severity !== 'info') writeOutput('stderr', `${w.severity} [${w.code}]: ${w.message}\n`);
-  return 0;
+  // An error means the manifest as emitted cuts requests or needs a step by hand: a script must not take it as clean.
+  return planned.warnings.some((w) => w.severity === 'error') ? 1 : 0;
 }
 
 /** Run `hitless inputs`: every input with its allowed values and default. */

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * The hitless CLI: `generate` writes the annotated manifest, `check` reviews manifests you run,
- * `lab` runs the drain lab. Exit codes: 0 ok, 1 findings at error severity (check), requests lost (verify) or a lab
- * result that contradicts the model, 2 unusable input or bad flags, 70 an internal error (one line, no stack trace),
- * 74 output that cannot be written, 141 a closed output pipe.
+ * `lab` runs the drain lab. Exit codes: 0 ok, 1 findings at error severity (check), an error printed with the
+ * manifest (generate), requests lost (verify) or a lab result that contradicts the model, 2 unusable input or bad
+ * flags, 70 an internal error (one line, no stack trace), 74 output that cannot be written, 141 a closed output pipe.
  */
 import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.ts';
@@ -30,8 +30,9 @@ Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming th
 -- ends the options: every argument after it is a file (hitless check -- --odd-name.yaml).
 
 Exit codes:
-  0    ok: no error findings (check), nothing lost (verify)
-  1    findings at error severity (check), requests lost or the rollout incomplete (verify),
+  0    ok: no error findings (check), no error printed (generate), nothing lost (verify)
+  1    findings at error severity (check), an error printed with the manifest (generate),
+       requests lost or the rollout incomplete (verify),
        a lab result that contradicts the model (lab --check)
   2    unusable input or bad flags (the message names the flag, the file or the limit)
   ${EXIT_INTERNAL}   an internal error: a bug in hitless (one line; HITLESS_DEBUG=1 adds the stack)

@@ -10,7 +10,7 @@ const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
-/** Read `key=value[,key=value]` into labels, naming the option in every error. */
+/** Read `key=value[,key=value]` into labels, naming the option in every error; a key given twice is refused. */
 export function readNamespaceSelector(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const pair of text.split(',')) {
@@ -22,6 +22,8 @@ export function readNamespaceSelector(text: string): Record<string, string> {
         `--namespace-selector takes label=value pairs separated by commas, such as team=inference (got ${JSON.stringify(pair)})`,
       );
     }
+    if (Object.hasOwn(labels, key))
+      throw new UsageError(`--namespace-selector gives the label ${key} twice; a namespace has one value for a label`);
     labels[key] = value;
   }
   return labels;

@@ -105,7 +105,7 @@ function headerNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Parse `K:V` headers; the message names the header's position or name, never its value. */
+/** Parse `K:V` headers; the message names the header's position or name, never its value; a name given twice is refused. */
 function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   values.forEach((value, i) => {
@@ -121,6 +121,8 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
       );
     const problem = headerNameProblem(name);
     if (problem) throw new UsageError(`--header ${name} ${problem}`);
+    if (Object.hasOwn(headers, name.toLowerCase()))
+      throw new UsageError(`--header ${name} is given twice (header names ignore case); give each header once`);
     headers[name.toLowerCase()] = v;
   });
   return headers;

@@ -106,6 +106,7 @@ export type WarningCode =
   | 'drain-unbounded-server'
   | 'no-drain'
   | 'unbounded-drain-cost'
+  | 'drain-cap-below-request'
   | 'liveness-faster-than-readiness'
   | 'single-replica-outage'
   | 'gateway-setting-capped'

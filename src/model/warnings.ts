@@ -163,6 +163,15 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
       `Each terminating pod can hold its GPUs for up to ${formatSeconds(plan.terminationGracePeriodSeconds)}; rollouts and node drains wait as long.`,
     );
   }
+  if (inputs.unboundedDrain && plan.drainSeconds < plan.maxRequestSeconds) {
+    add(
+      'drain-cap-below-request',
+      'error',
+      `The drain cap, ${formatSeconds(plan.drainSeconds)}, is shorter than the ${formatSeconds(plan.maxRequestSeconds)} longest request: `
+        + 'the drain ends at the cap, so at every rollout the requests longer than that are cut. '
+        + `Raise drain-cap-seconds to at least ${plan.maxRequestSeconds}, or lower the longest request.`,
+    );
+  }
   const readinessWindow = plan.derivation.find((s) => s.field === 'readinessProbe.window')!.value as number;
   const livenessWindow = plan.derivation.find((s) => s.field === 'livenessProbe.window')!.value as number;
   if (livenessWindow < readinessWindow) {

@@ -9,7 +9,10 @@ const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_
 /** A refused request's reason in a few words, from its detail. */
 function refusalReason(detail: string | null): string {
   if (detail === null) return 'no reason recorded';
+  // Verify sends each request once, to the URL given: a redirect (a loop of them too) is refused, not followed.
+  if (/^HTTP 3\d\d$/.test(detail)) return `${detail}: a redirect, not followed (give --url the endpoint itself)`;
   if (/^HTTP \d{3}$/.test(detail)) return detail;
+  if (detail === 'HPE_HEADER_OVERFLOW') return 'response headers too large to read (HPE_HEADER_OVERFLOW)';
   if (CERTIFICATE.test(detail)) return `certificate not accepted (${detail})`;
   if (detail === 'EPROTO' || detail.startsWith('ERR_SSL')) return `TLS handshake failed (${detail})`;
   if (detail === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';

@@ -47,9 +47,11 @@ test('unknown flags, missing values and bad formats exit 2', () => {
   assert.equal(run('nonsense').status, 2);
 });
 
-test('an image older than the drain flag: no --shutdown-timeout, an error on stderr, exit 0 with the manifest', () => {
+// Issue 34 item 7 changed the exit code from 0: generate exits 1 when it prints an error, as check does for one.
+test('an image older than the drain flag: no --shutdown-timeout, an error on stderr, exit 1 with the manifest', () => {
   const r = run('generate', '--image', 'vllm/vllm-openai:v0.10.1');
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stdout, /^kind: Deployment$/m);
   assert.doesNotMatch(r.stdout, /--shutdown-timeout=/);
   assert.match(
     r.stderr,

@@ -22,6 +22,23 @@ test('unbounded drain with a smaller cap', () => {
   assert.equal(p.progressDeadlineSeconds, 750);
 });
 
+test('an unbounded drain whose cap is shorter than the longest request is an error that names both', () => {
+  // 4096 × 100 ms × 1.2 = 491.52 → 492 s longest request; cap 100 s < 492 s.
+  const short = planOf({ 'unbounded-drain': true, 'drain-cap-seconds': 100 });
+  const error = short.warnings.find((w) => w.code === 'drain-cap-below-request');
+  assert.equal(error?.severity, 'error');
+  assert.equal(
+    error?.message,
+    'The drain cap, 100s, is shorter than the 492s longest request: the drain ends at the cap, so at every rollout the '
+      + 'requests longer than that are cut. Raise drain-cap-seconds to at least 492, or lower the longest request.',
+  );
+  // A cap equal to the longest request lets it finish; bounded drains never get it (drain ≥ longest request).
+  assert.ok(
+    !codesOf(planOf({ 'unbounded-drain': true, 'drain-cap-seconds': 492 })).includes('drain-cap-below-request'),
+  );
+  assert.ok(!codesOf(planOf({ 'drain-cap-seconds': 100 })).includes('drain-cap-below-request'));
+});
+
 test('Triton gets --exit-timeout-secs with the drain budget', () => {
   // 4096 × 100 ms × 1.2 = 491.52 → 492 s; ⌈492 × 1.5⌉ = 738 s
   const p = planOf({ 'model-server': 'triton' });

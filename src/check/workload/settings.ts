@@ -149,8 +149,13 @@ export function settingErrors(raw: Record<string, string>, profiles: Profiles): 
       usable[name] = value;
     }
   }
-  return [...errors, ...resolveInputs(usable, profiles).errors];
+  // The image is read from the manifest, so a given model-server-version is weighed against that image's tag when
+  // the workload is read (resolveSettings), not against the default image's: here the image names no release.
+  return [...errors, ...resolveInputs({ ...usable, image: IMAGE_WITHOUT_TAG }, profiles).errors];
 }
+
+/** An image reference whose tag names no release: what the settings are validated with, the image being the manifest's. */
+const IMAGE_WITHOUT_TAG = 'image-read-from-the-manifest';
 
 /** Settings keyed by flag, without blank values and without the names that have errors. */
 export function usableSettings(raw: Record<string, string>, profiles: Profiles): Record<string, string> {

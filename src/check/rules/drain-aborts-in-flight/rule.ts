@@ -1,6 +1,7 @@
 /** drain-aborts-in-flight: A server whose drain flag defaults to aborting (vLLM --shutdown-timeout) runs without it, or with 0. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { drainWhy, flagFix, flagPath, readFlag } from '../shared/drain-flag.ts';
+import { drainFlagAt } from '../../../facts/releases.ts';
+import { drainWhy, flagFix, flagPath, readFlag, workloadRelease } from '../shared/drain-flag.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -15,6 +16,14 @@ export const rule = defineRule({
   check: (ctx) => {
     const f = readFlag(ctx);
     if (f?.now !== 0 || !ctx.server.drain.zeroAborts) return [];
+    // A release of the server's own image that predates the flag: the plan's drain-flag-too-old error says the server
+    // aborts and that the image must move first; a second error for the same cause would ask for a flag the binary refuses.
+    if (
+      !f.use
+      && ctx.plan.drainFlagStatus === 'too-old'
+      && drainFlagAt(ctx.server, workloadRelease(ctx)).kind === 'too-old'
+    )
+      return [];
     return [
       {
         severity: 'error',

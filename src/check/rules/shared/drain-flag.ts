@@ -26,7 +26,7 @@ function placeOf(ctx: WorkloadContext): string {
 /** The fix for the flag: an edit when the invocation is found and the release has the flag, else what to do by hand. */
 export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why: string): Fix {
   const { object, container, server, invocation } = ctx;
-  const release = imageRelease(server, container.image);
+  const release = workloadRelease(ctx);
   const at = drainFlagAt(server, release);
   const setting = `${flag}=${seconds}`;
   if (at.kind === 'too-old') {
@@ -61,6 +61,13 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   edit.document = object.document;
   if (invocation.how !== 'script') edit.comment = ` ${why}`;
   return { text: `${setting} in ${placeOf(ctx)}`, edits: [edit] };
+}
+
+/** The server's release: model-server-version when given (for an image whose tag names none), else the image's tag. */
+export function workloadRelease(ctx: WorkloadContext): string | undefined {
+  if (ctx.plan.modelServerReleaseSource === 'given' && ctx.plan.modelServerRelease !== null)
+    return ctx.plan.modelServerRelease;
+  return imageRelease(ctx.server, ctx.container.image);
 }
 
 /** Why the drain flag's fix writes the plan's drain: its formula. */

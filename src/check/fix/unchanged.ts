@@ -1,0 +1,39 @@
+/**
+ * Whether a fix would leave the manifest as it is: every edit sets a value already there (or splices in the text
+ * already there). Such a fix is not a fix, and its finding not a finding (issue 34 item 7): the value the rule asks
+ * for is the one the manifest has, so what is wrong, if anything, is a setting, and the plan's warnings say that.
+ */
+import type { Manifest } from '../read/read-manifest.ts';
+import { isRecord, valueAt } from '../read/path.ts';
+import type { Edit } from './edit.ts';
+
+/** Whether two plain YAML values (scalars, arrays, mappings) are the same; the site runs this too, so no node:util. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (!isRecord(a) || !isRecord(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+}
+
+/** The value an edit's path holds now, or undefined when no object of its document holds the path. */
+function currentValue(manifest: Manifest, edit: Edit): unknown {
+  const object = manifest.objects.find(
+    (o) => o.document === edit.document && o.base.every((segment, i) => edit.path[i] === segment),
+  );
+  return object ? valueAt(object.value, edit.path.slice(object.base.length)) : undefined;
+}
+
+/** Whether one edit writes what is already there. */
+function editChangesNothing(manifest: Manifest, edit: Edit): boolean {
+  const now = currentValue(manifest, edit);
+  if (edit.op === 'set') return now !== undefined && sameValue(now, edit.value);
+  if (edit.op === 'splice') return typeof now === 'string' && now.slice(edit.start, edit.end) === edit.value;
+  return false;
+}
+
+/** Whether a fix has edits and none of them changes the manifest. */
+export function changesNothing(manifest: Manifest, edits: readonly Edit[]): boolean {
+  return edits.length > 0 && edits.every((edit) => editChangesNothing(manifest, edit));
+}
