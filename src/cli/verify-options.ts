@@ -141,6 +141,12 @@ function parseUrl(value: string | undefined, api: Api): URL {
     throw new UsageError(
       '--url is required: the base URL of the OpenAI-compatible endpoint, e.g. http://gateway.example:80',
     );
+  // The URL parser drops tabs and line breaks inside a URL without a word, and trims spaces: refuse them instead, and
+  // do not echo the value (its query may hold a key).
+  if (/[\u0000-\u0020\u007f]/.test(value))
+    throw new UsageError(
+      '--url must not contain spaces or control characters (tabs, line breaks); percent-encode them',
+    );
   let url: URL;
   try {
     url = new URL(value);

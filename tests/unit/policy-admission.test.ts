@@ -228,6 +228,16 @@ const BY_DESIGN: Record<string, { checker: string[]; policy: string[]; why: stri
     policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
     why: 'the policy checks the drain flag of vLLM only',
   },
+  'vllm-old-release.yaml': {
+    checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'the checker names the cause, an image older than the drain flag (drain-flag-too-old, which no policy rule has); the policy reads no release and asks for the flag',
+  },
+  'vllm-v010-sh.yaml': {
+    checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
+    policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
+    why: 'as vllm-old-release.yaml: the checker names the image older than the drain flag, the policy asks for the flag',
+  },
   'vllm-mock.yaml': {
     checker: [],
     policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],

@@ -226,3 +226,21 @@ test('the status line shows elapsed, sent, in flight, each outcome and TTFT p50/
   );
   assert.match(statusLine(1, { ...stats, skipped: 4, ttftMs: [] }), /ttft p50 – p99 – {2}skipped 4$/);
 });
+
+test('a URL with a line break, a tab or a space is refused, not silently mended, and not echoed', () => {
+  // new URL() would drop the line break and the tab and send the request to a URL the user never wrote.
+  for (const url of [
+    'http://gw.example/?key=s3cret\n',
+    'http://gw.example/a\tb?key=s3cret',
+    'http://gw.example/ ?key=s3cret',
+  ])
+    assert.throws(
+      () => parseArgv(['--url', url, '--model', 'llama']),
+      (e: unknown) => {
+        assert.ok(e instanceof UsageError);
+        assert.match(e.message, /^--url must not contain spaces or control characters/);
+        assert.doesNotMatch(e.message, /s3cret/);
+        return true;
+      },
+    );
+});
