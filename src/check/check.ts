@@ -8,6 +8,7 @@ import { modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { report, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
 import { countFindings, sortFindings, type Finding, type Severity } from './rules/findings.ts';
 import { RULES } from './rules/index.ts';
+import { fixInRange } from './rules/shared/fix-in-range.ts';
 import { severitiesOf, type Rule, type Verdict } from './rules/rule.ts';
 import type { CheckCode } from './rules/codes.gen.ts';
 import type { InputProblem } from './read/guard-input.ts';
@@ -188,7 +189,11 @@ function runRule<C>(
       throw new Error(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
-    const remedy = fix?.(ctx, verdict);
+    const remedy = fixInRange(
+      fix?.(ctx, verdict),
+      verdict.object === undefined ? own : (verdict.object ?? undefined),
+      check.profiles.valueRanges,
+    );
     if (verdict.stray) {
       check.findings.push({
         code: rule.code,

@@ -16,6 +16,7 @@ import {
 } from 'yaml';
 import { guardText, type InputProblem } from './guard-input.ts';
 import { helmTemplateProblem } from './helm-template.ts';
+import { KUBE_YAML } from './kube-yaml.ts';
 import { INPUT_LIMITS, MAX_ALIAS_COUNT, MAX_NESTING_DEPTH, type ReadLimits } from './limits.ts';
 import { isRecord, type NodePath, type Segment } from './path.ts';
 
@@ -159,7 +160,7 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   const template = helmTemplateProblem(text);
   if (template) return { ok: false, problem: template };
   const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
+  const documents = parseAllDocuments(text, { ...KUBE_YAML, lineCounter, prettyErrors: true, uniqueKeys: false });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > limits.documents) {
     return {
