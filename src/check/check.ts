@@ -242,6 +242,8 @@ export function checkRead(
   text = manifest.text,
 ): CheckResult {
   if (manifest.objects.length === 0) {
+    const refused = manifest.refused?.[0];
+    if (refused) return { ok: false, problem: { message: refused.message, line: refused.line } };
     const what = manifest.strays[0]?.[1];
     return {
       ok: false,
