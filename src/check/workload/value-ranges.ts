@@ -42,9 +42,14 @@ export function writable(value: unknown, range: ValueRange): boolean {
   return Number.isSafeInteger(value) && rejection(value, range) === undefined;
 }
 
-/** A number as its exact decimal (a double past 2^53 is an integer JavaScript prints rounded). */
+/**
+ * A number as the JSON kubectl sends: below 1e21 its exact digits (a double past 2^53 is an integer that JavaScript
+ * prints rounded), from there in exponent form (1e+30), as Go's encoding/json writes a float64.
+ */
 function exact(value: number): string {
-  return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value).toString() : String(value);
+  return Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21
+    ? BigInt(value).toString()
+    : String(value);
 }
 
 /** The whole-number fields of a workload the checker reads or writes, each with its path from the object and range. */
