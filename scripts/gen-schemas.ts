@@ -11,6 +11,7 @@ import { gatewaySchema } from '../src/facts/schemas/gateway.ts';
 import { modelServerSchema } from '../src/facts/schemas/model-server.ts';
 import { chartFactsSchema, lwsFactsSchema } from '../src/facts/schemas/outputs.ts';
 import { requestDefaultsSchema } from '../src/facts/schemas/request-defaults.ts';
+import { valueRangesSchema } from '../src/facts/schemas/value-ranges.ts';
 
 /** Each data-file kind: its schema, where its files are (a folder of them, or one file) and where its schema goes. */
 export const DATA_KINDS = [
@@ -29,6 +30,12 @@ export const DATA_KINDS = [
     source: 'outputs.ts',
   },
   { kind: 'lws', schema: lwsFactsSchema, files: 'outputs/lws.yaml', source: 'outputs.ts' },
+  {
+    kind: 'value-ranges',
+    schema: valueRangesSchema,
+    files: 'kubernetes/value-ranges.yaml',
+    source: 'value-ranges.ts',
+  },
 ] as const;
 
 /** The schema file of a kind, relative to the content folder. */

@@ -8,6 +8,7 @@ import { modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { report, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
 import { countFindings, sortFindings, type Finding, type Severity } from './rules/findings.ts';
 import { RULES } from './rules/index.ts';
+import { fixInRange } from './rules/shared/fix-in-range.ts';
 import { severitiesOf, type Rule, type Verdict } from './rules/rule.ts';
 import type { CheckCode } from './rules/codes.gen.ts';
 import type { InputProblem } from './read/guard-input.ts';
@@ -189,7 +190,11 @@ function runRule<C>(
       throw new Error(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
-    const remedy = fix?.(ctx, verdict);
+    const remedy = fixInRange(
+      fix?.(ctx, verdict),
+      verdict.object === undefined ? own : (verdict.object ?? undefined),
+      check.profiles.valueRanges,
+    );
     // A fix that writes the values already there: not a finding (the plan's warnings name a setting at fault).
     if (remedy && changesNothing(check.manifest, remedy.edits)) continue;
     if (verdict.stray) {
@@ -240,6 +245,8 @@ export function checkRead(
   text = manifest.text,
 ): CheckResult {
   if (manifest.objects.length === 0) {
+    const refused = manifest.refused?.[0];
+    if (refused) return { ok: false, problem: { message: refused.message, line: refused.line } };
     const what = manifest.strays[0]?.[1];
     return {
       ok: false,

@@ -12,6 +12,7 @@ import { gatewaySchema } from './schemas/gateway.ts';
 import { modelServerSchema } from './schemas/model-server.ts';
 import { chartFactsSchema, lwsFactsSchema } from './schemas/outputs.ts';
 import { requestDefaultsSchema } from './schemas/request-defaults.ts';
+import { valueRangesSchema } from './schemas/value-ranges.ts';
 
 /** One data file: its path (for messages) and its text. */
 export interface DataFile {
@@ -21,6 +22,8 @@ export interface DataFile {
 
 /** The request defaults file, relative to the content folder. */
 export const REQUEST_DEFAULTS_FILE = 'request-defaults.yaml';
+/** The Kubernetes value ranges file, relative to the content folder. */
+export const VALUE_RANGES_FILE = 'kubernetes/value-ranges.yaml';
 /** The output forms' facts files, relative to the content folder. */
 export const CHART_FACTS_FILE = 'outputs/gie-inferencepool.yaml';
 export const LWS_FACTS_FILE = 'outputs/lws.yaml';
@@ -84,13 +87,14 @@ function readProfileFiles<S extends z.ZodType<{ id: string; order: number }>>(
 }
 
 /**
- * Validate every gateway and model-server file and the request defaults (content/request-defaults.yaml); throws
- * naming the file and field of the first problem.
+ * Validate every gateway and model-server file, the request defaults (content/request-defaults.yaml) and the
+ * Kubernetes value ranges (content/kubernetes/value-ranges.yaml); throws naming the file and field of the first problem.
  */
 export function profilesFromFiles(
   gatewayFiles: DataFile[],
   modelServerFiles: DataFile[],
   requestDefaultsFile: DataFile,
+  valueRangesFile: DataFile,
 ): Profiles {
   const gateways = readProfileFiles(gatewayFiles, gatewaySchema);
   const modelServers = readProfileFiles(modelServerFiles, modelServerSchema);
@@ -101,7 +105,14 @@ export function profilesFromFiles(
   }
   if (!requestDefaultsFile)
     throw new Error(`content/${REQUEST_DEFAULTS_FILE}: missing; it holds the sourced default time per output token`);
-  return { gateways, modelServers, requestDefaults: readDataFile(requestDefaultsFile, requestDefaultsSchema) };
+  if (!valueRangesFile)
+    throw new Error(`content/${VALUE_RANGES_FILE}: missing; it holds the ranges the API server accepts`);
+  return {
+    gateways,
+    modelServers,
+    requestDefaults: readDataFile(requestDefaultsFile, requestDefaultsSchema),
+    valueRanges: readDataFile(valueRangesFile, valueRangesSchema),
+  };
 }
 
 /** Validate both output forms' facts files from their texts. */

@@ -6,6 +6,7 @@ import type { GatewayProfile } from './schemas/gateway.ts';
 import type { ModelServerProfile } from './schemas/model-server.ts';
 import type { ChartFacts, LwsFacts } from './schemas/outputs.ts';
 import type { RequestDefaults } from './schemas/request-defaults.ts';
+import type { ValueRanges } from './schemas/value-ranges.ts';
 
 export type { Basis, Source } from './schemas/common.ts';
 export type { GatewayKnob, GatewayProfile, KnobRole, Mechanism, SourceGap } from './schemas/gateway.ts';
@@ -14,6 +15,7 @@ export type { GatewaySecondsSetting } from './schemas/gateway-settings.ts';
 export type { EntryPoint, ModelServerProfile, ReleaseFact, ReleaseFactTopic } from './schemas/model-server.ts';
 export type { DrainKind } from './schemas/model-server-drain.ts';
 export type { RequestDefaults } from './schemas/request-defaults.ts';
+export type { ValueRange, ValueRanges } from './schemas/value-ranges.ts';
 export type { ChartFacts, LwsFacts } from './schemas/outputs.ts';
 
 /** All profiles, sorted for display, and the sourced request defaults. */
@@ -22,6 +24,8 @@ export interface Profiles {
   modelServers: ModelServerProfile[];
   /** content/request-defaults.yaml. */
   requestDefaults: RequestDefaults;
+  /** content/kubernetes/value-ranges.yaml. */
+  valueRanges: ValueRanges;
 }
 
 /** Both output forms' facts (content/outputs/). */

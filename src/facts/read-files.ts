@@ -2,7 +2,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDataFileName, profilesFromFiles, REQUEST_DEFAULTS_FILE, type DataFile } from './profile-files.ts';
+import {
+  isDataFileName,
+  profilesFromFiles,
+  REQUEST_DEFAULTS_FILE,
+  VALUE_RANGES_FILE,
+  type DataFile,
+} from './profile-files.ts';
 import type { Profiles } from './profiles.ts';
 
 /** The repository's content folder. */
@@ -15,11 +21,16 @@ function readDir(dir: string): DataFile[] {
     .map((name) => ({ path: join(dir, name), text: readFileSync(join(dir, name), 'utf8') }));
 }
 
-/** Load and validate every profile and the request defaults under `contentDir` (default: the repository's `content/`). */
+/** Load and validate every profile, the request defaults and the value ranges under `contentDir` (default: the repository's `content/`). */
 export function readProfiles(contentDir: string = CONTENT_DIR): Profiles {
-  const defaultsPath = join(contentDir, REQUEST_DEFAULTS_FILE);
-  return profilesFromFiles(readDir(join(contentDir, 'gateways')), readDir(join(contentDir, 'model-servers')), {
-    path: defaultsPath,
-    text: readFileSync(defaultsPath, 'utf8'),
+  const file = (name: string): DataFile => ({
+    path: join(contentDir, name),
+    text: readFileSync(join(contentDir, name), 'utf8'),
   });
+  return profilesFromFiles(
+    readDir(join(contentDir, 'gateways')),
+    readDir(join(contentDir, 'model-servers')),
+    file(REQUEST_DEFAULTS_FILE),
+    file(VALUE_RANGES_FILE),
+  );
 }

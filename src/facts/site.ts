@@ -12,6 +12,11 @@ const requestDefaultsText = import.meta.glob('/content/request-defaults.yaml', {
   import: 'default',
   eager: true,
 }) as Record<string, string>;
+const valueRangesText = import.meta.glob('/content/kubernetes/value-ranges.yaml', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 const modelServerTexts = import.meta.glob(['/content/model-servers/*.yaml', '/content/model-servers/*.yml'], {
   query: '?raw',
   import: 'default',
@@ -30,4 +35,5 @@ export const profiles: Profiles = profilesFromFiles(
   toFiles(gatewayTexts),
   toFiles(modelServerTexts),
   toFiles(requestDefaultsText)[0],
+  toFiles(valueRangesText)[0],
 );

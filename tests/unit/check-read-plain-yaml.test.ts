@@ -3,6 +3,7 @@
 // options, then toJS), not the reader: on many generated documents, in the styles manifests are written in and with
 // what the reader must leave to the full parse mixed in, every document it reads has the library's value; a few
 // hand-written ones pin the values and the fallbacks down by hand.
+import { KUBE_YAML } from '../../src/check/read/kube-yaml.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -15,7 +16,8 @@ import type { Segment } from '../../src/check/read/path.ts';
 
 /** What the checker's full parse gives for a one-document text, or undefined when it is not one valid document. */
 function fullParse(text: string): unknown {
-  const docs = parseAllDocuments(text, { uniqueKeys: false, version: '1.1' });
+  // As the checker reads YAML: 1.1 with kubectl's numbers (read/kube-yaml.ts: `1:20:30` is a string, `0o36` is 30).
+  const docs = parseAllDocuments(text, { ...KUBE_YAML, uniqueKeys: false });
   if (!Array.isArray(docs) || docs.length !== 1 || docs[0].errors.length > 0) return undefined;
   return docs[0].toJS();
 }

@@ -36,8 +36,8 @@ test('every data file names its kind\u2019s schema on its first line', () => {
       named.push(file);
     }
   }
-  // 7 gateways, 5 model servers, the request defaults and the two output facts files.
-  assert.equal(named.length, 15);
+  // 7 gateways, 5 model servers, the request defaults, the two output facts files and the Kubernetes value ranges.
+  assert.equal(named.length, 16);
   assert.ok(named.includes('gateways/gke.yaml') && named.includes('model-servers/vllm.yaml'));
 });
 

@@ -310,9 +310,10 @@ test('a value cut short by an unquoted " #" is refused, naming the file and line
     text: vllm.text.replace(/^# yaml-language-server: .*\n/, '').replace(/^id: vllm$/m, 'id: vllm # see #1838'),
   };
   const defaults = read('content/request-defaults.yaml');
+  const ranges = read('content/kubernetes/value-ranges.yaml');
   assert.throws(
-    () => profilesFromFiles([read('content/gateways/gke.yaml')], [broken], defaults),
+    () => profilesFromFiles([read('content/gateways/gke.yaml')], [broken], defaults, ranges),
     /content\/model-servers\/vllm\.yaml: line 1: a comment follows the value "vllm"; if the "#" belongs to the text, quote the whole value/,
   );
-  assert.doesNotThrow(() => profilesFromFiles([read('content/gateways/gke.yaml')], [vllm], defaults));
+  assert.doesNotThrow(() => profilesFromFiles([read('content/gateways/gke.yaml')], [vllm], defaults, ranges));
 });

@@ -17,6 +17,7 @@ import {
   type Scalar,
 } from 'yaml';
 import type { Edit } from './edit.ts';
+import { KUBE_YAML } from '../read/kube-yaml.ts';
 import type { Segment } from '../read/path.ts';
 import type { Manifest } from '../read/read-manifest.ts';
 
@@ -64,11 +65,11 @@ function walk(doc: Document.Parsed, path: readonly Segment[]): { steps: Step[]; 
   return { steps, at: path.length, alias: false };
 }
 
-/** Whether text read as a plain scalar, under YAML 1.1 and 1.2 alike, is this string. */
+/** Whether text read as a plain scalar, under YAML 1.1 (yaml's and kubectl's) and 1.2 alike, is this string. */
 function plainSafe(value: string): boolean {
   if (value === '' || /^\s|\s$|[\n#,[\]{}]|: |:$|^[-?:](\s|$)|^[&*!|>'"%@`]/.test(value)) return false;
   try {
-    return parse(value, { version: '1.1' }) === value && parse(value) === value;
+    return parse(value, KUBE_YAML) === value && parse(value, { version: '1.1' }) === value && parse(value) === value;
   } catch {
     return false;
   }
@@ -228,7 +229,7 @@ function withComment(
 
 /** Apply one edit to one document's text; undefined when it cannot be written. */
 function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undefined {
-  const doc = parseAllDocuments(text, { uniqueKeys: false, version: '1.1' })[0] as Document.Parsed | undefined;
+  const doc = parseAllDocuments(text, { ...KUBE_YAML, uniqueKeys: false })[0] as Document.Parsed | undefined;
   if (!doc || doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
   const { steps, at, alias } = walk(doc, edit.path);
   if (alias) return undefined;

@@ -16,7 +16,8 @@ import {
 } from 'yaml';
 import { guardText, type InputProblem } from './guard-input.ts';
 import { helmTemplateProblem } from './helm-template.ts';
-import { INPUT_LIMITS, MAX_ALIAS_COUNT, MAX_NESTING_DEPTH, type ReadLimits } from './limits.ts';
+import { KUBE_YAML } from './kube-yaml.ts';
+import { INPUT_LIMITS, MAX_ALIAS_WORK, MAX_EXPANDED_NODES, MAX_NESTING_DEPTH, type ReadLimits } from './limits.ts';
 import { isRecord, type NodePath, type Segment } from './path.ts';
 
 /** One Kubernetes object found in the manifest. */
@@ -40,6 +41,8 @@ export interface Manifest {
   objects: ManifestObject[];
   /** Documents that hold something other than a Kubernetes object: [document index, what it holds]. */
   strays: [number, string][];
+  /** Documents refused unread (an alias bomb), each with why and its first line; the others are checked. */
+  refused?: { document: number; message: string; line: number }[];
   /** The input ended its lines with CR alone (classic Mac): `text` has LF, and the fixed text goes back to CR. */
   crOnly?: boolean;
   /**
@@ -82,45 +85,96 @@ function yamlProblem(
   };
 }
 
-/** What a walk over a document found: the first node too deep, the first repeated key, and the aliases. */
+/**
+ * What a walk over a document found: the first node too deep, the first repeated key, its nodes and aliases, and
+ * the nodes it has with every alias expanded.
+ */
 interface DocumentScan {
   tooDeep?: number;
   duplicate?: { offset: number; key: string };
+  nodes: number;
   aliases: number;
+  expanded: number;
+}
+
+/** The children of a node in document order (a pair's key, then its value), each marked whether it is a key. */
+function childrenOf(node: Node): [Node, boolean][] {
+  if (!isCollection(node)) return [];
+  const children: [Node, boolean][] = [];
+  for (const item of node.items as unknown[]) {
+    if (isPair(item)) {
+      if (item.key && typeof item.key === 'object') children.push([item.key as Node, true]);
+      if (item.value && typeof item.value === 'object') children.push([item.value as Node, false]);
+    } else if (item && typeof item === 'object') children.push([item as Node, false]);
+  }
+  return children;
 }
 
 /**
- * Walk a document without recursion: nesting depth, repeated mapping keys and alias count. The parser's own
- * key check compares every pair of keys and the library resolves each alias by searching the document, so on
- * hostile input both are done here instead, in one pass.
+ * Walk a document without recursion, in document order: nesting depth, repeated mapping keys, and the size of the
+ * document with its aliases expanded. The parser's own key check compares every pair of keys, so on hostile input it
+ * is done here instead. An alias can only name an anchor before it, whose node is complete by then: its expanded size
+ * is memoised by anchor name (a later anchor of the same name replaces it, as in YAML), so the measure takes one pass
+ * however large the expansion would be.
  */
 function scanDocument(doc: Document.Parsed): DocumentScan {
-  const scan: DocumentScan = { aliases: 0 };
-  const stack: [Node, number][] = doc.contents ? [[doc.contents as Node, 1]] : [];
+  const scan: DocumentScan = { nodes: 0, aliases: 0, expanded: 0 };
+  const anchors = new Map<string, number>();
+  // Each entry: a node, its depth, whether it is a key, and whether its children are pushed (their sizes then follow a
+  // NaN marker in `done`).
+  const stack: { node: Node; depth: number; key?: boolean; open?: boolean }[] = doc.contents
+    ? [{ node: doc.contents as Node, depth: 1 }]
+    : [];
+  const done: number[] = [];
   while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (isAlias(node)) {
-      scan.aliases++;
-      continue;
-    }
-    if (depth > MAX_NESTING_DEPTH) return { ...scan, tooDeep: node.range?.[0] ?? 0 };
-    if (!isCollection(node)) continue;
-    const keys = isMap(node) ? new Set<string>() : undefined;
-    for (const item of node.items as unknown[]) {
-      if (isPair(item)) {
-        if (keys && isScalar(item.key)) {
+    const top = stack[stack.length - 1];
+    if (!top.open) {
+      scan.nodes++;
+      if (isAlias(top.node)) {
+        scan.aliases++;
+        stack.pop();
+        done.push(anchors.get(top.node.source) ?? 1);
+        continue;
+      }
+      // A mapping's key sits beside its value: the place of nesting too deep is the value's.
+      if (top.depth > MAX_NESTING_DEPTH && !top.key) return { ...scan, tooDeep: top.node.range?.[0] ?? 0 };
+      if (isMap(top.node)) {
+        const keys = new Set<string>();
+        for (const item of top.node.items) {
+          if (!isScalar(item.key)) continue;
           const key = String(item.key.value);
           if (keys.has(key) && !scan.duplicate) scan.duplicate = { offset: item.key.range?.[0] ?? 0, key };
           keys.add(key);
         }
-        if (item.key && typeof item.key === 'object') stack.push([item.key as Node, depth + 1]);
-        if (item.value && typeof item.value === 'object') stack.push([item.value as Node, depth + 1]);
-      } else if (item && typeof item === 'object') {
-        stack.push([item as Node, depth + 1]);
       }
+      const children = childrenOf(top.node);
+      top.open = true;
+      done.push(Number.NaN); // a marker: the sizes after it are this node's children's
+      for (let i = children.length - 1; i >= 0; i--) {
+        const [node, key] = children[i];
+        stack.push({ node, depth: top.depth + 1, key });
+      }
+      continue;
     }
+    stack.pop();
+    let size = 1;
+    while (!Number.isNaN(done[done.length - 1])) size += done.pop()!;
+    done.pop();
+    const anchor = (top.node as { anchor?: string }).anchor;
+    if (anchor) anchors.set(anchor, size);
+    done.push(size);
   }
+  scan.expanded = done.reduce((a, b) => a + b, 0);
   return scan;
+}
+
+/** Why a document's aliases make it too much to read, or undefined when they do not. */
+function aliasProblem(scan: DocumentScan, index: number): string | undefined {
+  if (scan.expanded > MAX_EXPANDED_NODES)
+    return `Document ${index + 1} has ${scan.nodes.toLocaleString('en-US')} nodes but ${scan.expanded.toLocaleString('en-US')} with its aliases (*name) expanded; the checker reads at most ${MAX_EXPANDED_NODES.toLocaleString('en-US')}, as more is how alias bombs exhaust memory, so it was not checked.`;
+  if (scan.aliases * scan.nodes > MAX_ALIAS_WORK)
+    return `Document ${index + 1} has ${scan.aliases.toLocaleString('en-US')} aliases (*name) in ${scan.nodes.toLocaleString('en-US')} nodes; resolving each one walks the document, and the checker does at most ${MAX_ALIAS_WORK.toLocaleString('en-US')} such steps (aliases × nodes), so it was not checked.`;
+  return undefined;
 }
 
 /** The Kubernetes object a document's value holds, or what it holds instead ('' for an empty document). */
@@ -159,7 +213,7 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   const template = helmTemplateProblem(text);
   if (template) return { ok: false, problem: template };
   const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: false, version: '1.1' });
+  const documents = parseAllDocuments(text, { ...KUBE_YAML, lineCounter, prettyErrors: true, uniqueKeys: false });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > limits.documents) {
     return {
@@ -171,6 +225,7 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   }
   const objects: ManifestObject[] = [];
   const strays: [number, string][] = [];
+  let refused: Manifest['refused'];
   for (const [index, doc] of documents.entries()) {
     const error = doc.errors[0];
     if (error) return { ok: false, problem: yamlProblem(text, error as never) };
@@ -197,26 +252,22 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
         },
       };
     }
-    if (scan.aliases > MAX_ALIAS_COUNT) {
-      const pos = lineCounter.linePos(doc.range[0]);
-      return {
-        ok: false,
-        problem: {
-          message: `Document ${index + 1} has ${scan.aliases} aliases (*name); the checker reads at most ${MAX_ALIAS_COUNT}, since many aliases are how alias bombs exhaust memory.`,
-          line: pos.line,
-          column: pos.col,
-        },
-      };
+    const refusal = aliasProblem(scan, index);
+    if (refusal) {
+      // Refused alone: a finding on this document (document-refused), and the other documents are still checked.
+      refused = [
+        ...(refused ?? []),
+        { document: index, message: refusal, line: lineCounter.linePos(doc.range[0]).line },
+      ];
+      continue;
     }
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      // The expansion is bounded above, so yaml's own count (which refuses harmless repeated aliases) is off.
+      value = doc.toJS({ maxAliasCount: -1 });
     } catch (caught) {
       const pos = lineCounter.linePos(doc.range[0]);
-      const text = (caught as Error).message;
-      const message = /excessive alias count/i.test(text)
-        ? `Document ${index + 1} expands its aliases (*name) more than ${MAX_ALIAS_COUNT} times, the pattern of an alias bomb; the checker stops there.`
-        : `Document ${index + 1} is not valid YAML: ${text.replace(/\.$/, '')}.`;
+      const message = `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`;
       return { ok: false, problem: { message, line: pos.line, column: pos.col } };
     }
     const found = objectFrom(value, index, []);
@@ -234,7 +285,10 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
       objects.push(found);
     }
   }
-  return { ok: true, manifest: { text, documents, lineCounter, objects, strays, crOnly: crOnly || undefined } };
+  return {
+    ok: true,
+    manifest: { text, documents, lineCounter, objects, strays, refused, crOnly: crOnly || undefined },
+  };
 }
 
 /** The 1-based line of the node at a path (of its key, for a mapping entry), or of its nearest ancestor that exists. */

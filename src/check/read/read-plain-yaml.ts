@@ -12,6 +12,7 @@
  * numbers, booleans and nulls are YAML 1.1's as the full parse reads them.
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
+import { KUBE_YAML } from './kube-yaml.ts';
 
 /** Thrown inside the reader when the text has something it does not read exactly. */
 const UNREAD = new Error('not plain YAML');
@@ -42,7 +43,7 @@ function resolvePlain(text: string): unknown {
   let value = resolved.get(text);
   if (value === undefined) {
     // As a mapping's value, so that text such as `...` is not read as a marker of the document.
-    const doc = parseDocument(`k: ${text}`, { version: '1.1' });
+    const doc = parseDocument(`k: ${text}`, KUBE_YAML);
     const pair = isMap(doc.contents) && doc.contents.items.length === 1 ? doc.contents.items[0] : undefined;
     const scalar = pair?.value;
     value =

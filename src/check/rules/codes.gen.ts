@@ -2,6 +2,7 @@
 
 /** The checker's own codes: one for each rule folder. */
 export type CheckCode =
+  | 'document-refused'
   | 'drain-aborts-in-flight'
   | 'drain-flag-exceeds-grace'
   | 'drain-flag-too-short'

@@ -13,11 +13,15 @@ export type IntField =
   | { state: 'set'; value: number; quoted?: boolean }
   | { state: 'bad'; raw: unknown };
 
-/** Read a whole-number field of a mapping. */
-export function intField(object: unknown, key: string): IntField {
+/**
+ * Read a whole-number field of a mapping whose Go type is `type`; a value past the type is not decoded by the API
+ * server, so it reads as malformed (value-rejected reports it).
+ */
+export function intField(object: unknown, key: string, type: 'int32' | 'int64' = 'int64'): IntField {
   if (!isRecord(object) || object[key] === undefined || object[key] === null) return { state: 'unset' };
   const raw = object[key];
-  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return { state: 'set', value: raw };
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 && raw < 2 ** (type === 'int32' ? 31 : 63))
+    return { state: 'set', value: raw };
   // A quoted plain decimal ("120") means one number only: it is read as that number, and value-rejected reports
   // (and fixes) the quotes the API server refuses.
   if (typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw))
@@ -215,10 +219,10 @@ export function readProbe(
   return {
     path: [...container.path, key],
     value,
-    periodSeconds: intOr(intField(value, 'periodSeconds'), 10) || 10,
-    failureThreshold: intOr(intField(value, 'failureThreshold'), 3) || 3,
-    initialDelaySeconds: intOr(intField(value, 'initialDelaySeconds'), 0),
-    timeoutSeconds: intOr(intField(value, 'timeoutSeconds'), 1) || 1,
+    periodSeconds: intOr(intField(value, 'periodSeconds', 'int32'), 10) || 10,
+    failureThreshold: intOr(intField(value, 'failureThreshold', 'int32'), 3) || 3,
+    initialDelaySeconds: intOr(intField(value, 'initialDelaySeconds', 'int32'), 0),
+    timeoutSeconds: intOr(intField(value, 'timeoutSeconds', 'int32'), 1) || 1,
   };
 }
 

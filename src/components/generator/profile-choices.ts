@@ -28,6 +28,7 @@ export function selectedProfiles(profiles: Profiles, gatewayId: string, modelSer
     gateways: profiles.gateways.filter((g) => g.id === gatewayId),
     modelServers: profiles.modelServers.filter((m) => m.id === modelServerId),
     requestDefaults: profiles.requestDefaults,
+    valueRanges: profiles.valueRanges,
   };
 }
 

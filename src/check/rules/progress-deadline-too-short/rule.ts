@@ -15,7 +15,7 @@ export const rule = defineRule({
   appliesTo: ({ workload }) => workload.kind === 'Deployment',
   check: (ctx) => {
     const { object, targets: t } = ctx;
-    const field = intField(object.value.spec, 'progressDeadlineSeconds');
+    const field = intField(object.value.spec, 'progressDeadlineSeconds', 'int32');
     const now = intOr(field, 600);
     if (now >= t.progressDeadlineTarget) return [];
     return [

@@ -29,6 +29,14 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   const release = workloadRelease(ctx);
   const at = drainFlagAt(server, release);
   const setting = `${flag}=${seconds}`;
+  // Seconds worked out from huge values (a preStop near int64's end) lose their units in a double, and can come out
+  // negative; a negative drain aborts the in-flight requests or stops the server at start: never written.
+  if (!Number.isSafeInteger(seconds) || seconds < 0) {
+    return {
+      text: `Manual: the checker worked out ${setting}, which is no drain a server accepts, from values too large to add exactly; bring the grace period and preStop into a real range, then check again.`,
+      edits: [],
+    };
+  }
   if (at.kind === 'too-old') {
     return {
       text:

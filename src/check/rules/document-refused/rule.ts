@@ -1,0 +1,20 @@
+/** document-refused: A document the checker refused unread (its aliases expand past the bound); the others were checked. */
+import { defineRule } from '../rule.ts';
+
+export const rule = defineRule({
+  code: 'document-refused',
+  order: 5,
+  scope: 'manifest',
+  severity: 'error',
+  summary: 'A document the checker refused unread (its aliases expand past the bound); the others were checked.',
+  remediation:
+    'Write the document out without the aliases (or render it with kubectl apply --dry-run=client -o yaml), then check it.',
+  remedy: 'manual',
+  check: (ctx) =>
+    (ctx.manifest.refused ?? []).map(({ document, message, line }) => ({
+      severity: 'error' as const,
+      path: [],
+      message,
+      stray: { document, line },
+    })),
+});
