@@ -9,7 +9,7 @@ import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.
 import { DEFAULT_GATEWAY, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
-import { routingFor, shutdownFor, type LabSetup } from './setup.ts';
+import { healthPathsOf, routingFor, shutdownFor, type LabSetup } from './setup.ts';
 
 /** One scenario of the lab. */
 export interface ScenarioSpec {
@@ -139,7 +139,8 @@ export function deriveSetup(
     threshold: inputs.healthCheckUnhealthyThreshold ?? hcFacts?.unhealthyThreshold ?? 2,
     timeoutSeconds: inputs.healthCheckTimeoutSeconds ?? hcFacts?.timeoutSeconds ?? 5,
   };
-  const routing = routingFor(gateway, planned, server.probes.readiness.path ?? '/health', healthCheck);
+  const healthPaths = healthPathsOf(server);
+  const routing = routingFor(gateway, planned, healthPaths[0], healthCheck);
   const setup: LabSetup = {
     scenario: spec.name,
     gateway: gateway.id,
@@ -153,6 +154,7 @@ export function deriveSetup(
     shutdown: shutdownFor(server, planned),
     rolling: null,
     idleConnections: 0,
+    healthPaths,
     plan: {
       preStopSeconds: planned.preStopSeconds,
       drainSeconds: planned.drainSeconds,
