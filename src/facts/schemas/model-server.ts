@@ -72,6 +72,8 @@ const entryPoint = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/)
       .optional(),
+    /** True when the model is the first argument, not a flag's value (`vllm serve MODEL`). */
+    modelPositional: z.boolean().optional(),
     source,
   })
   .superRefine((e, ctx) => {
