@@ -92,7 +92,7 @@ test('SGLang drains without a bound, so only SIGKILL at the grace deadline cuts 
 test('publish covers every model server, with short-drain for TGI once it has the flag', () => {
   const ids = (p: Profiles) => publishSet(p).map((x) => x.id);
   const flagged = ids(withTgiFlag(profiles));
-  for (const server of ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp'])
+  for (const server of profiles.modelServers.map((m) => m.id))
     assert.ok(flagged.includes(`recommended@gke/${server}`), server);
   assert.ok(flagged.includes('short-drain@gke/tgi'));
   assert.ok(flagged.includes('short-drain@gke/triton'));
