@@ -4,7 +4,13 @@
  */
 import { plan as makePlan, type Plan } from '../model/plan.ts';
 import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
-import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER, gatewayById, modelServerById, resolveInputs } from '../model/resolve.ts';
+import {
+  DEFAULT_GATEWAY,
+  DEFAULT_MODEL_SERVER,
+  gatewayById,
+  modelServerById,
+  resolveInputs,
+} from '../model/resolve.ts';
 import { predict, type Prediction } from './predict.ts';
 import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
 import type { LabSetup } from './setup.ts';
@@ -45,7 +51,9 @@ export function prepare(
     throw new LabInputError(
       `--scenario must be one of ${SCENARIOS.map((s) => s.name).join(', ')} (got ${JSON.stringify(name)})`,
     );
-  const fitting = spec.onlyModelServers ? profiles.modelServers.filter(spec.onlyModelServers.fits).map((m) => m.id) : [];
+  const fitting = spec.onlyModelServers
+    ? profiles.modelServers.filter(spec.onlyModelServers.fits).map((m) => m.id)
+    : [];
   const gatewayId =
     options.gateway
     ?? (spec.onlyMechanism && profiles.gateways.find((g) => g.mechanism === spec.onlyMechanism)?.id)

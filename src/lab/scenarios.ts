@@ -206,7 +206,9 @@ function applyScenario(name: string, setup: LabSetup, planned: Plan, server: Mod
       return;
     case 'vllm-abort':
       setup.shutdown = { ...setup.shutdown, mode: 'abort', boundSeconds: 0, afterBound: 'aborted' };
-      setup.changes.push(`${server.drain.flag}=0, ${server.name}'s default (the plan sets ${setup.plan.drainFlag ?? 'a drain'})`);
+      setup.changes.push(
+        `${server.drain.flag}=0, ${server.name}'s default (the plan sets ${setup.plan.drainFlag ?? 'a drain'})`,
+      );
       return;
     case 'short-drain': {
       const flag = server.drain.flag;

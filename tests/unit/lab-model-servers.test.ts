@@ -156,7 +156,10 @@ test('labels say what stands in for what', () => {
     "HAProxy with GKE Gateway's removal delay and health checks",
   );
   assert.equal(standInGatewayLabel('health-check', 'Your own gateway'), 'HAProxy with health checks only');
-  assert.match(standInLogLabel(server('tgi').shutdownLog?.follows, 'Hugging Face TGI'), /^Stand-in output, shaped like the log of TGI v3\.3\.7/);
+  assert.match(
+    standInLogLabel(server('tgi').shutdownLog?.follows, 'Hugging Face TGI'),
+    /^Stand-in output, shaped like the log of TGI v3\.3\.7/,
+  );
   assert.match(standInLogLabel(undefined, 'Other'), /^Stand-in output; it does not follow a Other release/);
   assert.match(standInLogLabel(server('triton').shutdownLog?.follows, 'NVIDIA Triton'), /Triton r25\.05/);
 });
