@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readProfiles } from '../src/facts/read-files.ts';
 
 const [oldDir, newDir] = process.argv.slice(2).map((d) => resolve(d));
 if (!oldDir || !newDir) {
@@ -22,8 +23,9 @@ if (!oldDir || !newDir) {
   process.exit(2);
 }
 
-const GATEWAYS = ['gke', 'istio', 'agentgateway', 'nginx-gateway-fabric', 'envoy-ai-gateway', 'kgateway', 'custom'];
-const SERVERS = ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp'];
+const profiles = readProfiles();
+const GATEWAYS = profiles.gateways.map((g) => g.id);
+const SERVERS = profiles.modelServers.map((m) => m.id);
 const OUTPUTS = ['bundle', 'patch', 'helm-values', 'lws'];
 
 /** The argument lists to run, `<manifest>` standing for a manifest file written by the old build. */

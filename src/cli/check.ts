@@ -15,6 +15,7 @@ import { checkIndexedParts } from '../check/check-parts.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
 import { readProfiles } from '../facts/read-files.ts';
+import { DEFAULT_GATEWAY } from '../facts/defaults.ts';
 import { asksForHelp, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
@@ -65,7 +66,7 @@ reason. --strict also fails a run that checked no model-server workload. The man
 replicas, GPUs, probes and names; an input given here replaces the manifest's value, and the output lists each
 one it replaced. --format github prints GitHub Actions annotations (file and line). Without --gateway, the
 gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
-gke; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB).
+${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB).
 Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
 be used.`;
 

@@ -294,10 +294,10 @@ export function annotatePodSpec(
   ]).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
   keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
     ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
-  scalarAt(doc, [...pod, 'enableServiceLinks']).comment =
-    server.id === 'vllm'
-      ? ' no Service variables (VLLM_PORT from a Service named vllm breaks vLLM)'
-      : ' no Service variables in the container\u2019s environment';
+  scalarAt(doc, [
+    ...pod,
+    'enableServiceLinks',
+  ]).comment = ` ${server.deploy.serviceLinksComment ?? 'no Service variables in the container\u2019s environment'}`;
   annotateContainer(doc, [...pod, 'containers', 0], plan, inputs, server);
   scalarAt(doc, [
     ...pod,

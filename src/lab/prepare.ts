@@ -4,7 +4,13 @@
  */
 import { plan as makePlan, type Plan } from '../model/plan.ts';
 import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
-import { DEFAULT_MODEL_SERVER, gatewayById, modelServerById, resolveInputs } from '../model/resolve.ts';
+import {
+  DEFAULT_GATEWAY,
+  DEFAULT_MODEL_SERVER,
+  gatewayById,
+  modelServerById,
+  resolveInputs,
+} from '../model/resolve.ts';
 import { predict, type Prediction } from './predict.ts';
 import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
 import type { LabSetup } from './setup.ts';
@@ -45,8 +51,14 @@ export function prepare(
     throw new LabInputError(
       `--scenario must be one of ${SCENARIOS.map((s) => s.name).join(', ')} (got ${JSON.stringify(name)})`,
     );
-  const gatewayId = options.gateway ?? spec.defaultGateway;
-  const modelServerId = options.modelServer ?? spec.onlyModelServer ?? DEFAULT_MODEL_SERVER;
+  const fitting = spec.onlyModelServers
+    ? profiles.modelServers.filter(spec.onlyModelServers.fits).map((m) => m.id)
+    : [];
+  const gatewayId =
+    options.gateway
+    ?? (spec.onlyMechanism && profiles.gateways.find((g) => g.mechanism === spec.onlyMechanism)?.id)
+    ?? DEFAULT_GATEWAY;
+  const modelServerId = options.modelServer ?? fitting[0] ?? DEFAULT_MODEL_SERVER;
   try {
     gatewayById(profiles, gatewayId);
     modelServerById(profiles, modelServerId);
@@ -60,9 +72,9 @@ export function prepare(
       `--gateway must be one of ${fitting.join(', ')} for --scenario ${name}, which needs a ${spec.onlyMechanism} gateway (got ${JSON.stringify(gatewayId)})`,
     );
   }
-  if (spec.onlyModelServer && modelServerId !== spec.onlyModelServer) {
+  if (spec.onlyModelServers && !fitting.includes(modelServerId)) {
     throw new LabInputError(
-      `--model-server must be ${spec.onlyModelServer} for --scenario ${name} (got ${JSON.stringify(modelServerId)})`,
+      `--model-server must be ${fitting.length === 1 ? fitting[0] : `one of ${fitting.join(', ')}`} for --scenario ${name}, which needs ${spec.onlyModelServers.needs} (got ${JSON.stringify(modelServerId)})`,
     );
   }
   if (spec.needsDrainFlag && !hasDrainFlag(modelServerById(profiles, modelServerId))) {
@@ -109,27 +121,29 @@ export function checkSet(profiles: Profiles): Prepared[] {
 }
 
 /**
- * What --publish runs: the plan once per detection mechanism and every mistake, with vLLM; then, for every other
+ * What --publish runs: the plan once per detection mechanism and every mistake that fits it, with the default
+ * model server (vLLM); then, for every other
  * model server, the plan and what its own drain setting predicts: a drain flag shorter than the longest request
  * where the server has a flag, a grace period shorter than the drain where it drains without a bound of its own,
- * and the scenarios that only it has (Triton held by an idle connection).
+ * and the scenarios that only servers like it fit (Triton held by an idle connection).
  */
 export function publishSet(profiles: Profiles): Prepared[] {
-  const vllm = 'vllm';
+  const first = modelServerById(profiles, DEFAULT_MODEL_SERVER);
+  const fits = (s: ScenarioSpec, server: ModelServerProfile) => s.onlyModelServers?.fits(server) === true;
   const set = [
     ...gatewayPerMechanism(profiles).map(({ gateway }) =>
-      prepare('recommended', profiles, { gateway, modelServer: vllm }),
+      prepare('recommended', profiles, { gateway, modelServer: first.id }),
     ),
-    ...SCENARIOS.filter((s) => s.name !== 'recommended' && (s.onlyModelServer ?? vllm) === vllm).map((s) =>
-      prepare(s.name, profiles, { modelServer: vllm }),
+    ...SCENARIOS.filter((s) => s.name !== 'recommended' && (!s.onlyModelServers || fits(s, first))).map((s) =>
+      prepare(s.name, profiles, { modelServer: first.id }),
     ),
   ];
   for (const server of profiles.modelServers) {
-    if (server.id === vllm) continue;
+    if (server.id === first.id) continue;
     set.push(prepare('recommended', profiles, { modelServer: server.id }));
     if (hasDrainFlag(server)) set.push(prepare('short-drain', profiles, { modelServer: server.id }));
     if (server.drain.kind === 'unbounded') set.push(prepare('short-grace', profiles, { modelServer: server.id }));
-    for (const only of SCENARIOS.filter((s) => s.onlyModelServer === server.id))
+    for (const only of SCENARIOS.filter((s) => fits(s, server)))
       set.push(prepare(only.name, profiles, { modelServer: server.id }));
   }
   return set;

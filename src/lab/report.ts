@@ -69,7 +69,7 @@ export function scenarioJson(result: ScenarioResult) {
     events: result.events,
     podLog: result.podLog,
     /** The pod log is the stand-in's own output; this says whose log, at which release, it is shaped like. */
-    podLogLabel: standInLogLabel(s.modelServer, p.names.modelServer),
+    podLogLabel: standInLogLabel(s.shutdown.log?.follows, p.names.modelServer),
   };
 }
 

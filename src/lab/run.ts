@@ -46,6 +46,7 @@ function podOptions(setup: LabSetup, name: string, dir: string, startupSeconds =
   return {
     name,
     shutdown: setup.shutdown,
+    healthPaths: setup.healthPaths,
     drainFile: join(dir, `${name}.draining`),
     startupSeconds,
     lagNoiseMs: LAG_NOISE_MS,
@@ -69,7 +70,7 @@ export async function runOnce(
       ['pod1', 'pod2', 'pod3'].map((name) => startPod(resources, podOptions(setup, name, dir))),
     );
     pids.push(...pods.map((p) => p.pid));
-    const checkPath = setup.checks?.path ?? '/health';
+    const checkPath = setup.checks?.path ?? setup.healthPaths[0];
     for (const pod of pods)
       if (!(await waitHealthy(pod.port, checkPath, 5000))) throw new Error(`${pod.name} never became healthy`);
     const proxy = await startHaproxy(resources, dir, {
@@ -160,7 +161,7 @@ async function rollingUpdate(
   const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
   pids.push(pod.pid);
   log.add('replacement started', started);
-  const path = setup.checks?.path ?? '/health';
+  const path = setup.checks?.path ?? setup.healthPaths[0];
   await admitReplacement(socket, SPARE, pod, waitHealthy(pod.port, path, toWallMs(LAB_STARTUP_SECONDS + 20)), log);
   if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
     log.add('replacement was not ready before the deletion');

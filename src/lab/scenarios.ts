@@ -6,10 +6,10 @@
  */
 import { plan as makePlan, type Plan } from '../model/plan.ts';
 import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
-import { DEFAULT_GATEWAY, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
+import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
-import { routingFor, shutdownFor, type LabSetup } from './setup.ts';
+import { healthPathsOf, routingFor, shutdownFor, type LabSetup } from './setup.ts';
 
 /** One scenario of the lab. */
 export interface ScenarioSpec {
@@ -17,11 +17,13 @@ export interface ScenarioSpec {
   title: string;
   /** One sentence: what is done and what the model says about it. */
   summary: string;
-  defaultGateway: string;
-  /** The scenario only makes sense for this detection mechanism. */
+  /** The scenario only makes sense for this detection mechanism (its first gateway is the default). */
   onlyMechanism?: Mechanism;
-  /** The scenario only makes sense for this model server. */
-  onlyModelServer?: string;
+  /**
+   * The scenario only makes sense for model servers whose profile fits (the first that fits is the default):
+   * `fits` reads the profile, `needs` says in words what it needs.
+   */
+  onlyModelServers?: { fits: (server: ModelServerProfile) => boolean; needs: string };
   /** The scenario sets the model server's drain flag, so it needs a server whose profile has one. */
   needsDrainFlag?: boolean;
 }
@@ -31,41 +33,38 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: 'recommended',
     title: 'The plan',
-    defaultGateway: DEFAULT_GATEWAY,
     summary:
       'The settings the generator writes for this gateway and model server (for a health-check-only gateway, with a preStop that first fails the health check).',
   },
   {
     name: 'no-prestop',
     title: 'No preStop',
-    defaultGateway: DEFAULT_GATEWAY,
     summary: 'The plan without its preStop sleep: SIGTERM comes while the gateway still routes to the pod.',
   },
   {
     name: 'short-prestop',
     title: 'preStop shorter than removal',
-    defaultGateway: DEFAULT_GATEWAY,
     summary:
       'A preStop half as long as the removal p99: the pod stops accepting before the gateway stops routing to it.',
   },
   {
     name: 'short-grace',
     title: 'Grace shorter than preStop + drain',
-    defaultGateway: DEFAULT_GATEWAY,
     summary:
       'terminationGracePeriodSeconds leaves 5 s after the preStop instead of the drain: SIGKILL cuts long streams.',
   },
   {
     name: 'vllm-abort',
     title: 'vLLM with --shutdown-timeout=0',
-    defaultGateway: DEFAULT_GATEWAY,
-    onlyModelServer: 'vllm',
+    onlyModelServers: {
+      fits: (server) => server.drain.kind === 'flag' && server.drain.zeroAborts === true,
+      needs: 'a drain flag whose 0 aborts',
+    },
     summary: "The plan with vLLM's default --shutdown-timeout=0, which aborts every running request at SIGTERM.",
   },
   {
     name: 'short-drain',
     title: 'Drain flag shorter than the longest request',
-    defaultGateway: DEFAULT_GATEWAY,
     needsDrainFlag: true,
     summary:
       "The plan with the model server's drain flag at 5 s: what still runs 5 s after SIGTERM is ended, aborted by vLLM, cut by the servers that stop or exit (TGI's launcher kills its web server; Triton's one --exit-timeout-secs budget runs out).",
@@ -73,22 +72,22 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: 'idle-connection',
     title: 'Triton with an idle pooled connection',
-    defaultGateway: DEFAULT_GATEWAY,
-    onlyModelServer: 'triton',
+    onlyModelServers: {
+      fits: (server) => server.drain.waitsFor === 'connections',
+      needs: 'a drain that waits for open connections',
+    },
     summary:
       'The plan, with the gateway holding one idle keep-alive connection to the pod, as a connection pool does: Triton waits for open connections out of its one --exit-timeout-secs budget, so the pod stays up for the whole budget although no request is lost.',
   },
   {
     name: 'hc-no-prestop',
     title: 'Health checks only, no preStop',
-    defaultGateway: 'custom',
     onlyMechanism: 'health-check',
     summary: 'A load balancer that only health-checks, and no preStop: requests are refused until the checks fail.',
   },
   {
     name: 'hc-sleep-only',
     title: 'Health checks only, preStop sleep alone',
-    defaultGateway: 'custom',
     onlyMechanism: 'health-check',
     summary:
       "The plan's preStop sleep without failing the health check: the pod passes checks while it sleeps, so the refusals only move to after SIGTERM.",
@@ -96,7 +95,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: 'rolling',
     title: 'Rolling update with the plan',
-    defaultGateway: DEFAULT_GATEWAY,
     summary:
       "The plan during a rolling update: a replacement pod starts before or after the old one goes, per the plan's strategy.",
   },
@@ -139,7 +137,8 @@ export function deriveSetup(
     threshold: inputs.healthCheckUnhealthyThreshold ?? hcFacts?.unhealthyThreshold ?? 2,
     timeoutSeconds: inputs.healthCheckTimeoutSeconds ?? hcFacts?.timeoutSeconds ?? 5,
   };
-  const routing = routingFor(gateway, planned, server.probes.readiness.path ?? '/health', healthCheck);
+  const healthPaths = healthPathsOf(server);
+  const routing = routingFor(gateway, planned, healthPaths[0], healthCheck);
   const setup: LabSetup = {
     scenario: spec.name,
     gateway: gateway.id,
@@ -153,6 +152,7 @@ export function deriveSetup(
     shutdown: shutdownFor(server, planned),
     rolling: null,
     idleConnections: 0,
+    healthPaths,
     plan: {
       preStopSeconds: planned.preStopSeconds,
       drainSeconds: planned.drainSeconds,
@@ -206,7 +206,9 @@ function applyScenario(name: string, setup: LabSetup, planned: Plan, server: Mod
       return;
     case 'vllm-abort':
       setup.shutdown = { ...setup.shutdown, mode: 'abort', boundSeconds: 0, afterBound: 'aborted' };
-      setup.changes.push(`--shutdown-timeout=0, vLLM's default (the plan sets ${setup.plan.drainFlag ?? 'a drain'})`);
+      setup.changes.push(
+        `${server.drain.flag}=0, ${server.name}'s default (the plan sets ${setup.plan.drainFlag ?? 'a drain'})`,
+      );
       return;
     case 'short-drain': {
       const flag = server.drain.flag;

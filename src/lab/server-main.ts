@@ -20,6 +20,8 @@ import type { ServerShutdown } from './setup.ts';
 export interface StandInConfig {
   name: string;
   shutdown: ServerShutdown;
+  /** The paths answered as health checks (the profile's probe paths). */
+  healthPaths: string[];
   /** The preStop hook creates this file to make the health check fail. */
   drainFile: string;
   startupSeconds: number;
@@ -29,7 +31,7 @@ export interface StandInConfig {
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as StandInConfig;
-const HEALTH_PATHS = new Set(['/health', '/v1/models', '/v2/health/ready', '/v2/health/live']);
+const healthPaths = new Set(config.healthPaths);
 const MAX_TOKENS = 100_000;
 const log = shutdownLog(config.shutdown, process.pid);
 const streams = new Set<{ id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined }>();
@@ -43,7 +45,7 @@ const say = (line: string) => process.stderr.write(`INFO ${new Date().toISOStrin
 
 function health(res: ServerResponse): void {
   let ok = phase === 'serving' && !existsSync(config.drainFile);
-  if (phase === 'draining' && config.shutdown.profile === 'vllm') ok = true; // vLLM's /health stays 200 while draining
+  if (phase === 'draining' && config.shutdown.healthWhileDraining === 'passes') ok = true;
   if (phase === 'draining' && log.health) say(log.health);
   res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', connection: 'close' });
   res.end(ok ? '{"status":"ok"}' : '{"status":"unavailable"}');
@@ -97,7 +99,7 @@ function stream(req: IncomingMessage, res: ServerResponse, body: string): void {
 
 const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?')[0];
-  if (req.method === 'GET' && HEALTH_PATHS.has(path)) return health(res);
+  if (req.method === 'GET' && healthPaths.has(path)) return health(res);
   if (req.method !== 'POST' || path !== '/v1/completions') {
     res.writeHead(404, { connection: 'close' });
     return void res.end();

@@ -5,6 +5,7 @@
  */
 import type { Plan } from '../model/plan.ts';
 import type { GatewayProfile, Mechanism, ModelServerProfile } from '../facts/profiles.ts';
+import type { ShutdownLogLines } from '../facts/schemas/model-server-log.ts';
 import type { RolloutOrder } from './kubelet-rules.ts';
 import type { CheckSettings } from './haproxy-config.ts';
 
@@ -22,11 +23,13 @@ export interface ServerShutdown {
    * What the drain waits for: running requests, or every open HTTP connection (Triton 24.04+ waits for its
    * connections to close, idle keep-alive ones included, out of the same --exit-timeout-secs budget).
    */
-  waitsFor: 'requests' | 'connections';
+  waitsFor: ModelServerProfile['drain']['waitsFor'];
+  /** What the health paths answer while draining (vLLM's /health has no draining check: it passes). */
+  healthWhileDraining: ModelServerProfile['drain']['healthWhileDraining'];
   /** Model seconds of teardown after the drain before the process exits. */
   teardownSeconds: number;
-  /** The profile whose log lines the stand-in imitates. */
-  profile: string;
+  /** The log lines the stand-in prints, from the server's data file (none when it has none). */
+  log?: ShutdownLogLines;
 }
 
 /** Everything one run applies. */
@@ -55,6 +58,8 @@ export interface LabSetup {
   rolling: RolloutOrder | null;
   /** Idle keep-alive connections the gateway holds open to the deleted pod, as a connection pool does. */
   idleConnections: number;
+  /** The paths the stand-in answers as health checks: the profile's probe paths, readiness first. */
+  healthPaths: string[];
   /** The plan's numbers, for reports. */
   plan: {
     preStopSeconds: number;
@@ -86,15 +91,17 @@ const CHECK_RISE = 2;
  * (fact check rows #4, #26, #36-39, #44-45, #53): every server stops taking new connections; a `flag` server
  * drains for the flag's value (the plan's, else the flag's default); what outlives the bound is aborted with an
  * error event by a server whose zero aborts (vLLM) and cut by the others (TGI's launcher kills its web server,
- * Triton exits once its one --exit-timeout-secs budget is spent); Triton waits for open connections.
+ * Triton exits once its one --exit-timeout-secs budget is spent); what it waits for and what its health paths
+ * answer meanwhile are the profile's `drain.waitsFor` and `drain.healthWhileDraining`.
  * Reads the kind and the flag from the profile, so it works for TGI as `fixed` (90 s) and as `flag`.
  */
 export function shutdownFor(server: ModelServerProfile, plan: Pick<Plan, 'drainFlag'>): ServerShutdown {
   const base = {
     teardownSeconds: LAB_TEARDOWN_SECONDS,
-    profile: server.id,
+    log: server.shutdownLog,
     newRequests: 'refuse-connection' as const,
-    waitsFor: server.id === 'triton' ? ('connections' as const) : ('requests' as const),
+    waitsFor: server.drain.waitsFor,
+    healthWhileDraining: server.drain.healthWhileDraining,
   };
   const drain = server.drain;
   if (drain.kind === 'none') return { ...base, mode: 'exit', boundSeconds: 0, afterBound: 'cut' };
@@ -104,6 +111,13 @@ export function shutdownFor(server: ModelServerProfile, plan: Pick<Plan, 'drainF
   const afterBound = drain.zeroAborts ? ('aborted' as const) : ('cut' as const);
   if (seconds === 0 && drain.zeroAborts) return { ...base, mode: 'abort', boundSeconds: 0, afterBound };
   return { ...base, mode: 'drain', boundSeconds: seconds, afterBound };
+}
+
+/** A profile's probe paths, readiness first, without repeats ('/health' for a profile whose probes are TCP). */
+export function healthPathsOf(server: ModelServerProfile): string[] {
+  const { readiness, startup, liveness } = server.probes;
+  const paths = [readiness.path, startup.path, liveness.path].filter((p) => p !== undefined);
+  return paths.length > 0 ? [...new Set(paths)] : ['/health'];
 }
 
 /** The load balancer's routing for a gateway's mechanism. */

@@ -3,6 +3,7 @@
 // Expected values are worked out by hand from the data files (removal + the 5 s margin, and so on).
 // Their axe scans (WCAG 2.2 AA, both themes, 375 px) are pages.spec.ts's, which covers every page in the sitemap.
 import { expect, test, type Page } from '@playwright/test';
+import { readdirSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 
 type Obj = Record<string, any>;
@@ -140,6 +141,11 @@ test('each model-server page links to a generator preset with its drain setting'
     sglang: null,
     llamacpp: null,
   };
+  // Every model-server data file (files starting with _ or . are not data, as the loader skips them).
+  const ids = readdirSync(new URL('../../content/model-servers/', import.meta.url))
+    .filter((f) => /^[^_.].*\.ya?ml$/.test(f))
+    .map((f) => f.replace(/\.ya?ml$/, ''));
+  expect(Object.keys(flags).sort(), 'add a row for each model server').toEqual(ids.sort());
   for (const [server, flag] of Object.entries(flags)) {
     await page.goto(`/model-servers/${server}/`);
     const docs = await followGeneratorLink(page);

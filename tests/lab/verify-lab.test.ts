@@ -71,13 +71,14 @@ async function runWithin(name: string, prepared: Prepared, resources: LabResourc
     const options = (pod: string) => ({
       name: pod,
       shutdown: setup.shutdown,
+      healthPaths: setup.healthPaths,
       drainFile: join(dir, `${pod}.draining`),
       startupSeconds: 0,
       lagNoiseMs: LAG_NOISE_MS,
     });
     const pods = await Promise.all(['pod1', 'pod2', 'pod3'].map((pod) => startPod(resources, options(pod))));
     for (const pod of pods)
-      if (!(await waitHealthy(pod.port, setup.checks?.path ?? '/health', 5000)))
+      if (!(await waitHealthy(pod.port, setup.checks?.path ?? setup.healthPaths[0], 5000)))
         throw new Error(`${pod.name} never became healthy`);
     const proxy = await startHaproxy(resources, dir, {
       servers: pods.map((p) => ({ name: p.name, port: p.port })),

@@ -78,7 +78,8 @@ test('the pool selects the leaders only: the workers serve no HTTP', () => {
   assert.deepEqual(validateInferencePool(pool), []);
 });
 
-for (const server of ['vllm', 'sglang']) {
+// Every server the LWS facts give a multi-node launch for.
+for (const server of Object.keys(facts.lws.multiNode)) {
   for (const gateway of profiles.gateways) {
     test(`the LeaderWorkerSet validates and checks clean: ${gateway.id} + ${server}`, () => {
       const raw = { gateway: gateway.id, 'model-server': server, ...MULTI };

@@ -92,7 +92,7 @@ test('SGLang drains without a bound, so only SIGKILL at the grace deadline cuts 
 test('publish covers every model server, with short-drain for TGI once it has the flag', () => {
   const ids = (p: Profiles) => publishSet(p).map((x) => x.id);
   const flagged = ids(withTgiFlag(profiles));
-  for (const server of ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp'])
+  for (const server of profiles.modelServers.map((m) => m.id))
     assert.ok(flagged.includes(`recommended@gke/${server}`), server);
   assert.ok(flagged.includes('short-drain@gke/tgi'));
   assert.ok(flagged.includes('short-drain@gke/triton'));
@@ -102,14 +102,18 @@ test('publish covers every model server, with short-drain for TGI once it has th
   assert.ok(!ids(withTgiFixed(profiles)).includes('short-drain@gke/tgi'));
 });
 
+/** A server's profile, read from its data file. */
+const server = (id: string) => profiles.modelServers.find((m) => m.id === id)!;
+
 const triton: ServerShutdown = {
   mode: 'drain',
   boundSeconds: 45,
   afterBound: 'cut',
   newRequests: 'refuse-connection',
   waitsFor: 'connections',
+  healthWhileDraining: 'fails',
   teardownSeconds: 2,
-  profile: 'triton',
+  log: server('triton').shutdownLog,
 };
 
 test('Triton held by an idle pooled connection: no loss, and the pod stays up for the whole budget', () => {
@@ -139,7 +143,7 @@ test("the Triton stand-in logs in r25.05's order, counting down one budget", () 
 });
 
 test("the TGI stand-in logs what v3.3.7's launcher logs, killing the web server when the timeout runs out", () => {
-  const log = shutdownLog({ ...triton, profile: 'tgi', waitsFor: 'requests' }, 1);
+  const log = shutdownLog({ ...triton, log: server('tgi').shutdownLog, waitsFor: 'requests' }, 1);
   assert.deepEqual(log.sigterm.slice(0, 2), ['Terminating webserver', 'Waiting for webserver to gracefully shutdown']);
   assert.deepEqual(log.drained(null), ['webserver terminated', 'Shutting down shards']);
   assert.deepEqual(log.bound(3), ['Killing webserver', 'webserver killed', 'Shutting down shards']);
@@ -152,7 +156,10 @@ test('labels say what stands in for what', () => {
     "HAProxy with GKE Gateway's removal delay and health checks",
   );
   assert.equal(standInGatewayLabel('health-check', 'Your own gateway'), 'HAProxy with health checks only');
-  assert.match(standInLogLabel('tgi', 'Hugging Face TGI'), /^Stand-in output, shaped like the log of TGI v3\.3\.7/);
-  assert.match(standInLogLabel('other', 'Other'), /^Stand-in output; it does not follow a Other release/);
-  assert.match(standInLogLabel('triton', 'NVIDIA Triton'), /Triton r25\.05/);
+  assert.match(
+    standInLogLabel(server('tgi').shutdownLog?.follows, 'Hugging Face TGI'),
+    /^Stand-in output, shaped like the log of TGI v3\.3\.7/,
+  );
+  assert.match(standInLogLabel(undefined, 'Other'), /^Stand-in output; it does not follow a Other release/);
+  assert.match(standInLogLabel(server('triton').shutdownLog?.follows, 'NVIDIA Triton'), /Triton r25\.05/);
 });

@@ -99,6 +99,8 @@ test('--gpus-per-replica 8 gives each server its tensor-parallel flag at 8 (Trit
     triton: undefined,
     llamacpp: undefined,
   };
+  const ids = profiles.modelServers.map((m) => m.id);
+  assert.deepEqual(Object.keys(expected).sort(), ids.sort(), 'add a row for each model server');
   for (const server of profiles.modelServers) {
     const pod = deploymentOf(manifestOf({ 'model-server': server.id, 'gpus-per-replica': 8 })).spec.template.spec;
     const args: string[] = pod.containers[0].args;

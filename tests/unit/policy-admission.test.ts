@@ -113,7 +113,7 @@ test('by hand, on the default plan (preStop 35 s, removal 30 s, longest request 
 });
 
 test("the generator's own output is admitted, for every model server", () => {
-  for (const server of ['vllm', 'sglang', 'tgi', 'triton', 'llamacpp']) {
+  for (const server of profiles.modelServers.map((m) => m.id)) {
     const settings = { 'model-server': server };
     const { vap, kyverno } = specsFor(settings);
     const manifest = manifestOf(settings);

@@ -72,7 +72,7 @@ test('a fixed drain needs fixedScope; minVersionNote needs minVersion; shutdownL
     /vllm\.yaml: drain\.minVersionNote needs minVersion/,
   );
   const quiet = read('vllm');
-  quiet.shutdownLog = [];
+  delete quiet.shutdownLog;
   assert.throws(
     () => parseData(modelServerSchema, quiet, 'vllm.yaml'),
     /vllm\.yaml: shutdownLogNote needs shutdownLog lines/,

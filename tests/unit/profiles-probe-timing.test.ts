@@ -12,13 +12,15 @@ const VLLM = new URL('../../content/model-servers/vllm.yaml', import.meta.url);
 
 test('vLLM\u2019s probe timing is documented by llm-d; the other servers\u2019 are estimates', () => {
   const bases = Object.fromEntries(profiles.modelServers.map((m) => [m.id, m.probes.timing.basis]));
-  assert.deepEqual(bases, {
+  const expected = {
     vllm: 'documented',
     sglang: 'estimate',
     tgi: 'estimate',
     triton: 'estimate',
     llamacpp: 'estimate',
-  });
+  };
+  assert.deepEqual(Object.keys(bases).sort(), Object.keys(expected).sort(), 'add a row for each model server');
+  assert.deepEqual(bases, expected);
   assert.deepEqual(profiles.modelServers.find((m) => m.id === 'vllm')!.probes.timing.sources, ['llm-d-readiness']);
   for (const m of profiles.modelServers.filter((s) => s.probes.timing.basis === 'estimate')) {
     assert.match(m.probes.timing.explanation, /To check them, /, `${m.id} says how to measure`);

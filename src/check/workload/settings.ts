@@ -175,10 +175,10 @@ function modelName(identified: Identified): string | undefined {
   const flag = flagFor(profile, '{model}');
   const use = flag ? findFlag(args, flag) : undefined;
   if (use?.value) return use.value;
-  // `vllm serve MODEL`: the first argument, when it is not a flag.
+  // An entry point that takes the model positionally (`vllm serve MODEL`): the first argument, when not a flag.
   const first = args[0];
-  return invocation.argsFrom > 0
-    && invocation.words[invocation.argsFrom - 1].text === 'serve'
+  const before = invocation.argsFrom > 0 ? invocation.words[invocation.argsFrom - 1].text : undefined;
+  return profile.entryPoints.some((e) => e.modelPositional && (e.subcommand ?? e.binary) === before)
     && first?.literal
     && !first.text.startsWith('-')
     ? first.text

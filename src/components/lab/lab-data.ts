@@ -3,6 +3,7 @@
  * names and patterns, what stood in for the gateway and whose log the stand-in's is shaped like, and
  * sentences that describe a run's outcomes in words (the charts' text alternative).
  */
+import { profiles } from '../../facts/site.ts';
 import { standInGatewayLabel, standInLogLabel } from '../../lab/labels.ts';
 
 /** The outcomes the lab counts, in display order (error is the lab's own failure; it stays 0 in published data). */
@@ -99,7 +100,8 @@ export function gatewayLabel(s: LabScenarioData): string {
 
 /** The label of the deleted pod's log: stand-in output, shaped like which server's log at which release. */
 export function podLogLabel(s: LabScenarioData): string {
-  return s.podLogLabel ?? standInLogLabel(s.modelServer, s.modelServerName ?? s.modelServer);
+  const follows = profiles.modelServers.find((m) => m.id === s.modelServer)?.shutdownLog?.follows;
+  return s.podLogLabel ?? standInLogLabel(follows, s.modelServerName ?? s.modelServer);
 }
 
 /** A scenario's name with its gateway and model server, unique on the page (for region labels). */

@@ -31,6 +31,8 @@ export const deploySchema = z
       sources: sourceIds,
     }),
     env: z.array(envVar).default(() => []),
+    /** Why the pod turns Service environment variables off, when the server has its own reason (the manifest comment). */
+    serviceLinksComment: text.optional(),
     /** A model repository or model file the server reads from a path, mounted from a PersistentVolumeClaim. */
     modelVolume: z
       .strictObject({

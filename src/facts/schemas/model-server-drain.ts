@@ -25,6 +25,10 @@ export const drainSchema = z
     minVersion: text.optional(),
     summary: text,
     whileDraining: text,
+    /** What the drain waits for: in-flight requests, or every open HTTP connection, idle keep-alive ones too. */
+    waitsFor: z.enum(['requests', 'connections']).default('requests'),
+    /** What the health endpoints answer while draining: 503 (`fails`), or 200 for lack of a draining check. */
+    healthWhileDraining: z.enum(['fails', 'passes']).default('fails'),
     sources: sourceIds,
     /** How `minVersion` is known, when it is not verified, as a short parenthetical (`per llm-d #927; not verified`). */
     minVersionNote: text.optional(),

@@ -16,6 +16,7 @@ import {
 import { checkLedger, ledgerProblems, type LedgerEntry } from './ledger.ts';
 import { deploySchema } from './model-server-deploy.ts';
 import { drainSchema, probesSchema } from './model-server-drain.ts';
+import { shutdownLogSchema } from './model-server-log.ts';
 
 /** What a per-release model-server fact is about. */
 const RELEASE_FACT_TOPICS = [
@@ -32,7 +33,7 @@ export type ReleaseFactTopic = z.output<typeof releaseFactTopic>;
 /**
  * A model-server fact for a range of releases: the drain flag and its default, what happens to in-flight and new
  * requests on SIGTERM, the probe endpoints and what they answer while draining, the entrypoint, the log lines in
- * order. It has `since` and/or `until`; where no bound is known, `rangeNote` says so plainly.
+ * order (the lines themselves are `shutdownLog`). It has `since` and/or `until`; where no bound is known, `rangeNote` says so plainly.
  */
 const releaseFact = z
   .strictObject({
@@ -40,8 +41,6 @@ const releaseFact = z
     ...releaseRange,
     rangeNote: text.optional(),
     says: text,
-    /** For `shutdown-log`: the lines, in the order the server prints them (`{drainSeconds}` is filled in). */
-    lines: z.array(text).min(1).optional(),
     sources: sourceIds,
   })
   .superRefine((f, ctx) => {
@@ -54,8 +53,6 @@ const releaseFact = z
           'is missing: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known',
       });
     }
-    if (f.lines !== undefined && f.topic !== 'shutdown-log')
-      ctx.addIssue({ code: 'custom', path: ['lines'], message: `belongs to topic shutdown-log, not ${f.topic}` });
   });
 export type ReleaseFact = z.output<typeof releaseFact>;
 
@@ -75,6 +72,8 @@ const entryPoint = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/)
       .optional(),
+    /** True when the model is the first argument, not a flag's value (`vllm serve MODEL`). */
+    modelPositional: z.boolean().optional(),
     source,
   })
   .superRefine((e, ctx) => {
@@ -109,7 +108,7 @@ const modelServerFile = z
     args: z.array(text),
     drain: drainSchema,
     probes: probesSchema,
-    shutdownLog: z.array(text).default(() => []),
+    shutdownLog: shutdownLogSchema.optional(),
     /** Which releases print `shutdownLog`, when that differs from the preset image or is not verified. */
     shutdownLogNote: text.optional(),
     versionNotes: text,
@@ -142,7 +141,7 @@ const modelServerFile = z
         );
       known.add(e.source.id);
     });
-    if (m.shutdownLogNote !== undefined && m.shutdownLog.length === 0)
+    if (m.shutdownLogNote !== undefined && m.shutdownLog === undefined)
       fail(['shutdownLogNote'], 'needs shutdownLog lines to be about');
     checkSourceRefs(m, known, ctx);
     const fromTag = releaseFromImage({ release: { tagPattern: new RegExp(m.release.tagPattern) } }, m.image);
@@ -201,6 +200,7 @@ function modelServerEntries(m: ModelServerProfile): LedgerEntry[] {
   if (m.probes.timing.basis === 'documented' || m.probes.timing.basis === 'observed') {
     entries.push({ path: 'probes.timing.sources', sources: m.probes.timing.sources });
   }
+  if (m.shutdownLog) entries.push({ path: 'shutdownLog.sources', sources: m.shutdownLog.sources });
   m.entryPoints.forEach((e, i) => entries.push({ path: `entryPoints[${i}].sources`, sources: e.sources }));
   m.facts.forEach((f, i) =>
     entries.push({

@@ -42,6 +42,8 @@ export const chartFactsSchema = z.strictObject({
     provider: text,
   }),
   modelServerTypes: z.array(id).min(1),
+  /** Engine-type label values whose metrics the Endpoint Picker reads by built-in names (others get vLLM's). */
+  eppMetricEngineTypes: z.array(id).default(() => []),
   providers: z.array(id).min(1),
   hardCoded: z.strictObject({
     gkeBackendTimeoutSeconds: wholeNumber(1, 86400),
