@@ -3,7 +3,54 @@
 // adding a checker rule: rule-unit.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
 import { copyProject } from '../support/project-copy.ts';
+
+test('adding a model server: its data file (from the closest one) and its flag list; the CLI and the checker know it', (t) => {
+  const copy = copyProject();
+  t.after(() => copy.remove());
+  // Step 1: start from the closest file (SGLang's) and make it another server's: id, name, order (95: after
+  // llama.cpp's 50, so listed last) and image.
+  const sglang = readFileSync(new URL('../../content/model-servers/sglang.yaml', import.meta.url), 'utf8');
+  const data = sglang
+    .replace(/^id: sglang$/m, 'id: example-ms')
+    .replace(/^name: SGLang$/m, 'name: Example MS')
+    .replace(/^order: 20$/m, 'order: 95')
+    .replace(/^image: lmsysorg\/sglang:latest$/m, 'image: example/ms-server:v1.2.0');
+  copy.write('content/model-servers/example-ms.yaml', data);
+  // Step 2: its flag list (the flags it is started with).
+  copy.write(
+    'content/model-servers/flags/example-ms.txt',
+    readFileSync(new URL('../../content/model-servers/flags/sglang.txt', import.meta.url), 'utf8'),
+  );
+
+  const inputs = copy.node('src/cli/main.ts', 'inputs');
+  assert.equal(inputs.status, 0, inputs.stderr);
+  assert.match(
+    inputs.stdout,
+    /--model-server\n.*\n\s+allowed: one of vllm, sglang, tgi, triton, llamacpp, example-ms;/,
+  );
+
+  const generated = copy.node('src/cli/main.ts', 'generate', '--model-server', 'example-ms', '--name', 'ms');
+  assert.equal(generated.status, 0, generated.stderr);
+  const deployment = parseAllDocuments(generated.stdout)
+    .map((d) => d.toJS())
+    .find((o) => o?.kind === 'Deployment');
+  const container = deployment.spec.template.spec.containers[0];
+  assert.equal(container.image, 'example/ms-server:v1.2.0');
+  assert.deepEqual(container.command, ['python3', '-m', 'sglang.launch_server']);
+
+  // The checker reads what the generator wrote for the new server and finds nothing to fix.
+  copy.write('ms.yaml', generated.stdout);
+  const checked = copy.node('src/cli/main.ts', 'check', 'ms.yaml', '--model-server', 'example-ms');
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  // No error; a warning only where the generator printed the same one (the default 788 s grace and the autoscaler).
+  assert.doesNotMatch(checked.stdout, /^\s+error\s/m);
+  const warned = [...checked.stdout.matchAll(/^\s+warning\s+(\S+)/gm)].map((m) => m[1]);
+  assert.deepEqual(warned, ['grace-exceeds-autoscaler']);
+  assert.match(generated.stderr, /grace-exceeds-autoscaler/);
+});
 
 /** The recipe's new input: one entry in the field table, after the last one. */
 const FIELD = `  { key: 'cooldownSeconds', flag: 'cooldown-seconds', kind: 'int', group: 'rollout', label: 'Cooldown', unit: 's', min: 1, max: 90, default: 30,
