@@ -45,6 +45,11 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
   });
 }
 
+/** `hitless verify` against `url` for one second with model m, and the `extra` flags. */
+function verifyFor(url: string, ...extra: string[]) {
+  return run(['verify', '--url', url, '--model', 'm', '--duration', '1', ...extra]);
+}
+
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at |RangeError|TypeError/, 'no stack trace');
 
 async function listen(server: Server): Promise<number> {
@@ -116,17 +121,7 @@ test('--report into a missing folder exits 2 before the first request', async ()
   const server = okServer(seen);
   const port = await listen(server);
   try {
-    const r = await run([
-      'verify',
-      '--url',
-      `http://127.0.0.1:${port}`,
-      '--model',
-      'm',
-      '--duration',
-      '1',
-      '--report',
-      '/nonexistent-hitless/r.html',
-    ]);
+    const r = await verifyFor(`http://127.0.0.1:${port}`, '--report', '/nonexistent-hitless/r.html');
     assert.equal(r.status, 2);
     assert.deepEqual(r.stderr.split('\n').filter(Boolean), [
       'hitless verify: --report /nonexistent-hitless/r.html its folder /nonexistent-hitless does not exist; nothing was sent',
@@ -146,20 +141,7 @@ test('a report that cannot be written at the end: the summary is printed, the fa
   const server = okServer(seen, () => rmSync(folder, { recursive: true, force: true }));
   const port = await listen(server);
   try {
-    const r = await run([
-      'verify',
-      '--url',
-      `http://127.0.0.1:${port}`,
-      '--model',
-      'm',
-      '--duration',
-      '1',
-      '--rate',
-      '3',
-      '--quiet',
-      '--report',
-      join(folder, 'r.html'),
-    ]);
+    const r = await verifyFor(`http://127.0.0.1:${port}`, '--rate', '3', '--quiet', '--report', join(folder, 'r.html'));
     assert.equal(r.status, 0, `nothing was lost (stderr: ${r.stderr})`);
     assert.match(r.stdout, /^hitless verify: \d+ requests to /);
     assert.match(r.stdout, /lost 0: nothing was refused/);
@@ -294,18 +276,7 @@ test('text output names why requests were refused: nothing listening on the port
   const probe = createServer();
   const port = await listen(probe);
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const r = await run([
-    'verify',
-    '--url',
-    `http://127.0.0.1:${port}`,
-    '--model',
-    'm',
-    '--duration',
-    '1',
-    '--rate',
-    '3',
-    '--quiet',
-  ]);
+  const r = await verifyFor(`http://127.0.0.1:${port}`, '--rate', '3', '--quiet');
   assert.equal(r.status, 1, 'refused requests are lost');
   assert.match(r.stdout, /^ {2}refused: \d+ connection refused \(ECONNREFUSED\)$/m);
   noStack(r.stderr);
@@ -341,18 +312,7 @@ test('text output names why requests were refused: a certificate the client does
   );
   const port = await listen(server);
   try {
-    const r = await run([
-      'verify',
-      '--url',
-      `https://127.0.0.1:${port}`,
-      '--model',
-      'm',
-      '--duration',
-      '1',
-      '--rate',
-      '2',
-      '--quiet',
-    ]);
+    const r = await verifyFor(`https://127.0.0.1:${port}`, '--rate', '2', '--quiet');
     assert.equal(r.status, 1);
     assert.match(r.stdout, /^ {2}refused: \d+ certificate not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/m);
     noStack(r.stderr);
@@ -367,20 +327,14 @@ test('the URL\u2019s query is sent with every request and kept in the report wit
   const server = okServer(seen);
   const port = await listen(server);
   try {
-    const r = await run([
-      'verify',
-      '--url',
+    const r = await verifyFor(
       `http://127.0.0.1:${port}/base?api-version=2024-10-21&key=s3cret`,
-      '--model',
-      'm',
-      '--duration',
-      '1',
       '--rate',
       '2',
       '--quiet',
       '--format',
       'json',
-    ]);
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.ok(
       seen.length > 0 && seen.every((u) => u === '/base/v1/completions?api-version=2024-10-21&key=s3cret'),
