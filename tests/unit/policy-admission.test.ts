@@ -19,7 +19,13 @@ const fixtures = readdirSync(FIXTURES)
   .sort()
   .map((file) => ({ file, text: readFileSync(new URL(file, FIXTURES), 'utf8') }));
 
-const VAP: PolicyOptions = { format: 'vap', actions: ['Warn', 'Audit'], namespaceLabels: {}, name: 'hitless-drain' };
+const VAP: PolicyOptions = {
+  format: 'vap',
+  actions: ['Warn', 'Audit'],
+  namespaceLabels: {},
+  name: 'hitless-drain',
+  servers: profiles.modelServers,
+};
 
 /** The VAP spec and the Kyverno CEL block (reshaped like a VAP spec) for settings. */
 function specsFor(settings: Record<string, string>) {
@@ -112,6 +118,39 @@ test('by hand, on the default plan (preStop 35 s, removal 30 s, longest request 
   assert.ok(!denied('polling-prestop.yaml').includes('prestop-too-short'), 'a polling loop cannot be timed');
 });
 
+test('by hand: the drain flag is read per server from its data file (TGI 90 s and Triton 30 s defaults; longest request 492 s)', () => {
+  const { vap } = specsFor({});
+  const pod = (engine: string, image: string, args: string[]) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'm' },
+    spec: {
+      template: {
+        metadata: { labels: { 'inference.networking.k8s.io/engine-type': engine } },
+        spec: { containers: [{ name: 'server', image, args }] },
+      },
+    },
+  });
+  const drainCodes = (object: object) =>
+    admit(vap, object)
+      .failures.map((f) => f.split(':')[0])
+      .filter((c) => c.startsWith('drain-'));
+  const tgi = 'ghcr.io/huggingface/text-generation-inference:3.3.5';
+  // No flag: TGI drains for its 90 s default, less than a 492 s request.
+  assert.deepEqual(drainCodes(pod('tgi', tgi, ['--model-id', 'm'])), ['drain-flag-too-short']);
+  assert.deepEqual(drainCodes(pod('tgi', tgi, ['--graceful-termination-timeout', '300'])), ['drain-flag-too-short']);
+  assert.deepEqual(drainCodes(pod('tgi', tgi, ['--graceful_termination_timeout=492'])), [], 'underscores, at the bound');
+  // 0 on TGI does not abort by its data (zeroAborts is vLLM's): it is too short, not aborting.
+  assert.deepEqual(drainCodes(pod('tgi', tgi, ['--graceful-termination-timeout=0'])), ['drain-flag-too-short']);
+  const triton = 'nvcr.io/nvidia/tritonserver:25.05-trtllm-python-py3';
+  assert.deepEqual(drainCodes(pod('triton-tensorrt-llm', triton, ['--model-repository=/m'])), ['drain-flag-too-short']);
+  assert.deepEqual(drainCodes(pod('triton-tensorrt-llm', triton, ['--exit-timeout-secs=600'])), []);
+  // A label that names TGI on an image and command that are not TGI's: no drain rule (the label alone is not enough).
+  assert.deepEqual(drainCodes(pod('tgi', 'example.com/mock:1', ['python3', 'app.py'])), []);
+  // vLLM's 0 aborts: the aborting rule, not the short one.
+  assert.deepEqual(drainCodes(pod('vllm', 'vllm/vllm-openai:v0.18.1', ['--shutdown-timeout=0'])), ['drain-aborts-in-flight']);
+});
+
 test("the generator's own output is admitted, for every model server", () => {
   for (const server of profiles.modelServers.map((m) => m.id)) {
     const settings = { 'model-server': server };
@@ -186,7 +225,7 @@ test('every rule message names its code, the field and links the rule', () => {
  */
 const CHECKER_FIXTURES = new URL('../fixtures/deployments/', import.meta.url);
 const ENGINE_OF = (file: string): string =>
-  /^tgi-/.test(file) ? 'tgi' : /^triton-/.test(file) ? 'triton' : /sglang/.test(file) ? 'sglang' : 'vllm';
+  /^tgi-/.test(file) ? 'tgi' : /^triton-/.test(file) ? 'triton-tensorrt-llm' : /sglang/.test(file) ? 'sglang' : 'vllm';
 const BY_DESIGN: Record<string, { checker: string[]; policy: string[]; why: string }> = {
   'lws-workers-sglang.yaml': {
     checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
@@ -217,16 +256,6 @@ const BY_DESIGN: Record<string, { checker: string[]; policy: string[]; why: stri
     checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
     policy: ['drain-aborts-in-flight', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
     why: 'as above: two possible invocations',
-  },
-  'tgi-launcher-script.yaml': {
-    checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
-    policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
-    why: 'the policy checks the drain flag of vLLM only',
-  },
-  'triton-port-9000.yaml': {
-    checker: ['drain-flag-too-short', 'grace-too-short', 'prestop-missing', 'readiness-missing'],
-    policy: ['grace-too-short', 'prestop-missing', 'readiness-missing'],
-    why: 'the policy checks the drain flag of vLLM only',
   },
   'vllm-old-release.yaml': {
     checker: ['grace-too-short', 'prestop-missing', 'readiness-missing'],

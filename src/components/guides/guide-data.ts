@@ -35,6 +35,7 @@ export function policyOf(format: PolicyFormat, raw: Record<string, unknown> = {}
     actions: ['Warn', 'Audit'],
     namespaceLabels: {},
     name: 'hitless-drain',
+    servers: profiles.modelServers,
   });
 }
 

@@ -3,6 +3,7 @@
  * or a Kyverno ClusterPolicy with the same CEL. Each rule carries a comment with its arithmetic.
  */
 import { Document, isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { ModelServerProfile } from '../../facts/profiles.ts';
 import type { Plan } from '../../model/plan.ts';
 import type { DrainInputs } from '../../model/resolve.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from '../options.ts';
@@ -21,6 +22,8 @@ export interface PolicyOptions {
   namespaceLabels: Record<string, string>;
   /** Name of the policy objects. */
   name: string;
+  /** The model servers whose drain flags the policy checks (every data file's, as the checker does). */
+  servers: readonly ModelServerProfile[];
 }
 
 const MATCH_EXPRESSION = `has(object.spec.template.metadata) && has(object.spec.template.metadata.labels) && '${ENGINE_TYPE_LABEL}' in object.spec.template.metadata.labels`;
@@ -49,7 +52,7 @@ function commentRules(seq: unknown, rules: PolicyRule[]): void {
 }
 
 function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): Document[] {
-  const rules = policyRules(plan, inputs);
+  const rules = policyRules(plan, inputs, options.servers);
   const policy = new Document(
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -68,7 +71,7 @@ function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): 
           ],
         },
         matchConditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
-        variables: policyVariables(),
+        variables: policyVariables(options.servers),
         validations: rules.map((rule) => ({
           expression: rule.expression,
           message: messageOf(rule),
@@ -102,7 +105,7 @@ function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): 
 }
 
 function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): Document[] {
-  const rules = policyRules(plan, inputs);
+  const rules = policyRules(plan, inputs, options.servers);
   const enforce = options.actions.includes('Deny');
   const match: Record<string, unknown> = {
     resources: { kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'], operations: ['CREATE', 'UPDATE'] },
@@ -120,7 +123,7 @@ function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOption
           'policies.kyverno.io/title':
             'Hitless: roll out and drain InferencePool model servers without dropping requests',
           'policies.kyverno.io/description':
-            'preStop, grace period, vLLM --shutdown-timeout and probes sized by the Hitless drain plan.',
+            'preStop, grace period, the model server\'s drain flag and probes sized by the Hitless drain plan.',
         },
       },
       spec: {
@@ -133,7 +136,7 @@ function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOption
             celPreconditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
             validate: {
               cel: {
-                variables: policyVariables(),
+                variables: policyVariables(options.servers),
                 expressions: rules.map((rule) => ({ expression: rule.expression, message: messageOf(rule) })),
               },
             },

@@ -9,8 +9,11 @@
  * What the policy reads, as the checker does: the pod template of a Deployment or StatefulSet; its model-server
  * container (the one named by the `kubectl.kubernetes.io/default-container` annotation, else the first);
  * `terminationGracePeriodSeconds` (30 when unset); the preStop hook (a `sleep` action, or an `exec` whose words
- * contain `sleep N`); the probes with Kubernetes' defaults; and, for vLLM, `--shutdown-timeout` in the command line.
+ * contain `sleep N`); the probes with Kubernetes' defaults; and, for each model server whose data file gives a drain
+ * flag (vLLM `--shutdown-timeout`, TGI `--graceful-termination-timeout`, …), that flag in the command line, for the
+ * server the pod's engine-type label names and its image or command confirms.
  */
+import type { ModelServerProfile } from '../../facts/profiles.ts';
 import type { Plan } from '../../model/plan.ts';
 import type { DrainInputs } from '../../model/resolve.ts';
 import { formatSeconds as s } from '../../model/seconds.ts';
@@ -41,8 +44,37 @@ export function ruleLink(code: string): string {
 
 const T = 'object.spec.template';
 
+/** A CEL string literal: single-quoted, with backslashes and quotes escaped. */
+function celString(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A CEL map literal from engine type to a value already written as CEL. */
+function celMap(entries: [string, string][]): string {
+  return `{${entries.map(([k, v]) => `${celString(k)}: ${v}`).join(', ')}}`;
+}
+
+/** The servers with a drain flag, as the data files give them. */
+function flagServers(servers: readonly ModelServerProfile[]) {
+  return servers.flatMap((m) => (m.drain.kind === 'flag' && m.drain.flag ? [{ m, flag: m.drain.flag }] : []));
+}
+
+/** The last part of the server's image repository (`vllm-openai`), which confirms it beside its label. */
+function imageWord(m: ModelServerProfile): string {
+  return m.image.split('@')[0].split(':')[0].split('/').pop() ?? '';
+}
+
+/** The programs that start the server, from its data file: `vllm`, `text-generation-launcher`, a `python3 -m` module. */
+function programWords(m: ModelServerProfile): string[] {
+  const command = m.command ?? [];
+  const program = command[0]?.startsWith('python') ? command[command.indexOf('-m') + 1] : command[0];
+  const entries = m.entryPoints.map((e) => e.binary ?? e.module ?? '');
+  return [...new Set([program ?? '', ...entries].filter((w) => w !== ''))];
+}
+
 /** The variables the rules read, in evaluation order (a variable may use those before it). */
-export function policyVariables(): PolicyVariable[] {
+export function policyVariables(servers: readonly ModelServerProfile[]): PolicyVariable[] {
+  const withFlag = flagServers(servers);
   const probeWindow = (p: string) =>
     `(has(${p}.initialDelaySeconds) ? ${p}.initialDelaySeconds : 0) + `
     + `(has(${p}.periodSeconds) && ${p}.periodSeconds > 0 ? ${p}.periodSeconds : 10) * `
@@ -97,22 +129,44 @@ export function policyVariables(): PolicyVariable[] {
       expression:
         "' ' + (has(variables.server.command) ? variables.server.command.join(' ') : '') + ' ' + (has(variables.server.args) ? variables.server.args.join(' ') : '') + ' '",
     },
+    // The drain flag of the server the engine-type label names, confirmed by its image or command ('' otherwise).
     {
-      name: 'isVllm',
-      expression:
-        "variables.engine == 'vllm' && (variables.server.image.indexOf('vllm-openai') >= 0 || variables.commandLine.indexOf('vllm') >= 0)",
+      name: 'drainFlags',
+      expression: celMap(withFlag.map(({ m, flag }) => [m.engineType, celString(flag)])),
     },
-    { name: 'shutdownText', expression: "variables.commandLine.replace('--shutdown_timeout', '--shutdown-timeout')" },
+    { name: 'serverImages', expression: celMap(withFlag.map(({ m }) => [m.engineType, celString(imageWord(m))])) },
     {
-      name: 'shutdownWord',
-      expression:
-        "variables.shutdownText.indexOf('--shutdown-timeout') < 0 ? '' : variables.shutdownText.substring(variables.shutdownText.indexOf('--shutdown-timeout') + 18).replace('=', ' ').trim().split(' ')[0]",
+      name: 'serverPrograms',
+      expression: celMap(withFlag.map(({ m }) => [m.engineType, `[${programWords(m).map(celString).join(', ')}]`])),
     },
-    // Seconds vLLM drains: its default 0 when the flag is absent, -1 when the value is not a whole number.
     {
-      name: 'shutdownNow',
+      name: 'drainFlag',
       expression:
-        "variables.shutdownText.indexOf('--shutdown-timeout') < 0 ? 0 : variables.shutdownWord.replace('\"', '').replace(\"'\", '').matches('^[0-9]{1,9}$') ? int(variables.shutdownWord.replace('\"', '').replace(\"'\", '')) : -1",
+        "variables.engine in variables.drainFlags && (variables.server.image.indexOf(variables.serverImages[variables.engine]) >= 0 || variables.serverPrograms[variables.engine].exists(w, variables.commandLine.indexOf(w) >= 0)) ? variables.drainFlags[variables.engine] : ''",
+    },
+    // The servers read flags as argparse and clap do: `--shutdown_timeout` is `--shutdown-timeout`.
+    {
+      name: 'drainText',
+      expression:
+        "variables.drainFlag == '' ? '' : variables.commandLine.replace('--' + variables.drainFlag.substring(2).replace('-', '_'), variables.drainFlag)",
+    },
+    {
+      name: 'drainWord',
+      expression:
+        "variables.drainFlag == '' || variables.drainText.indexOf(variables.drainFlag) < 0 ? '' : variables.drainText.substring(variables.drainText.indexOf(variables.drainFlag) + variables.drainFlag.size()).replace('=', ' ').trim().split(' ')[0]",
+    },
+    // Seconds the server drains: its default when the flag is absent, -1 when the value is not a whole number.
+    {
+      name: 'drainNow',
+      expression: `variables.drainFlag == '' ? -1 : variables.drainWord == '' ? ${celMap(withFlag.map(({ m }) => [m.engineType, String(m.drain.defaultSeconds ?? -1)]))}[variables.engine] : variables.drainWord.replace('"', '').replace("'", '').matches('^[0-9]{1,9}$') ? int(variables.drainWord.replace('"', '').replace("'", '')) : -1`,
+    },
+    // Whether the server aborts in-flight requests when the flag is 0 (vLLM's default).
+    {
+      name: 'zeroAborts',
+      expression: `variables.drainFlag != '' && variables.engine in [${withFlag
+        .filter(({ m }) => m.drain.zeroAborts)
+        .map(({ m }) => celString(m.engineType))
+        .join(', ')}]`,
     },
     {
       name: 'livenessWindow',
@@ -126,7 +180,10 @@ export function policyVariables(): PolicyVariable[] {
 }
 
 /** The rules for a plan, each with its numbers written in. */
-export function policyRules(plan: Plan, inputs: DrainInputs): PolicyRule[] {
+export function policyRules(plan: Plan, inputs: DrainInputs, servers: readonly ModelServerProfile[]): PolicyRule[] {
+  const withFlag = flagServers(servers);
+  const flags = withFlag.map(({ m, flag }) => `${m.name} ${flag}`).join(', ');
+  const aborting = withFlag.filter(({ m }) => m.drain.zeroAborts).map(({ m, flag }) => `${m.name} ${flag}`);
   const removal = Math.ceil(plan.removalSeconds);
   const longest = Math.ceil(plan.maxRequestSeconds);
   const preStop = plan.preStopSeconds;
@@ -172,14 +229,14 @@ export function policyRules(plan: Plan, inputs: DrainInputs): PolicyRule[] {
     },
     {
       code: 'drain-aborts-in-flight',
-      expression: '!variables.isVllm || variables.shutdownNow != 0',
-      message: `vLLM needs --shutdown-timeout greater than 0 (its default, 0, aborts in-flight requests at SIGTERM); ${plan.drainSeconds} is recommended`,
+      expression: '!variables.zeroAborts || variables.drainNow != 0',
+      message: `the model server's drain flag (${aborting.join(', ')}) must be greater than 0: its default, 0, aborts in-flight requests at SIGTERM; ${plan.drainSeconds} is recommended`,
       arithmetic: `recommended drain ${formulaText(plan)}`,
     },
     {
       code: 'drain-flag-too-short',
-      expression: `!variables.isVllm || variables.shutdownNow <= 0 || variables.shutdownNow >= ${longest}`,
-      message: `vLLM's --shutdown-timeout must be at least ${longest} seconds (the longest request); ${plan.drainSeconds} is recommended`,
+      expression: `variables.drainNow < 0 || (variables.drainNow == 0 && variables.zeroAborts) || variables.drainNow >= ${longest}`,
+      message: `the model server's drain flag (${flags}; its default when unset) must be at least ${longest} seconds (the longest request); ${plan.drainSeconds} is recommended`,
       arithmetic: `error below the ${s(plan.maxRequestSeconds)} longest request; recommended ${formulaText(plan)}`,
     },
     {
