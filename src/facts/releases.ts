@@ -51,6 +51,35 @@ export function releaseFromImage(server: { release: { tagPattern: RegExp } }, im
   return m[1];
 }
 
+/** What telling a server's own image needs from its profile: the preset image and how its tags name releases. */
+interface ServerImage {
+  image: string;
+  release: { tagPattern: RegExp };
+}
+
+/** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
+export function imageRepository(image: string): string {
+  const noDigest = image.split('@')[0];
+  const parts = noDigest.split('/');
+  const last = parts.pop() ?? '';
+  const name = [...parts, last.split(':')[0]];
+  if (name.length > 1 && /[.:]|^localhost$/.test(name[0])) name.shift();
+  if (name[0] === 'library') name.shift();
+  return name.join('/');
+}
+
+/** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
+export function imageRelease(profile: ServerImage, image: string): string | undefined {
+  return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
+}
+
+/** Whether an image is the profile's own: the same repository, or the same last path part (`ghcr.io/x/vllm-openai`). */
+export function isServerImage(profile: ServerImage, image: string): boolean {
+  const repo = imageRepository(image);
+  const profileRepo = imageRepository(profile.image);
+  return repo === profileRepo || (repo !== '' && repo.split('/').pop() === profileRepo.split('/').pop());
+}
+
 /** Whether `release` falls in [since, until): `since` inclusive, `until` exclusive; absent bounds are open. */
 export function releaseInRange(release: string, range: { since?: string; until?: string }): boolean {
   if (range.since !== undefined && compareReleases(release, range.since) < 0) return false;

@@ -1,7 +1,8 @@
 /**
  * Which release of the model server the plan is for, and whether the manifest may pass it the drain flag.
  *
- * The release is, in order: `model-server-version` when given; the release the image's tag names; the profile's
+ * The release is, in order: `model-server-version` when given; the release the tag of the server's own image names
+ * (the checker reads it the same way); the profile's
  * pinned release when the image is the profile's own preset. Otherwise it is unknown. `releases.ts` reads tags and
  * answers whether a release has the flag; nothing here compares versions.
  *
@@ -12,7 +13,7 @@
  * takes the loud failure and says so in the warning, with how to make the release known.
  */
 import type { ModelServerProfile } from '../facts/profiles.ts';
-import { drainFlagAt, releaseFromImage, type DrainFlagAt } from '../facts/releases.ts';
+import { drainFlagAt, imageRelease, type DrainFlagAt } from '../facts/releases.ts';
 import type { DrainInputs } from './resolve.ts';
 import type { ReleaseSource } from './plan-types.ts';
 
@@ -27,7 +28,8 @@ export interface PlannedRelease {
 
 /** The release the inputs describe: given, read from the image tag, or the preset image's pinned release. */
 export function planRelease(inputs: DrainInputs, server: ModelServerProfile): PlannedRelease {
-  const fromImage = releaseFromImage(server, inputs.image);
+  // Only the server's own image names its release: an llm-d image's v0.2.0 is llm-d's release, not vLLM's.
+  const fromImage = imageRelease(server, inputs.image);
   let release: string | undefined;
   let source: ReleaseSource;
   if (inputs.modelServerVersion !== undefined) {

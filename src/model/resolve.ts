@@ -6,7 +6,7 @@ import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
 import { FIELDS, fieldFor, type DrainInputs, type FieldSpec } from './fields.ts';
 import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
-import { compareReleases, releaseFromImage } from '../facts/releases.ts';
+import { compareReleases, imageRelease } from '../facts/releases.ts';
 
 export type { DrainInputs } from './fields.ts';
 export { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
@@ -161,7 +161,7 @@ function checkCombinations(
     // A given release is for images whose tag names none; one that contradicts the tag would plan for a binary
     // the pod does not run.
     const server = modelServerById(profiles, inputs.modelServer);
-    const fromTag = releaseFromImage(server, inputs.image);
+    const fromTag = imageRelease(server, inputs.image);
     if (fromTag !== undefined && compareReleases(fromTag, inputs.modelServerVersion) !== 0) {
       errors.push({
         flag: 'model-server-version',

@@ -6,6 +6,7 @@ import type { Plan, Warning, WarningCode, WarningLink } from './plan-types.ts';
 
 export type { Warning, WarningCode } from './plan-types.ts';
 import type { Profiles } from '../facts/profiles.ts';
+import { imageRepository, isServerImage } from '../facts/releases.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { formatFactor, formatSeconds } from './seconds.ts';
 import { AUTOSCALER_GRACE_LIMIT_SECONDS } from './plan-rollout.ts';
@@ -125,7 +126,10 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
     add(
       'drain-flag-release-unknown',
       'warning',
-      `The tag of the image ${inputs.image} names no ${server.name} release, so Hitless cannot tell whether it has `
+      (isServerImage(server, inputs.image)
+        ? `The tag of the image ${inputs.image} names no ${server.name} release`
+        : `The image ${inputs.image} is not ${server.name}'s own (${imageRepository(server.image)}), so its tag does not name the ${server.name} release it runs`)
+        + `, so Hitless cannot tell whether it has `
         + `${server.drain.flag}${server.drain.minVersion ? ` (${server.name} ${server.drain.minVersion} and later)` : ''}. `
         + `The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the rollout stops `
         + 'while the old pods keep serving. Pin an image tag that names the release, or set model-server-version.',

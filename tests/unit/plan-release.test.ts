@@ -96,3 +96,25 @@ test('a model-server-version that contradicts the image tag, or is not a release
     },
   ]);
 });
+
+test('a tag names the release of the server only on the server\u2019s own image: an llm-d image\u2019s v0.2.0 is not vLLM 0.2.0', () => {
+  // As the checker reads it (drain-flag rules): ghcr.io/llm-d/llm-d is not vllm/vllm-openai, so the release is unknown,
+  // the flag is passed with the unknown-release warning, and no drain-flag-too-old error is raised.
+  const raw = { image: 'ghcr.io/llm-d/llm-d:v0.2.0' };
+  const p = planOf(raw);
+  assert.equal(p.modelServerRelease, null);
+  assert.equal(p.modelServerReleaseSource, 'unknown');
+  assert.equal(p.drainFlagStatus, 'unknown-release');
+  assert.deepEqual(p.drainFlag, { flag: '--shutdown-timeout', seconds: 738 });
+  assert.ok(!codesOf(p).includes('drain-flag-too-old'));
+  assert.match(
+    p.warnings.find((w) => w.code === 'drain-flag-release-unknown')!.message,
+    /^The image ghcr\.io\/llm-d\/llm-d:v0\.2\.0 is not vLLM's own \(vllm\/vllm-openai\), so its tag does not name the vLLM release it runs, so Hitless cannot tell/,
+  );
+  // model-server-version says which vLLM it runs; the llm-d tag does not contradict it.
+  const given = planOf({ ...raw, 'model-server-version': '0.19.1' });
+  assert.equal(given.modelServerRelease, '0.19.1');
+  assert.equal(given.drainFlagStatus, 'available');
+  // A mirror of vLLM's own image (same last path part) still names the release.
+  assert.equal(planOf({ image: 'registry.example.com/mirror/vllm-openai:v0.10.1' }).drainFlagStatus, 'too-old');
+});

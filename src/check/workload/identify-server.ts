@@ -4,7 +4,7 @@
  */
 import { ENGINE_TYPE_LABEL } from '../../emit/bundle.ts';
 import type { ModelServerProfile, Profiles } from '../../facts/profiles.ts';
-import { releaseFromImage } from '../../facts/releases.ts';
+import { imageRepository, isServerImage } from '../../facts/releases.ts';
 import type { PodTemplate } from './locate.ts';
 import { findFlag } from './command-line.ts';
 import type { Container } from './pod.ts';
@@ -17,29 +17,6 @@ export interface Identified {
   evidence: string[];
   /** The server's own invocation in the container, or why it was not found. */
   invocation: Invocation;
-}
-
-/** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
-function imageRepository(image: string): string {
-  const noDigest = image.split('@')[0];
-  const parts = noDigest.split('/');
-  const last = parts.pop() ?? '';
-  const name = [...parts, last.split(':')[0]];
-  if (name.length > 1 && /[.:]|^localhost$/.test(name[0])) name.shift();
-  if (name[0] === 'library') name.shift();
-  return name.join('/');
-}
-
-/** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
-export function imageRelease(profile: ModelServerProfile, image: string): string | undefined {
-  return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
-}
-
-/** Whether an image is the profile's own: the same repository, or the same last path part (`ghcr.io/x/vllm-openai`). */
-export function isServerImage(profile: ModelServerProfile, image: string): boolean {
-  const repo = imageRepository(image);
-  const profileRepo = imageRepository(profile.image);
-  return repo === profileRepo || (repo !== '' && repo.split('/').pop() === profileRepo.split('/').pop());
 }
 
 /**

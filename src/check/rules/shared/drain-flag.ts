@@ -3,8 +3,7 @@
  * rules. The flag is written only into the server's own invocation and only for an image whose release has it
  * (releases.ts); anything less certain is a manual fix that says exactly what to add and where.
  */
-import { drainFlagAt } from '../../../facts/releases.ts';
-import { imageRelease } from '../../workload/identify-server.ts';
+import { drainFlagAt, imageRelease } from '../../../facts/releases.ts';
 import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
 import { quote, type Segment } from '../../read/path.ts';
