@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
 import preact from '@astrojs/preact';
 import { parse } from 'yaml';
+import { LONG_LINK_SCRIPT } from './src/site/long-link.mjs';
 import { contentSecurityPolicy } from './src/site/csp.mjs';
 
 /** The repository's URL, from package.json: the one place to change it. */
@@ -66,6 +67,8 @@ export default defineConfig({
       // A PNG rendered from public/favicon.svg (scripts/render-favicon.ts): Chromium rasterizes an SVG favicon as a
       // separate SVG document on the page's main thread after the first paint, on every page.
       favicon: '/favicon.png',
+      // Drops an overlong query from the address before the page requests anything (src/site/long-link.mjs).
+      head: [{ tag: 'script', content: LONG_LINK_SCRIPT }],
       social: [{ icon: 'github', label: 'Hitless on GitHub', href: REPOSITORY_URL }],
       lastUpdated: false,
       pagination: true,

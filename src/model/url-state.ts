@@ -15,8 +15,14 @@ import { changedInputs, resolveInputs, type DrainInputs } from './resolve.ts';
 /** The version of the query format: the drain model's version; a link carries it so later models can read old links. */
 const URL_STATE_VERSION = String(MODEL_VERSION);
 
-/** The longest query the page reads; anything longer is ignored as tampered. */
+/**
+ * The longest query the page reads; anything longer is ignored as tampered. src/site/long-link.mjs drops a
+ * longer one from the address before the page requests anything (a test keeps the two numbers in step).
+ */
 export const MAX_QUERY_LENGTH = 4000;
+
+/** What the page says about a query longer than it reads. */
+export const LONG_QUERY_NOTICE = `The link's settings are longer than ${MAX_QUERY_LENGTH} characters and were ignored; showing the defaults.`;
 
 /** Inputs read from a query, the raw values that were accepted, and notices about the rest. */
 export interface QueryState {
@@ -41,9 +47,7 @@ export function decodeQuery(search: string, profiles: Profiles): QueryState {
   const notices: string[] = [];
   const text = search.startsWith('?') ? search.slice(1) : search;
   if (text.length > MAX_QUERY_LENGTH) {
-    notices.push(
-      `The link's settings are longer than ${MAX_QUERY_LENGTH} characters and were ignored; showing the defaults.`,
-    );
+    notices.push(LONG_QUERY_NOTICE);
     return { ...resolveInputs({}, profiles), raw: {}, notices };
   }
   const params = new URLSearchParams(text);

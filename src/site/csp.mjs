@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { LONG_LINK_SCRIPT } from './long-link.mjs';
 
 /** Starlight components that render `<script is:inline>` blocks. */
 const STARLIGHT_INLINE_SCRIPT_FILES = [
@@ -81,7 +82,7 @@ export function contentSecurityPolicy() {
     ],
     scriptDirective: {
       resources: ["'self'", "'wasm-unsafe-eval'"],
-      hashes: [...starlightInlineScriptHashes(), ...ownInlineScriptHashes()],
+      hashes: [...starlightInlineScriptHashes(), ...ownInlineScriptHashes(), hashScript(LONG_LINK_SCRIPT)],
     },
     styleDirective: {
       resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],

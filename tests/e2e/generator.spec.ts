@@ -269,6 +269,41 @@ test('a tampered link falls back with a visible notice', async ({ page }) => {
   expect(container.lifecycle.preStop.sleep.seconds).toBe(15);
 });
 
+test('a settings link too long to read leaves the address before the modules load, and the page says it ignored it', async ({
+  page,
+}) => {
+  // The preview server refuses a request line this long (as most servers do), so the page's HTML answers the link
+  // from the route: the browser still holds the whole address, as it does for a link opened from elsewhere.
+  const html = await (await page.request.get('/generator/')).text();
+  const long = `?v=2&gateway=istio&model=${'a'.repeat(1_000_000)}`;
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(r.url()));
+  await page.route(
+    (url) => url.pathname === '/generator/' && url.search.length > 5000,
+    (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }),
+  );
+  await page.goto(`/generator/${long}`);
+  // Dropped while the page parsed: no module or chunk was requested while the address was long.
+  expect(new URL(page.url()).search).toBe('');
+  expect(requested.filter((u) => u.length > 5000)).toHaveLength(1);
+  await hydrated(page, '.gen');
+  await expect(page.getByTestId('notices')).toContainText(
+    "The link's settings are longer than 4000 characters and were ignored; showing the defaults.",
+  );
+  // Defaults, not the link's istio: the GKE preStop of 35 s.
+  const { container } = podOf(await manifestText(page));
+  expect(container.lifecycle.preStop.sleep.seconds).toBe(35);
+});
+
+test('a settings link of exactly 4000 characters is still read', async ({ page }) => {
+  const query = `v=2&gateway=istio&x=`;
+  await open(page, `?${query}${'a'.repeat(4000 - query.length)}`);
+  expect(new URL(page.url()).search.length).toBe(4001);
+  await expect(page.getByTestId('notices')).toContainText('The link has an unknown setting');
+  const { container } = podOf(await manifestText(page));
+  expect(container.lifecycle.preStop.sleep.seconds).toBe(15);
+});
+
 test('Copy puts exactly the manifest on the clipboard', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await open(page, '?v=2&gateway=kgateway');

@@ -139,7 +139,11 @@ test('by hand: the drain flag is read per server from its data file (TGI 90 s an
   // No flag: TGI drains for its 90 s default, less than a 492 s request.
   assert.deepEqual(drainCodes(pod('tgi', tgi, ['--model-id', 'm'])), ['drain-flag-too-short']);
   assert.deepEqual(drainCodes(pod('tgi', tgi, ['--graceful-termination-timeout', '300'])), ['drain-flag-too-short']);
-  assert.deepEqual(drainCodes(pod('tgi', tgi, ['--graceful_termination_timeout=492'])), [], 'underscores, at the bound');
+  assert.deepEqual(
+    drainCodes(pod('tgi', tgi, ['--graceful_termination_timeout=492'])),
+    [],
+    'underscores, at the bound',
+  );
   // 0 on TGI does not abort by its data (zeroAborts is vLLM's): it is too short, not aborting.
   assert.deepEqual(drainCodes(pod('tgi', tgi, ['--graceful-termination-timeout=0'])), ['drain-flag-too-short']);
   const triton = 'nvcr.io/nvidia/tritonserver:25.05-trtllm-python-py3';
@@ -148,7 +152,9 @@ test('by hand: the drain flag is read per server from its data file (TGI 90 s an
   // A label that names TGI on an image and command that are not TGI's: no drain rule (the label alone is not enough).
   assert.deepEqual(drainCodes(pod('tgi', 'example.com/mock:1', ['python3', 'app.py'])), []);
   // vLLM's 0 aborts: the aborting rule, not the short one.
-  assert.deepEqual(drainCodes(pod('vllm', 'vllm/vllm-openai:v0.18.1', ['--shutdown-timeout=0'])), ['drain-aborts-in-flight']);
+  assert.deepEqual(drainCodes(pod('vllm', 'vllm/vllm-openai:v0.18.1', ['--shutdown-timeout=0'])), [
+    'drain-aborts-in-flight',
+  ]);
 });
 
 test("the generator's own output is admitted, for every model server", () => {

@@ -2,6 +2,7 @@
 // notices; links saved under drain model v1 open v2 with every value that changed, old → new.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { decodeQuery, encodeQuery, MAX_QUERY_LENGTH } from '../../src/model/url-state.ts';
 import { describeChange } from '../../src/model/migrate.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
@@ -117,4 +118,13 @@ test('a v1 link with a bad value gets the notice and the migration', () => {
   assert.match(state.notices[0], /replicas must be a whole number/);
   // 50 s given under both; grace 125 under both: only the budget is new.
   assert.deepEqual(state.migration?.changes.map(describeChange), ['PodDisruptionBudget: none \u2192 maxUnavailable 1']);
+});
+
+test('the head script drops from the address exactly the queries decodeQuery ignores (search includes its "?")', () => {
+  const script = readFileSync(new URL('../../src/site/long-link.mjs', import.meta.url), 'utf8');
+  const limit = /location\.search\.length>(\d+)/.exec(script);
+  assert.ok(limit, 'the inline script compares the query length');
+  // 4000 characters of settings plus the "?": 4001 is read, 4002 dropped.
+  assert.equal(Number(limit[1]), 4001);
+  assert.equal(MAX_QUERY_LENGTH, 4000);
 });

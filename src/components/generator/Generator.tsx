@@ -13,7 +13,7 @@ import './generator.css';
 import { FIELDS, GROUPS, fieldFor, type FieldSpec } from '../../model/fields.ts';
 import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../model/resolve.ts';
 import { plan as planFor } from '../../model/plan.ts';
-import { decodeQuery, encodeQuery } from '../../model/url-state.ts';
+import { decodeQuery, encodeQuery, LONG_QUERY_NOTICE } from '../../model/url-state.ts';
 import type { Migration } from '../../model/migrate.ts';
 import { fieldHelp } from '../../model/field-help.ts';
 import { planRelease } from '../../model/plan-release.ts';
@@ -100,6 +100,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const openedWith = useRef('');
   useEffect(() => {
     openedWith.current = window.location.search;
+    // The head's script (src/site/long-link.mjs) dropped a settings link too long to read; say so.
+    if (document.documentElement.dataset.droppedSettings) setNotices([LONG_QUERY_NOTICE]);
     if (window.location.search === '') {
       markHydrated();
       return;

@@ -123,7 +123,7 @@ function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOption
           'policies.kyverno.io/title':
             'Hitless: roll out and drain InferencePool model servers without dropping requests',
           'policies.kyverno.io/description':
-            'preStop, grace period, the model server\'s drain flag and probes sized by the Hitless drain plan.',
+            "preStop, grace period, the model server's drain flag and probes sized by the Hitless drain plan.",
         },
       },
       spec: {
