@@ -110,8 +110,11 @@ function checkBatch(
     if (f.line !== undefined) {
       const m = memberAt(lineStarts, f.line);
       mapped.line = indexes[members[m]].line + f.line - lineStarts[m];
+      // A refused document's message names the line of its error, in the same part.
+      if (!f.object)
+        mapped.message = f.message.replace(/\bline (\d+)/g, (_, n) => `line ${mapped.line! + Number(n) - f.line!}`);
     }
-    if (!f.object) mapped.message = f.message.replace(/^Document \d+ is/, `Document ${document} is`);
+    if (!f.object) mapped.message = mapped.message.replace(/^Document \d+ /, `Document ${document} `);
     return mapped;
   });
   return { report: result.report, findings, workloadDocuments: result.report.workloadDocuments.map(mapDocument) };

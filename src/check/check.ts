@@ -247,7 +247,8 @@ export function checkRead(
 ): CheckResult {
   if (manifest.objects.length === 0) {
     const refused = manifest.refused?.[0];
-    if (refused) return { ok: false, problem: { message: refused.message, line: refused.line } };
+    if (refused)
+      return { ok: false, problem: { message: refused.message, line: refused.line, column: refused.column } };
     const what = manifest.strays[0]?.[1];
     return {
       ok: false,

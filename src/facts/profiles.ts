@@ -15,7 +15,7 @@ export type { GatewaySecondsSetting } from './schemas/gateway-settings.ts';
 export type { EntryPoint, ModelServerProfile, ReleaseFact, ReleaseFactTopic } from './schemas/model-server.ts';
 export type { DrainKind } from './schemas/model-server-drain.ts';
 export type { RequestDefaults } from './schemas/request-defaults.ts';
-export type { ValueRange, ValueRanges } from './schemas/value-ranges.ts';
+export type { ValueRange, ValueRanges, ValueRelation } from './schemas/value-ranges.ts';
 export type { ChartFacts, LwsFacts } from './schemas/outputs.ts';
 
 /** All profiles, sorted for display, and the sourced request defaults. */

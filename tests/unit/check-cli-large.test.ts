@@ -89,3 +89,45 @@ test('10,000 documents on stdin are all checked (counts), with findings at the i
     /name: chat-99,/,
   );
 });
+
+test('in an input checked in parts, a refused document is a finding at its own line and the others are checked', {
+  timeout: 120_000,
+}, () => {
+  // 700 documents (over the page's 500, so the CLI reads in parts). Every document before the Deployment is 4
+  // lines, and documents are joined by `---` lines: document k (from 1) starts on line (k - 1) × 5 + 1.
+  const broken = 'apiVersion: v1\nkind: ConfigMap\nmetadata: [1, 2\nx: 1\n'; // cut off on its line 4
+  const repeated = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: twice}\nkind: Secret\n'; // kind again, line 4
+  const documents: string[] = [];
+  for (let k = 1; k <= 698; k++) documents.push(k === 300 ? broken : k === 450 ? repeated : configMap(k));
+  documents.push(deployment(0), pool(0));
+  const r = spawnSync(process.execPath, [BIN, 'check', '-', '--format', 'json'], {
+    encoding: 'utf8',
+    input: documents.join('---\n'),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(r.stderr, '');
+  assert.equal(r.status, 1, 'errors found');
+  const out = JSON.parse(r.stdout) as {
+    findings: { code: string; document?: number; line?: number; message: string; object: string }[];
+  };
+  const refused = out.findings.filter((f) => f.code === 'document-refused');
+  // Document 300's line 4 is line 299 × 5 + 4 = 1499; document 450's is 449 × 5 + 4 = 2249.
+  assert.deepEqual(
+    refused.map((f) => [f.document, f.line]),
+    [
+      [300, 1499],
+      [450, 2249],
+    ],
+  );
+  assert.match(refused[0].message, /^Not valid YAML at line 1499, column \d+: /);
+  assert.equal(
+    refused[1].message,
+    'Not valid YAML at line 2249, column 1: the key "kind" appears twice in one mapping (map keys must be unique).',
+  );
+  // The Deployment after them (document 699) is checked: it runs vLLM without --shutdown-timeout.
+  const aborts = out.findings.filter((f) => f.code === 'drain-aborts-in-flight');
+  assert.deepEqual(
+    aborts.map((f) => [f.document, f.object]),
+    [[699, 'Deployment/chat-0']],
+  );
+});

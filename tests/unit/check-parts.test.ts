@@ -121,9 +121,19 @@ test('a problem in a part is reported at the whole input\u2019s line and documen
   const text =
     'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [1, 2\nx: 1\n';
   assertSame(text, 'YAML error in the second document');
-  const checked = checkParts(splitDocuments(text), {}, profiles);
-  assert.ok(!checked.ok);
-  assert.equal(checked.problem.line, 8);
+  // The second document alone is refused (document-refused), on line 8 of the input, where the flow list is cut off.
+  const checked = checkParts(splitDocuments(text), {}, profiles, { bytes: 1, parts: 1 });
+  assert.ok(checked.ok);
+  const refused = checked.report.findings.filter((f) => f.code === 'document-refused');
+  assert.deepEqual(
+    refused.map((f) => [f.document, f.line]),
+    [[2, 8]],
+  );
+  assert.match(refused[0].message, /^Not valid YAML at line 8, column \d+: /);
+  // Alone (no object beside it), a broken document is still the input's problem.
+  const alone = checkParts(splitDocuments('apiVersion: v1\nkind: ConfigMap\nmetadata: [1, 2\nx: 1\n'), {}, profiles);
+  assert.ok(!alone.ok);
+  assert.equal(alone.problem.line, 4);
 });
 
 test('one group larger than the page’s limits (600 Deployments one pool selects) is checked whole, not refused', () => {

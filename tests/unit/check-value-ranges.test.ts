@@ -65,3 +65,83 @@ test('fixing any boundary value of the grace period or the preStop sleep writes 
     { numRuns: 81, seed: 34 },
   );
 });
+
+/** The Deployment's rolling-update bounds replaced. */
+const bounds = (surge: string, unavailable: string) =>
+  vllm({
+    strategy: `strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: ${surge}\n      maxUnavailable: ${unavailable}`,
+  });
+
+test('maxSurge and maxUnavailable (IntOrString): a count from 0 or digits and %; maxUnavailable at most 100%', () => {
+  const at = (surge: string, unavailable: string) => rejected(bounds(surge, unavailable)).map((f) => f.message);
+  assert.deepEqual(at('1', '100%'), []);
+  assert.deepEqual(at('300%', '0'), [], 'maxSurge has no percentage cap');
+  assert.deepEqual(at('-1', '1'), [
+    'maxSurge: -1 is below 0, so the API server rejects Deployment/m; the checker cannot read it and checks the rest without it.',
+  ]);
+  assert.match(at('0', '101%')[0], /^maxUnavailable: 101% is above 100%, so the API server rejects Deployment\/m/);
+  assert.match(at('"25 %"', '1')[0], /^maxSurge: "25 %" is neither a count nor a percentage such as 25%/);
+  // A quoted count is a string to IntOrString, and not a percentage: refused, and fixed by unquoting it.
+  const quoted = check(bounds('"1"', '0')).findings.find((f) => f.code === 'value-rejected');
+  assert.equal(quoted?.fix?.text, 'maxSurge: 1');
+  const manual = check(bounds('-1', '1')).findings.find((f) => f.code === 'value-rejected');
+  assert.equal(
+    manual?.fix?.text,
+    'Manual: write maxSurge as a whole number from 0 to 2147483647 or a percentage such as 25%.',
+  );
+});
+
+test('maxSurge and maxUnavailable both 0 (or 0%) are refused; one 0 beside the 25% default is not', () => {
+  const at = (text: string) => rejected(text).map((f) => [f.path, f.message]);
+  const both =
+    'maxSurge (0) and maxUnavailable (0%) are both 0; at least one must be above 0 (a count or a percentage), so the API server rejects Deployment/m.';
+  assert.deepEqual(at(bounds('0', '0%')), [['spec.strategy.rollingUpdate.maxUnavailable', both]]);
+  assert.deepEqual(at(vllm({ strategy: 'strategy:\n    rollingUpdate:\n      maxSurge: 0' })), []);
+  // Recreate has no rolling-update bounds to relate.
+  assert.deepEqual(at(vllm({ strategy: 'strategy:\n    type: Recreate' })), []);
+});
+
+test('progressDeadlineSeconds must be greater than minReadySeconds, its default 600 included', () => {
+  const withMinReady = (deadline: string, minReady: number) =>
+    vllm({ progressDeadline: `${deadline}\n  minReadySeconds: ${minReady}` });
+  assert.deepEqual(rejected(withMinReady('progressDeadlineSeconds: 725', 724)), []);
+  assert.deepEqual(
+    rejected(withMinReady('progressDeadlineSeconds: 725', 725)).map((f) => [f.path, f.message]),
+    [
+      [
+        'spec.progressDeadlineSeconds',
+        'progressDeadlineSeconds (725) is not greater than minReadySeconds (725); progressDeadlineSeconds must be from 726 to 2147483647, so the API server rejects Deployment/m.',
+      ],
+    ],
+  );
+  assert.match(
+    rejected(withMinReady('', 600))[0].message,
+    /^progressDeadlineSeconds \(600, the default\) is not greater than minReadySeconds \(600\)/,
+  );
+});
+
+test('a fix never writes a value that breaks a relation: the progress deadline below a huge minReadySeconds is manual', () => {
+  // progressDeadlineSeconds 60 is too short (progress-deadline-too-short would raise it to the plan's 725), and
+  // minReadySeconds 5000 already breaks the relation: 725 would still not be above it, so nothing is written.
+  const text = vllm({ progressDeadline: 'progressDeadlineSeconds: 60\n  minReadySeconds: 5000' });
+  const short = check(text).findings.find((f) => f.code === 'progress-deadline-too-short');
+  assert.ok(short, 'progress-deadline-too-short fires');
+  assert.match(
+    short.fix?.text ?? '',
+    /^Manual: with the fix, progressDeadlineSeconds \(\d+\) is not greater than minReadySeconds \(5000\)/,
+  );
+  assert.match(fixed(text), /progressDeadlineSeconds: 60\n/);
+});
+
+test('liveness and startup successThreshold must be 1 (0 is defaulted to 1); readiness takes any count from 0', () => {
+  const probe = (kind: 'liveness' | 'readiness' | 'startup', v: number) =>
+    rejected(vllm().replace(`${kind}Probe:\n`, `${kind}Probe:\n            successThreshold: ${v}\n`)).map(
+      (f) => f.message,
+    );
+  assert.deepEqual(probe('liveness', 0), []);
+  assert.deepEqual(probe('liveness', 1), []);
+  assert.match(probe('liveness', 2)[0], /^successThreshold: 2 is above 1, so the API server rejects Deployment\/m/);
+  assert.match(probe('startup', 3)[0], /^successThreshold: 3 is above 1/);
+  assert.deepEqual(probe('readiness', 2), []);
+  assert.match(probe('readiness', -1)[0], /^successThreshold: -1 is below 0/);
+});

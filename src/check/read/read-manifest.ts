@@ -19,6 +19,7 @@ import { helmTemplateProblem } from './helm-template.ts';
 import { KUBE_YAML } from './kube-yaml.ts';
 import { INPUT_LIMITS, MAX_ALIAS_WORK, MAX_EXPANDED_NODES, MAX_NESTING_DEPTH, type ReadLimits } from './limits.ts';
 import { isRecord, type NodePath, type Segment } from './path.ts';
+import { splitDocuments } from './split-documents.ts';
 
 /** One Kubernetes object found in the manifest. */
 export interface ManifestObject {
@@ -41,8 +42,11 @@ export interface Manifest {
   objects: ManifestObject[];
   /** Documents that hold something other than a Kubernetes object: [document index, what it holds]. */
   strays: [number, string][];
-  /** Documents refused unread (an alias bomb), each with why and its first line; the others are checked. */
-  refused?: { document: number; message: string; line: number }[];
+  /**
+   * Documents refused unread (not valid YAML, a repeated key, nesting too deep, an alias bomb), each with why and its
+   * first line; the others are checked.
+   */
+  refused?: { document: number; message: string; line: number; column?: number }[];
   /** The input ended its lines with CR alone (classic Mac): `text` has LF, and the fixed text goes back to CR. */
   crOnly?: boolean;
   /**
@@ -202,6 +206,32 @@ export function objectFrom(value: unknown, document: number, base: Segment[]): M
   };
 }
 
+/**
+ * Whether the parser's documents are the ones the `---` lines of the text mark (split-documents.ts): as many, and
+ * each within its own. Where they differ, a YAML error has run past a document's end, and no document is certain.
+ */
+function boundariesAgree(text: string, documents: Document.Parsed[]): boolean {
+  const parts = splitDocuments(text);
+  if (parts.length !== documents.length) return false;
+  let start = 0;
+  return parts.every((part, i) => {
+    const end = start + part.text.length;
+    const [from, , to] = documents[i].range;
+    const within = from >= start && to <= end;
+    start = end;
+    return within;
+  });
+}
+
+/** A YAML error that refuses the whole input: where it is, and why no document could be checked alone. */
+function wholeYamlProblem(text: string, error: Parameters<typeof yamlProblem>[1]): InputProblem {
+  const problem = yamlProblem(text, error);
+  const many = text.split(/^---(?=[ \t\r\n]|$)/m).length > 2;
+  return many
+    ? { ...problem, message: `${problem.message} The error hides where its document ends, so no document was checked.` }
+    : problem;
+}
+
 /** Parse manifest text: guards, YAML errors with line and column, alias and depth limits, `List` items. */
 export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): ReadResult {
   // Lines ended by CR alone are read as lines; YAML itself only knows LF and CRLF.
@@ -226,39 +256,45 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   const objects: ManifestObject[] = [];
   const strays: [number, string][] = [];
   let refused: Manifest['refused'];
+  let bounded: boolean | undefined;
+  // A document refused alone: a finding on it (document-refused), and the other documents are still checked; with
+  // no object left to check, the first one is the input's problem (check.ts).
+  const refuse = (index: number, problem: InputProblem) => {
+    const line = problem.line ?? lineCounter.linePos(documents[index].range[0]).line;
+    refused = [...(refused ?? []), { ...problem, document: index, line }];
+  };
   for (const [index, doc] of documents.entries()) {
     const error = doc.errors[0];
-    if (error) return { ok: false, problem: yamlProblem(text, error as never) };
+    if (error) {
+      // An error may hide where the document ends (an unclosed quote runs on past the next `---`): it is refused
+      // alone only when the parser's documents are the ones the `---` lines mark; else the whole input is.
+      bounded ??= boundariesAgree(text, documents);
+      if (!bounded) return { ok: false, problem: wholeYamlProblem(text, error as never) };
+      refuse(index, yamlProblem(text, error as never));
+      continue;
+    }
     const scan = scanDocument(doc);
     if (scan.tooDeep !== undefined) {
       const pos = lineCounter.linePos(scan.tooDeep);
-      return {
-        ok: false,
-        problem: {
-          message: `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
-          line: pos.line,
-          column: pos.col,
-        },
-      };
+      refuse(index, {
+        message: `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
+        line: pos.line,
+        column: pos.col,
+      });
+      continue;
     }
     if (scan.duplicate) {
       const pos = lineCounter.linePos(scan.duplicate.offset);
-      return {
-        ok: false,
-        problem: {
-          message: `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
-          line: pos.line,
-          column: pos.col,
-        },
-      };
+      refuse(index, {
+        message: `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
+        line: pos.line,
+        column: pos.col,
+      });
+      continue;
     }
     const refusal = aliasProblem(scan, index);
     if (refusal) {
-      // Refused alone: a finding on this document (document-refused), and the other documents are still checked.
-      refused = [
-        ...(refused ?? []),
-        { document: index, message: refusal, line: lineCounter.linePos(doc.range[0]).line },
-      ];
+      refuse(index, { message: refusal, line: lineCounter.linePos(doc.range[0]).line });
       continue;
     }
     let value: unknown;
@@ -266,9 +302,13 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
       // The expansion is bounded above, so yaml's own count (which refuses harmless repeated aliases) is off.
       value = doc.toJS({ maxAliasCount: -1 });
     } catch (caught) {
-      const pos = lineCounter.linePos(doc.range[0]);
-      const message = `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`;
-      return { ok: false, problem: { message, line: pos.line, column: pos.col } };
+      const pos = lineCounter.linePos(doc.contents?.range?.[0] ?? doc.range[0]);
+      refuse(index, {
+        message: `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
+        line: pos.line,
+        column: pos.col,
+      });
+      continue;
     }
     const found = objectFrom(value, index, []);
     if (typeof found === 'string') {

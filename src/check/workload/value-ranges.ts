@@ -3,21 +3,37 @@
  * value-ranges.yaml), and the judgement of a value against one: what the API server does with it once kubectl has
  * turned the YAML into JSON (see read/kube-yaml.ts for how the YAML's numbers are read).
  */
-import type { ValueRange, ValueRanges } from '../../facts/profiles.ts';
-import type { Segment } from '../read/path.ts';
-import { quote } from '../read/path.ts';
+import type { ValueRange, ValueRanges, ValueRelation } from '../../facts/profiles.ts';
+import { quote, valueAt, type Segment } from '../read/path.ts';
 import type { Workload } from './locate.ts';
 import { containersOf } from './pod.ts';
 
-/** The greatest value of a Go integer type; int64's is 2^63 − 1, which a double cannot hold, so the test is `< 2^63`. */
+/**
+ * The greatest value of a Go integer type (an IntOrString's count is an int32); int64's is 2^63 − 1, which a double
+ * cannot hold, so the test is `< 2^63`.
+ */
 function fitsType(value: number, type: ValueRange['type']): boolean {
-  return type === 'int32' ? value >= -(2 ** 31) && value <= 2 ** 31 - 1 : value >= -(2 ** 63) && value < 2 ** 63;
+  return type === 'int64' ? value >= -(2 ** 63) && value < 2 ** 63 : value >= -(2 ** 31) && value <= 2 ** 31 - 1;
 }
 
 /** The greatest value a field accepts, for messages. */
 export function maximumOf(range: ValueRange): string {
-  return String(range.maximum ?? (range.type === 'int32' ? 2 ** 31 - 1 : '9223372036854775807'));
+  return String(range.maximum ?? (range.type === 'int64' ? '9223372036854775807' : 2 ** 31 - 1));
 }
+
+/** What a field accepts, for messages: `a whole number from 0 to 2147483647 (int32)`. */
+export function allowedOf(range: ValueRange): string {
+  const count = `a whole number from ${range.minimum} to ${maximumOf(range)}`;
+  if (range.type !== 'intOrPercent') return `${count} (${range.type})`;
+  const percent =
+    range.percentMaximum === undefined
+      ? 'a percentage such as 25%'
+      : `a percentage from 0% to ${range.percentMaximum}%`;
+  return `${count} or ${percent}`;
+}
+
+/** A percentage as IntOrString validation accepts it (IsValidPercent): digits, then `%`. */
+const PERCENT = /^[0-9]+%$/;
 
 /** Why the API server refuses a value for a field, or undefined when it accepts it. */
 export function rejection(raw: unknown, range: ValueRange): string | undefined {
@@ -28,6 +44,13 @@ export function rejection(raw: unknown, range: ValueRange): string | undefined {
     if (!fitsType(raw, range.type)) return `${exact(raw)} does not fit its type, ${range.type}`;
     if (raw < range.minimum) return `${raw} is below ${range.minimum}`;
     if (range.maximum !== undefined && raw > range.maximum) return `${raw} is above ${range.maximum}`;
+    return undefined;
+  }
+  if (typeof raw === 'string' && range.type === 'intOrPercent') {
+    if (!PERCENT.test(raw)) return `${quote(raw)} is neither a count nor a percentage such as 25%`;
+    const percent = Number(raw.slice(0, -1));
+    if (range.percentMaximum !== undefined && percent > range.percentMaximum)
+      return `${raw} is above ${range.percentMaximum}%`;
     return undefined;
   }
   if (typeof raw === 'string') return `${quote(raw)} is a string, not a number`;
@@ -73,9 +96,68 @@ export function fieldsOf(workload: Workload, ranges: ValueRanges): [Segment[], V
  * The range of the field a fix writes at a path from the object (`undefined`: not a field of the data): a pod-spec or
  * container field by the end of its path, an object field by its whole path.
  */
-export function rangeAt(path: readonly Segment[], ranges: ValueRanges): ValueRange | undefined {
+export function rangeAt(path: readonly Segment[], ranges: ValueRanges, kind?: string): ValueRange | undefined {
   const keys = path.join('.');
-  return ranges.fields.find((r) =>
-    r.within === 'object' ? keys === r.path : keys.endsWith(`.${r.path}`) || keys === r.path,
+  return ranges.fields.find(
+    (r) =>
+      (!kind || !r.kinds || r.kinds.includes(kind))
+      && (r.within === 'object' ? keys === r.path : keys.endsWith(`.${r.path}`) || keys === r.path),
   );
+}
+
+/** A relation between two fields of an object that its values break, with what to say. */
+export interface BrokenRelation {
+  relation: ValueRelation;
+  /** The path of the field the API server names in its error. */
+  path: Segment[];
+  message: string;
+}
+
+/** A side's value as validation sees it: as written, or its default when absent. */
+function sideOf(value: unknown, side: ValueRelation['left']): { raw: unknown; defaulted: boolean } {
+  const raw = valueAt(value, side.path.split('.'));
+  return raw === undefined || raw === null ? { raw: side.default, defaulted: true } : { raw, defaulted: false };
+}
+
+/** An IntOrString's value as getIntOrPercentValue reads it (25% is 25), or undefined when it is neither. */
+function countOrPercent(raw: unknown): number | undefined {
+  if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
+  return typeof raw === 'string' && PERCENT.test(raw) ? Number(raw.slice(0, -1)) : undefined;
+}
+
+/**
+ * The relations of content/kubernetes/value-ranges.yaml an object of `kind` breaks. A side whose value is not a
+ * number the relation can read is left to the field's own range (value-rejected says so), not judged here.
+ */
+export function brokenRelations(value: unknown, kind: string, ranges: ValueRanges): BrokenRelation[] {
+  const broken: BrokenRelation[] = [];
+  for (const relation of ranges.relations) {
+    if (!relation.kinds.includes(kind)) continue;
+    if (relation.when) {
+      const at = valueAt(value, relation.when.path.split('.'));
+      if ((at === undefined || at === null ? relation.when.default : at) !== relation.when.equals) continue;
+    }
+    const [left, right] = [sideOf(value, relation.left), sideOf(value, relation.right)];
+    const [leftKey, rightKey] = [relation.left.path.split('.').at(-1), relation.right.path.split('.').at(-1)];
+    const said = (side: { raw: unknown; defaulted: boolean }) =>
+      `${typeof side.raw === 'string' ? side.raw : String(side.raw)}${side.defaulted ? ', the default' : ''}`;
+    if (relation.relation === 'greaterThan') {
+      if (typeof left.raw !== 'number' || typeof right.raw !== 'number') continue;
+      if (!Number.isInteger(left.raw) || !Number.isInteger(right.raw) || left.raw > right.raw) continue;
+      broken.push({
+        relation,
+        path: relation.left.path.split('.'),
+        message: `${leftKey} (${said(left)}) is not greater than ${rightKey} (${said(right)}); ${leftKey} must be from ${right.raw + 1} to 2147483647`,
+      });
+    } else {
+      const [l, r] = [countOrPercent(left.raw), countOrPercent(right.raw)];
+      if (l !== 0 || r !== 0) continue;
+      broken.push({
+        relation,
+        path: relation.right.path.split('.'),
+        message: `${leftKey} (${said(left)}) and ${rightKey} (${said(right)}) are both 0; at least one must be above 0 (a count or a percentage)`,
+      });
+    }
+  }
+  return broken;
 }

@@ -16,20 +16,50 @@ const valueRange = z
     within,
     /** The dotted path from `within` to the field. */
     path: z.string().regex(/^[A-Za-z]+(\.[A-Za-z]+)*$/),
-    /** The Go type the API server decodes the JSON number into. */
-    type: z.enum(['int32', 'int64']),
+    /**
+     * The Go type the API server decodes the JSON value into: a whole number, or `intOrPercent` (intstr.IntOrString:
+     * an int32, or a string of digits and `%`, as ValidatePositiveIntOrPercent accepts).
+     */
+    type: z.enum(['int32', 'int64', 'intOrPercent']),
     minimum: z.number().int(),
-    /** A maximum that validation sets below the type's own. */
+    /** A maximum that validation sets below the type's own (for `intOrPercent`, of the count). */
     maximum: z.number().int().optional(),
+    /** For `intOrPercent`: the greatest percentage validation accepts (IsNotMoreThan100Percent), when it sets one. */
+    percentMaximum: z.number().int().min(0).optional(),
     why: text,
     sources: sourceIds,
   })
-  .refine((r) => r.maximum === undefined || r.maximum >= r.minimum, { message: 'maximum is below minimum' });
+  .refine((r) => r.maximum === undefined || r.maximum >= r.minimum, { message: 'maximum is below minimum' })
+  .refine((r) => r.percentMaximum === undefined || r.type === 'intOrPercent', {
+    message: 'percentMaximum is for intOrPercent fields',
+  });
+
+/** One side of a relation: a path from the object, and the value the API server defaults it to when absent. */
+const side = z.strictObject({
+  path: z.string().regex(/^[A-Za-z]+(\.[A-Za-z]+)*$/),
+  default: z.union([z.number().int(), z.string().min(1)]),
+});
+
+/**
+ * A rule between two fields of one object that validation enforces after defaulting: `greaterThan` (left > right),
+ * `notBothZero` (a count or percentage of 0 on both sides, `0%` being 0). `when` limits it to objects where a field
+ * has one value (after its default).
+ */
+const relation = z.strictObject({
+  kinds: z.array(z.string().min(1)).min(1),
+  left: side,
+  relation: z.enum(['greaterThan', 'notBothZero']),
+  right: side,
+  when: z.strictObject({ path: z.string().min(1), equals: z.string().min(1), default: z.string().min(1) }).optional(),
+  why: text,
+  sources: sourceIds,
+});
 
 /** The file: its fields, sources and the date they were checked. */
 export const valueRangesSchema = z
   .strictObject({
     fields: z.array(valueRange).min(1),
+    relations: z.array(relation),
     sources: z.array(source).min(1),
     lastChecked: z.string().regex(DATE),
   })
@@ -37,3 +67,5 @@ export const valueRangesSchema = z
 export type ValueRanges = z.output<typeof valueRangesSchema>;
 /** One field's range. */
 export type ValueRange = ValueRanges['fields'][number];
+/** One relation between two fields of an object. */
+export type ValueRelation = ValueRanges['relations'][number];

@@ -1,4 +1,4 @@
-/** document-refused: A document the checker refused unread (its aliases expand past the bound); the others were checked. */
+/** document-refused: A document the checker refused unread (not valid YAML, a repeated key, nested too deep, or aliases past the bound); the others were checked. */
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -6,9 +6,10 @@ export const rule = defineRule({
   order: 5,
   scope: 'manifest',
   severity: 'error',
-  summary: 'A document the checker refused unread (its aliases expand past the bound); the others were checked.',
+  summary:
+    'A document the checker refused unread (not valid YAML, a repeated key, nested too deep, or aliases past the bound); the others were checked.',
   remediation:
-    'Write the document out without the aliases (or render it with kubectl apply --dry-run=client -o yaml), then check it.',
+    'Fix the document where the message points (for aliases, write it out without them, or render it with kubectl apply --dry-run=client -o yaml), then check it.',
   remedy: 'manual',
   check: (ctx) =>
     (ctx.manifest.refused ?? []).map(({ document, message, line }) => ({

@@ -1,12 +1,14 @@
 /**
  * value-rejected: whole-number fields of a workload that the API server refuses as written: a quoted number
- * (`replicas: "3"`), a value below the field's minimum or past its Go type (int32, int64), a fraction, `.nan`. The
- * ranges are data (content/kubernetes/value-ranges.yaml), and numbers are read as kubectl reads YAML (`0o36`, `036` and
- * `0x1e` are 30, `1e3` is 1000: read/kube-yaml.ts), so only values the API server refuses are reported. A quoted
- * plain decimal in range is fixed by unquoting it; anything else is left to the reader.
+ * (`replicas: "3"`), a value below the field's minimum or past its Go type (int32, int64), a fraction, `.nan`, a
+ * rollout bound that is neither a count nor a percentage; and two fields that break a relation validation enforces
+ * (progressDeadlineSeconds not above minReadySeconds, maxSurge and maxUnavailable both 0). The ranges and relations are
+ * data (content/kubernetes/value-ranges.yaml), and numbers are read as kubectl reads YAML (`0o36`, `036` and `0x1e`
+ * are 30, `1e3` is 1000: read/kube-yaml.ts), so only values the API server refuses are reported. A quoted plain
+ * decimal in range is fixed by unquoting it; anything else is left to the reader.
  */
 import { valueAt } from '../../read/path.ts';
-import { fieldsOf, maximumOf, rejection } from '../../workload/value-ranges.ts';
+import { allowedOf, brokenRelations, fieldsOf, rejection } from '../../workload/value-ranges.ts';
 import { setEdit } from '../context.ts';
 import { defineRule } from '../rule.ts';
 
@@ -20,42 +22,54 @@ export const rule = defineRule({
   remediation: 'Write the field as an unquoted whole number in range.',
   remedy: 'applied',
   check: (ctx) =>
-    ctx.located.workloads.flatMap((workload) =>
-      fieldsOf(workload, ctx.profiles.valueRanges).flatMap(([path, range]) => {
-        const object = workload.object;
-        const raw = valueAt(object.value, path);
-        const why = rejection(raw, range);
-        if (!why) return [];
-        const decimal = typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw) ? Number(raw) : undefined;
-        const fixable = decimal !== undefined && rejection(decimal, range) === undefined;
-        // Another rule that writes this field writes a number too: its edit removes the quotes as well.
-        const full = JSON.stringify([...object.base, ...path]);
-        const other = ctx.findings
-          .flatMap((f) => f.fix?.edits ?? [])
-          .find((e) => e.op === 'set' && e.document === object.document && JSON.stringify(e.path) === full);
-        const key = String(path.at(-1));
-        return [
-          {
+    ctx.located.workloads
+      .flatMap((workload) =>
+        fieldsOf(workload, ctx.profiles.valueRanges).flatMap(([path, range]) => {
+          const object = workload.object;
+          const raw = valueAt(object.value, path);
+          const why = rejection(raw, range);
+          if (!why) return [];
+          const decimal = typeof raw === 'string' && /^(0|[1-9]\d{0,8})$/.test(raw) ? Number(raw) : undefined;
+          const fixable = decimal !== undefined && rejection(decimal, range) === undefined;
+          // Another rule that writes this field writes a number too: its edit removes the quotes as well.
+          const full = JSON.stringify([...object.base, ...path]);
+          const other = ctx.findings
+            .flatMap((f) => f.fix?.edits ?? [])
+            .find((e) => e.op === 'set' && e.document === object.document && JSON.stringify(e.path) === full);
+          const key = String(path.at(-1));
+          return [
+            {
+              severity: 'error' as const,
+              object,
+              path,
+              message:
+                `${key}: ${why}, so the API server rejects ${object.kind}/${object.name}; `
+                + (fixable
+                  ? `the checker reads it as ${decimal}.`
+                  : 'the checker cannot read it and checks the rest without it.'),
+              planned: fixable
+                ? {
+                    text: `${key}: ${other ? String(other.value) : decimal}`,
+                    edits: [other ?? setEdit(object, path, decimal)],
+                  }
+                : {
+                    text: `Manual: write ${key} as ${allowedOf(range)}.`,
+                    edits: [],
+                  },
+            },
+          ];
+        }),
+      )
+      .concat(
+        ctx.located.workloads.flatMap(({ object }) =>
+          brokenRelations(object.value, object.kind, ctx.profiles.valueRanges).map(({ path, message }) => ({
             severity: 'error' as const,
             object,
             path,
-            message:
-              `${key}: ${why}, so the API server rejects ${object.kind}/${object.name}; `
-              + (fixable
-                ? `the checker reads it as ${decimal}.`
-                : 'the checker cannot read it and checks the rest without it.'),
-            planned: fixable
-              ? {
-                  text: `${key}: ${other ? String(other.value) : decimal}`,
-                  edits: [other ?? setEdit(object, path, decimal)],
-                }
-              : {
-                  text: `Manual: write ${key} as a whole number from ${range.minimum} to ${maximumOf(range)} (${range.type}).`,
-                  edits: [],
-                },
-          },
-        ];
-      }),
-    ),
+            message: `${message}, so the API server rejects ${object.kind}/${object.name}.`,
+            planned: { text: `Manual: ${message.slice(message.indexOf('; ') + 2)}.`, edits: [] },
+          })),
+        ),
+      ),
   fix: (_ctx, verdict) => verdict.planned,
 });
