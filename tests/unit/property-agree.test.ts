@@ -8,7 +8,8 @@
  * rule of its own, with a path and a fix). Info findings are notes, not verdicts, and are not compared. "The same
  * inputs" for the checker are the ones it takes as settings: the rest (image, model, names, ports, probe settings)
  * it reads from the manifest, and the output form is the generator's own choice. And `generate` exits 1 exactly
- * when it prints an error, `check` exactly when it finds one.
+ * when it prints an error, `check` exactly when it finds one. The lws form (a whole LeaderWorkerSet, leader and
+ * workers) is held to the same; the patch and Helm-values forms are fragments the checker does not read alone.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,10 @@ import { CHECK_SETTING_FLAGS } from '../../src/check/workload/settings.ts';
 import { validInputs } from '../support/arbitraries.ts';
 import { generate, profiles } from '../support/generate.ts';
 import { runBatch } from '../support/in-process.ts';
+import { plan as planFor } from '../../src/model/plan.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import { emitOutput } from '../../src/emit/output.ts';
+import { readOutputFacts } from '../../src/facts/read-output-files.ts';
 
 /** The plan warning each checker rule restates under its own code. */
 const RESTATES: Record<string, string> = { 'liveness-before-readiness': 'liveness-faster-than-readiness' };
@@ -98,4 +103,39 @@ test(`the CLI: generate exits 1 exactly when it prints an error; check on its ou
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+const LWS_RUNS = 150;
+
+test(`the lws form checks clean with the same inputs (${LWS_RUNS} random inputs, seed ${seed})`, () => {
+  const facts = readOutputFacts();
+  // The form is for vLLM and SGLang over 2 or more nodes, each node's pod taking the same whole number of GPUs.
+  const lwsInputs = fc
+    .tuple(
+      validInputs(profiles),
+      fc.constantFrom('vllm', 'sglang'),
+      fc.constantFrom(2, 3, 4),
+      fc.constantFrom(1, 2, 4, 8),
+    )
+    .map(([raw, server, nodes, perNode]) => {
+      const copy: Record<string, unknown> = { ...raw, 'model-server': server, output: 'lws' };
+      copy['nodes-per-replica'] = nodes;
+      copy['gpus-per-replica'] = nodes * perNode;
+      // An image given for another server is not this server's: let the preset image stand.
+      delete copy.image;
+      delete copy['model-server-version'];
+      return copy;
+    });
+  fc.assert(
+    fc.property(lwsInputs, (raw) => {
+      const resolved = resolveInputs(raw, profiles);
+      assert.deepEqual(resolved.errors, []);
+      const plan = planFor(resolved.inputs, profiles);
+      const { text } = emitOutput(plan, resolved.inputs, profiles, facts);
+      const result = checkManifest(text, checkSettings(raw), profiles);
+      assert.ok(result.ok, result.ok ? '' : result.problem.message);
+      assert.deepEqual(unprinted(result.report.findings, printed(plan.warnings)), []);
+    }),
+    { numRuns: LWS_RUNS, seed },
+  );
 });
