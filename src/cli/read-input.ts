@@ -77,9 +77,19 @@ export async function readChunks(
 /** Read a path in chunks with blocking reads (a FIFO waits for its writer) while `give` returns true. */
 function readPathSync(name: string, maxBytes: number, give: (chunk: Uint8Array) => boolean): void {
   let fd: number;
+  // A descriptor named by path (/dev/stdin, /dev/fd/N) that is a socket cannot be opened again (ENXIO), as when the
+  // caller hands stdin over a socket pair (Node's child processes, some CI runners): it is read where it is.
+  const inherited = /^\/(?:dev\/(?:stdin|fd\/(\d+))|proc\/self\/fd\/(\d+))$/.exec(name);
+  let own = true;
   try {
     if (statSync(name).isDirectory()) throw new InputError(name, 'is a directory');
-    fd = openSync(name, 'r');
+    try {
+      fd = openSync(name, 'r');
+    } catch (error) {
+      if (!inherited || (error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      fd = Number(inherited[1] ?? inherited[2] ?? 0);
+      own = false;
+    }
     // A regular file's size is known: one over the cap is refused without reading it.
     const opened = fstatSync(fd);
     if (opened.isFile() && opened.size > maxBytes) {
@@ -102,7 +112,7 @@ function readPathSync(name: string, maxBytes: number, give: (chunk: Uint8Array) 
       if (n === 0 || !give(buffer.subarray(0, n))) return;
     }
   } finally {
-    closeSync(fd);
+    if (own) closeSync(fd);
   }
 }
 

@@ -33,7 +33,7 @@ function reportPathProblem(file: string): string | undefined {
 /** Refuse a `--report` path that cannot take the report (a UsageError, exit 2), before any work. */
 export function checkReportPath(file: string | null): void {
   const problem = file === null ? undefined : reportPathProblem(file);
-  if (problem) throw new UsageError(`--report ${file} ${problem}; nothing was sent`);
+  if (problem) throw new UsageError(`--report ${file}: ${problem}; nothing was sent`);
 }
 
 /** Write the page; on failure say so on stderr and return false (the run's results are already printed). */

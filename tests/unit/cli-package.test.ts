@@ -129,6 +129,57 @@ test('the packed CLI installs into an empty folder and runs each command', { tim
     assert.equal(lab.status, 2);
     assert.match(lab.stderr, /run it in a checkout/);
 
+    // Issue 34's named cases, through the installed package: each exits with its code and one line, no stack trace.
+    const oneLine = (r: { status: number | null; stderr: string }, status: number, line: RegExp, what: string) => {
+      assert.equal(r.status, status, `${what}: ${r.stderr}`);
+      assert.match(r.stderr, line, what);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
+    };
+    const huge =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n'
+      + '      terminationGracePeriodSeconds: 1e30\n      containers: [{name: c, image: vllm/vllm-openai:v0.19.1}]\n';
+    const rejected = cli(['check', '/dev/stdin'], huge);
+    assert.equal(rejected.status, 1, 'a value the API server rejects is an error, read through /dev/stdin');
+    assert.match(rejected.stdout, /error\s+value-rejected\s+\/dev\/stdin:7/);
+    assert.equal(cli(['check', '--', '-'], huge).status, 1, '-- ends the options');
+    oneLine(
+      cli(['generate', '--image', 'vllm/vllm-openai:v0.10.0']),
+      1,
+      /^error \[drain-flag-too-old\]/,
+      'generate prints an error and exits 1',
+    );
+    oneLine(
+      cli(['policy', '--namespace-selector', 'a=b,a=c']),
+      2,
+      /^hitless policy: --namespace-selector gives the label a twice; a namespace has one value for a label\n$/,
+      'a label given twice',
+    );
+    const target = ['verify', '--url', 'http://127.0.0.1:9', '--model', 'm'];
+    oneLine(
+      cli([...target, '--header', 'X-A: \u20acuro']),
+      2,
+      /^hitless verify: --header X-A has a character HTTP does not allow/,
+      'a non-ASCII header',
+    );
+    oneLine(
+      cli([...target, '--header', 'Transfer-Encoding: chunked']),
+      2,
+      /^hitless verify: --header Transfer-Encoding is a framing or connection header/,
+      'a framing header',
+    );
+    oneLine(
+      cli([...target, '--report', join(work, 'missing', 'r.html')]),
+      2,
+      /^hitless verify: --report .*: its folder .* does not exist; nothing was sent\n$/,
+      'a report into a missing folder',
+    );
+    oneLine(
+      cli([...target, '--prompt-file', '/dev/zero']),
+      2,
+      /^hitless verify: --prompt-file "\/dev\/zero" is over the limit of 1 MiB \(reading stopped there\)\n$/,
+      'an endless prompt file',
+    );
+
     assert.deepEqual(readdirSync(tmp), [], 'nothing left in TMPDIR');
 
     // An older Node is told what the package needs, before it reads a bundle it may not parse.

@@ -175,6 +175,24 @@ test('FIFOs are read: check <(cat file) and check /dev/stdin, as a file is', () 
   }
 });
 
+test('/dev/stdin and /dev/fd/0 handed over a socket (as Node and some CI runners pass stdin) are read where they are', () => {
+  // A socket cannot be opened again by path (ENXIO); spawnSync's `input` gives the child a socket pair as stdin.
+  const viaSocket = (path: string, input: string) =>
+    spawnSync(process.execPath, [MAIN, 'check', path], { input, encoding: 'utf8', timeout: 60_000 });
+  const stdin = viaSocket('/dev/stdin', VALID);
+  assert.equal(stdin.status, 0, stdin.stderr);
+  assert.match(stdin.stdout, /^\/dev\/stdin: /);
+  const fd = viaSocket('/dev/fd/0', VALID);
+  assert.equal(fd.status, 0, fd.stderr);
+  // The caps hold there too: one document over 256 KiB is refused after 3 MB came through the socket.
+  const big = viaSocket('/dev/stdin', `a: "${'x'.repeat(3_000_000)}"\n`);
+  assert.equal(big.status, 2);
+  assert.match(
+    big.stderr,
+    /^hitless check: \/dev\/stdin:1: The YAML document at line 1 is [\d,]+ KiB; the checker reads at most 256 KiB per document\.\n$/,
+  );
+});
+
 test('-- ends the options: a file named --help is checked, not a request for help', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-input-'));
   try {

@@ -124,7 +124,7 @@ test('--report into a missing folder exits 2 before the first request', async ()
     const r = await verifyFor(`http://127.0.0.1:${port}`, '--report', '/nonexistent-hitless/r.html');
     assert.equal(r.status, 2);
     assert.deepEqual(r.stderr.split('\n').filter(Boolean), [
-      'hitless verify: --report /nonexistent-hitless/r.html its folder /nonexistent-hitless does not exist; nothing was sent',
+      'hitless verify: --report /nonexistent-hitless/r.html: its folder /nonexistent-hitless does not exist; nothing was sent',
     ]);
     assert.equal(seen.length, 0, 'no request was sent');
   } finally {
