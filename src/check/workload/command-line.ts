@@ -69,26 +69,9 @@ export function callTokens(script: Script, call: ScriptCall): Token[] {
 export function commandLineOf(container: Record<string, unknown>): CommandLine {
   const command = strings(container.command);
   const args = strings(container.args);
-  const argv: Token[] = [
-    ...(command ?? []).map((text, index) => ({
-      text,
-      list: 'command' as const,
-      index,
-      start: 0,
-      end: text.length,
-      inScript: false,
-      literal: true,
-    })),
-    ...(args ?? []).map((text, index) => ({
-      text,
-      list: 'args' as const,
-      index,
-      start: 0,
-      end: text.length,
-      inScript: false,
-      literal: true,
-    })),
-  ];
+  const items = (list: Token['list'], texts: string[] = []): Token[] =>
+    texts.map((text, index) => ({ text, list, index, start: 0, end: text.length, inScript: false, literal: true }));
+  const argv = [...items('command', command), ...items('args', args)];
   // `sh -c SCRIPT` or `bash -exc SCRIPT`: options first, the script is the next item after them.
   let script: Script | undefined;
   if (argv.length > 0 && SHELLS.test(argv[0].text)) {

@@ -128,6 +128,15 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
   };
 }
 
+/** The words that start the server, as written, without an `exec`: `vllm serve`, `python3 -m sglang.launch_server`. */
+export function invocationText(invocation: Invocation & { found: true }): string {
+  const { words, argsFrom } = invocation;
+  return words
+    .slice(words[0].text === 'exec' ? 1 : 0, argsFrom)
+    .map((w) => w.text)
+    .join(' ');
+}
+
 /** The server's own arguments. */
 export function serverArgs(invocation: Invocation & { found: true }): Token[] {
   return invocation.words.slice(invocation.argsFrom);

@@ -15,7 +15,7 @@ import type { DrainInputs } from '../../../model/resolve.ts';
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import type { Fix, Severity } from '../findings.ts';
 import { policySettings, type PolicySetting } from '../../workload/gateway-policies.ts';
-import { sameNamespace, selects, type Pool } from '../../workload/locate.ts';
+import { poolSelects, sameNamespace, type Pool } from '../../workload/locate.ts';
 import { isRecord, valueAt, type Segment } from '../../read/path.ts';
 import { documentCount, type ManifestObject } from '../../read/read-manifest.ts';
 import { defineRule } from '../rule.ts';
@@ -39,9 +39,7 @@ export const rule = defineRule({
     let added = documentCount(ctx.manifest);
     for (const pool of kinds.length === 0 ? [] : ctx.located.pools) {
       if (!pool.current) continue;
-      const workload = contexts.find(
-        (c) => sameNamespace(pool.object, c.object) && selects(pool.selector, c.workload.serving.labels),
-      );
+      const workload = contexts.find((c) => poolSelects(pool, c.workload));
       const plan = workload?.plan ?? fallback.plan();
       const base = workload?.inputs ?? fallback.inputs;
       for (const kind of kinds) {
