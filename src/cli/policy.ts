@@ -52,12 +52,14 @@ export async function runPolicy(argv: string[]): Promise<number> {
   if (resolved.errors.length > 0) throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
   const planned = plan(resolved.inputs, profiles);
   const actions: PolicyAction[] = deny === 'true' ? ['Deny', 'Audit'] : ['Warn', 'Audit'];
-  process.stdout.write(emitPolicy(planned, resolved.inputs, {
+  process.stdout.write(
+    emitPolicy(planned, resolved.inputs, {
       format,
       actions,
       namespaceLabels,
       name,
       servers: profiles.modelServers,
-    }));
+    }),
+  );
   return 0;
 }
