@@ -3,7 +3,7 @@
  * checked against their ranges. Every bad value is a UsageError naming the flag and what it allows.
  */
 import { parseArgs, UsageError } from './args.ts';
-import { InputError, readTextSync } from './read-input.ts';
+import { readFlagFile } from './read-input.ts';
 import type { Api, VerifyOptions } from '../verify/options.ts';
 
 /** The path each API appends to the base URL. */
@@ -195,14 +195,8 @@ function readPrompt(options: Record<string, string>): string {
     return prompt;
   }
   const file = options['prompt-file'];
-  let text: string;
-  try {
-    // Bounded: a FIFO or a device (/dev/zero) stops at the cap, never read whole.
-    text = readTextSync(file, MAX_PROMPT_BYTES, `--prompt-file ${JSON.stringify(file)}`);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
-  }
+  // Bounded: a FIFO or a device (/dev/zero) stops at the cap, never read whole.
+  const text = readFlagFile(file, MAX_PROMPT_BYTES, `--prompt-file ${JSON.stringify(file)}`);
   if (text.trim().length === 0) throw new UsageError('--prompt-file is empty');
   return text;
 }
