@@ -226,31 +226,26 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   const objects: ManifestObject[] = [];
   const strays: [number, string][] = [];
   let refused: Manifest['refused'];
+  /** The problem at an offset of the text, with its line and column. */
+  const problemAt = (offset: number, message: string): ReadResult => {
+    const pos = lineCounter.linePos(offset);
+    return { ok: false, problem: { message, line: pos.line, column: pos.col } };
+  };
   for (const [index, doc] of documents.entries()) {
     const error = doc.errors[0];
     if (error) return { ok: false, problem: yamlProblem(text, error as never) };
     const scan = scanDocument(doc);
-    if (scan.tooDeep !== undefined) {
-      const pos = lineCounter.linePos(scan.tooDeep);
-      return {
-        ok: false,
-        problem: {
-          message: `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
-          line: pos.line,
-          column: pos.col,
-        },
-      };
-    }
+    if (scan.tooDeep !== undefined)
+      return problemAt(
+        scan.tooDeep,
+        `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
+      );
     if (scan.duplicate) {
       const pos = lineCounter.linePos(scan.duplicate.offset);
-      return {
-        ok: false,
-        problem: {
-          message: `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
-          line: pos.line,
-          column: pos.col,
-        },
-      };
+      return problemAt(
+        scan.duplicate.offset,
+        `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
+      );
     }
     const refusal = aliasProblem(scan, index);
     if (refusal) {
@@ -266,9 +261,10 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
       // The expansion is bounded above, so yaml's own count (which refuses harmless repeated aliases) is off.
       value = doc.toJS({ maxAliasCount: -1 });
     } catch (caught) {
-      const pos = lineCounter.linePos(doc.range[0]);
-      const message = `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`;
-      return { ok: false, problem: { message, line: pos.line, column: pos.col } };
+      return problemAt(
+        doc.range[0],
+        `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
+      );
     }
     const found = objectFrom(value, index, []);
     if (typeof found === 'string') {
