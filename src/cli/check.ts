@@ -16,7 +16,7 @@ import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
 import { readProfiles } from '../facts/read-files.ts';
 import { DEFAULT_GATEWAY } from '../facts/defaults.ts';
-import { asksForHelp, parseArgs, UsageError } from './args.ts';
+import { asksForHelp, choiceOption, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
@@ -128,9 +128,7 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const args = parseArgs(argv, ['format'], ['strict']);
   const strict = args.options.strict !== undefined;
-  const format = args.options.format ?? 'text';
-  if (!FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  const format = choiceOption(args, 'format', FORMATS, 'text');
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
   if (args.positional.filter((p) => p === '-').length > 1) throw new UsageError('- (stdin) can be given once');
   const profiles = readProfiles();
