@@ -22,7 +22,7 @@ import { GROUP_LIMITS } from './read/limits.ts';
 import { selects } from './workload/locate.ts';
 import { indexParts, problemInInput, type PartIndex, type PartsIndexer } from './part-index.ts';
 import { readPlainManifest } from './read/read-plain-manifest.ts';
-import type { Part } from './read/split-documents.ts';
+import { pieceAt, type Part } from './read/split-documents.ts';
 
 /** Bounds on one batch: parts are added until either is reached (a group is never split). */
 export interface BatchLimits {
@@ -59,19 +59,20 @@ function unionFind(size: number): { find: (i: number) => number; union: (a: numb
   };
 }
 
-/** A batch of parts (in input order) checked together, with what maps its lines and documents back. */
+/** A batch of parts checked together (in input order), with what maps its lines and documents back. */
 type BatchResult =
   | { report: CheckReport; findings: Finding[]; workloadDocuments: number[] }
   | { problem: InputProblem };
 
 function checkBatch(
   partAt: (part: number) => string,
-  members: number[],
+  batch: Iterable<number>,
   indexes: readonly PartIndex[],
   settings: Record<string, string>,
   profiles: Profiles,
   whole: WholeInput,
 ): BatchResult {
+  const members = [...batch].sort((a, b) => a - b);
   // A batch whose parts are all in the plain style is read by the quick reader; any other, by the full parse.
   const texts = members.map(partAt);
   const plain = readPlainManifest(texts);
@@ -92,20 +93,17 @@ function checkBatch(
     line += indexes[i].lines;
     document += indexes[i].documents;
   }
-  const memberAt = (starts: number[], at: number) => {
-    let k = starts.length - 1;
-    while (k > 0 && starts[k] > at) k--;
-    return k;
+  const memberAt = (starts: number[], at: number) => pieceAt(starts.length, at, (k) => starts[k]);
+  const mapDocument = (d: number) => {
+    const k = memberAt(documentStarts, d);
+    return indexes[members[k]].document + d - documentStarts[k];
   };
-  const mapDocument = (d: number) =>
-    indexes[members[memberAt(documentStarts, d)]].document + d - documentStarts[memberAt(documentStarts, d)];
   const findings = result.report.findings.map((source): Finding => {
     // A large input is not fixed in one piece, so a fix keeps its text, not its edits (which would only hold memory).
     const f: Finding = { ...source };
     if (source.fix) f.fix = { text: source.fix.text, edits: [] };
     if (f.document === undefined) return f;
-    const k = memberAt(documentStarts, f.document - 1);
-    const document = indexes[members[k]].document + (f.document - 1 - documentStarts[k]) + 1;
+    const document = mapDocument(f.document - 1) + 1;
     const mapped: Finding = { ...f, document };
     if (f.line !== undefined) {
       const m = memberAt(lineStarts, f.line);
@@ -181,16 +179,8 @@ export function checkIndexedParts(
     const result = checkManifest(partAt(first), settings, profiles, whole);
     if (!result.ok) return { ok: false, problem: problemInInput(result.problem, indexes[first]) };
   }
-  /** The part that holds a document of the input (binary search: parts are in document order). */
-  const partOf = (document: number): number => {
-    let [lo, hi] = [0, indexes.length - 1];
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (indexes[mid].document <= document) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  /** The part that holds a document of the input. */
+  const partOf = (document: number) => pieceAt(indexes.length, document, (i) => indexes[i].document);
   const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
     const list = map.get(key);
     if (list) list.push(value);
@@ -264,44 +254,33 @@ export function checkIndexedParts(
   let firstReport: CheckReport | undefined;
   let firstWorkloadReport: { report: CheckReport; document: number } | undefined;
   const globalNotes = new Map<string, Finding>();
+  /** Take a batch's findings (those `own` passes) and its workloads (`documents`: the batch's own workloads). */
   const keep = (
-    batch: { report: CheckReport; findings: Finding[]; workloadDocuments: number[] },
-    late: boolean,
-    own?: (f: Finding) => boolean,
+    batch: { report: CheckReport; findings: Finding[] },
+    documents: number[],
+    own: (f: Finding) => boolean = () => true,
   ) => {
     for (const f of batch.findings) {
-      if (own && !own(f)) continue;
+      if (!own(f)) continue;
       if (f.document === undefined && (f.code === 'no-pool' || f.code === 'workload-skipped'))
         globalNotes.set(f.code, f);
       else if (!(AGGREGATE_NOTES.has(f.code) && f.object)) emit(f);
     }
-    if (late) return;
     firstReport ??= batch.report;
-    workloads += batch.report.workloads;
-    workloadDocuments.push(...batch.workloadDocuments);
-    if (
-      batch.workloadDocuments.length > 0
-      && (!firstWorkloadReport || batch.workloadDocuments[0] < firstWorkloadReport.document)
-    ) {
-      firstWorkloadReport = { report: batch.report, document: batch.workloadDocuments[0] };
-    }
+    workloads += documents.length;
+    workloadDocuments.push(...documents);
+    if (documents.length > 0 && (!firstWorkloadReport || documents[0] < firstWorkloadReport.document))
+      firstWorkloadReport = { report: batch.report, document: documents[0] };
   };
   let batch: number[] = [];
   let bytes = 0;
   const flush = (): InputProblem | undefined => {
     if (batch.length === 0) return undefined;
-    const checked = checkBatch(
-      partAt,
-      batch.sort((a, b) => a - b),
-      indexes,
-      settings,
-      profiles,
-      whole,
-    );
+    const checked = checkBatch(partAt, batch, indexes, settings, profiles, whole);
     batch = [];
     bytes = 0;
     if ('problem' in checked) return checked.problem;
-    keep(checked, false);
+    keep(checked, checked.workloadDocuments);
     return undefined;
   };
   for (const [root, group] of members) {
@@ -358,14 +337,7 @@ export function checkIndexedParts(
     }),
   );
   if (late.size > 0) {
-    const checked = checkBatch(
-      partAt,
-      [...late].sort((a, b) => a - b),
-      indexes,
-      settings,
-      profiles,
-      whole,
-    );
+    const checked = checkBatch(partAt, late, indexes, settings, profiles, whole);
     if ('problem' in checked) return { ok: false, problem: checked.problem };
     const findingPart = (f: Finding) => (f.document === undefined ? -1 : partOf(f.document - 1));
     // The ignored-kind notes name the first three objects of a kind and count the rest: the whole input's rest.
@@ -380,14 +352,12 @@ export function checkIndexedParts(
         : f.message.replace(/^(Ignored )?((?:[^,]+, ){2}[^ :]+)/, `$1$2 and ${more} more`);
       return { ...f, message };
     });
-    keep({ ...checked, findings: counted }, true, (f) => f.document === undefined || lateOwn.has(findingPart(f)));
+    keep(
+      { ...checked, findings: counted },
+      checked.workloadDocuments.filter((d) => lateOwn.has(partOf(d))),
+      (f) => f.document === undefined || lateOwn.has(findingPart(f)),
+    );
     for (const f of counted) if (AGGREGATE_NOTES.has(f.code) && f.object) emit(f);
-    const own = checked.workloadDocuments.filter((d) => lateOwn.has(partOf(d)));
-    workloads += own.length;
-    workloadDocuments.push(...own);
-    if (own.length > 0 && (!firstWorkloadReport || own[0] < firstWorkloadReport.document))
-      firstWorkloadReport = { report: checked.report, document: own[0] };
-    firstReport ??= checked.report;
   }
 
   // "No pool" and "nothing to check" hold for the whole input or not at all.

@@ -16,7 +16,7 @@ import type { ReadLimits } from './read/limits.ts';
 import { isServerImage } from '../facts/releases.ts';
 import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
-import { locate, sameNamespace, selects, type Workload } from './workload/locate.ts';
+import { locate, poolSelects, selects, type Workload } from './workload/locate.ts';
 import { containersOf } from './workload/pod.ts';
 import { readManifest, type Manifest } from './read/read-manifest.ts';
 import { planNotes } from './plan-notes.ts';
@@ -85,9 +85,7 @@ function workloadContexts(
     const object = workload.object;
     const containers = containersOf(workload.serving);
     const identified = identifyServer(workload.serving, containers, profiles);
-    const pool = located.pools.find(
-      (p) => sameNamespace(p.object, object) && selects(p.selector, workload.serving.labels),
-    );
+    const pool = located.pools.find((p) => poolSelects(p, workload));
     const hasGpus = containers.some((c) => c.gpus > 0);
     if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
       skipped.push(workload);

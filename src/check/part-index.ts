@@ -12,7 +12,7 @@ import { isRecord, valueAt } from './read/path.ts';
 import { objectFrom, readManifest, type ManifestObject } from './read/read-manifest.ts';
 import { readPlainYaml } from './read/read-plain-yaml.ts';
 import { detectGateway, headerSettings, type FoundSetting } from './workload/settings.ts';
-import type { Part } from './read/split-documents.ts';
+import { lineBreaks, type Part } from './read/split-documents.ts';
 
 /** What the first pass keeps of one part. */
 export interface PartIndex {
@@ -46,13 +46,6 @@ export function problemInInput(problem: InputProblem, at: { line: number; docume
     .replace(/\(document (\d+) is/, (_, n: string) => `(document ${at.document + Number(n)} is`)
     .replace(/at line \d+, column/, `at line ${line}, column`);
   return line === undefined ? { ...problem, message } : { ...problem, message, line };
-}
-
-/** The number of lines of a text (as `split('\n')` counts them, less an empty one after a last line break). */
-function countLines(text: string): number {
-  let lines = text.endsWith('\n') ? 0 : 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-  return lines;
 }
 
 /** What the index needs of a part's documents. */
@@ -104,7 +97,8 @@ function indexPart(
     document,
     documents: read.documents,
     line: part.line,
-    lines: countLines(part.text),
+    // As `split('\n')` counts them, less an empty one after a last line break.
+    lines: lineBreaks(part.text) + (part.text.endsWith('\n') ? 0 : 1),
     chars: part.text.length,
     workloads: located.workloads.map((w) => ({
       namespace: w.object.namespace,

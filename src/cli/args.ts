@@ -105,3 +105,34 @@ export function parseArgs(
   }
   return result;
 }
+
+/** A command's option that takes one of `allowed` (its default when not given); anything else is a usage error. */
+export function choiceOption<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T {
+  const value = (args.options[name] ?? fallback) as T;
+  if (!allowed.includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
+  return value;
+}
+
+/** Refuse positional arguments: `command` takes none (`what` they would be). */
+export function noPositional(args: ParsedArgs, command: string, what = 'file arguments'): void {
+  if (args.positional.length > 0)
+    throw new UsageError(`${command} takes no ${what} (got ${JSON.stringify(args.positional[0])})`);
+}
+
+/** A number flag within [min, max] (a whole one unless `whole` is false), or its default when not given. */
+export function numberOption(
+  value: string | undefined,
+  flag: string,
+  [min, max, fallback]: readonly [number, number, number],
+  whole = true,
+): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!(whole ? /^\d+$/ : /^\d+(\.\d+)?$/).test(value) || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(
+      `--${flag} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max} (got ${JSON.stringify(value)})`,
+    );
+  }
+  return n;
+}

@@ -8,7 +8,7 @@
 import type { InputProblem } from '../check/read/guard-input.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { indexParts, type PartsIndexer } from '../check/part-index.ts';
-import { documentSplitter, type Part } from '../check/read/split-documents.ts';
+import { documentSplitter, lineBreaks, type Part } from '../check/read/split-documents.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { openByteStore, type ByteStore } from './byte-store.ts';
 import { measureOversize, type OversizeMeasure } from './oversize-document.ts';
@@ -68,13 +68,6 @@ export function withPlainEnv<T>(fn: () => T): T {
   }
 }
 
-/** Line breaks in `text`. */
-function countLines(text: string): number {
-  let n = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
-  return n;
-}
-
 const NOT_UTF8 = 'is not UTF-8 text; it looks like binary data, not a YAML manifest';
 
 /**
@@ -131,7 +124,7 @@ export async function readJoined(
     starts.push({ name, line });
     let last = '';
     const problem = await readOne(name, maxBytes, (text) => {
-      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) line++;
+      line += lineBreaks(text);
       last = text[text.length - 1];
       if (feed && take(text) === false) stopped = true;
       return !stopped;
@@ -209,7 +202,7 @@ export async function readCheckInput(
       unsplitBytes -= Buffer.byteLength(part.text, 'utf8');
     }
     const last = parts.at(-1);
-    if (last) unsplitLine = last.line + countLines(last.text);
+    if (last) unsplitLine = last.line + lineBreaks(last.text);
     accept(parts);
     poll();
     // A document over the limit can never be checked: it is measured as the rest of it is read, not kept.

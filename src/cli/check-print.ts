@@ -3,6 +3,7 @@
  * joined text; `Joined` says where each file starts in it): as text, as a GitHub Actions annotation, or as JSON.
  */
 import type { Finding, InputProblem } from '../check/index.ts';
+import { pieceAt } from '../check/read/split-documents.ts';
 import type { Joined } from './check-input.ts';
 import { annotationLevel, formatAnnotation } from './github-annotations.ts';
 
@@ -10,14 +11,7 @@ import { annotationLevel, formatAnnotation } from './github-annotations.ts';
 export function locate(joined: Joined, line: number | undefined): string {
   const { starts } = joined;
   if (line === undefined) return starts.length === 1 ? starts[0].name : '';
-  // The last file that starts on or before the line (files start on increasing lines), else the first.
-  let [lo, hi] = [0, starts.length - 1];
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid].line <= line) lo = mid;
-    else hi = mid - 1;
-  }
-  const file = starts[lo];
+  const file = starts[pieceAt(starts.length, line, (i) => starts[i].line)];
   return `${file.name}:${line - file.line + 1}`;
 }
 

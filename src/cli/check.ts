@@ -16,7 +16,7 @@ import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
 import { readProfiles } from '../facts/read-files.ts';
 import { DEFAULT_GATEWAY } from '../facts/defaults.ts';
-import { asksForHelp, parseArgs, UsageError } from './args.ts';
+import { asksForHelp, choiceOption, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
@@ -128,9 +128,7 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const args = parseArgs(argv, ['format'], ['strict']);
   const strict = args.options.strict !== undefined;
-  const format = args.options.format ?? 'text';
-  if (!FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  const format = choiceOption(args, 'format', FORMATS, 'text');
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
   if (args.positional.filter((p) => p === '-').length > 1) throw new UsageError('- (stdin) can be given once');
   const profiles = readProfiles();
@@ -158,13 +156,17 @@ async function checkAndPrint(
   stores: { close(): void }[],
   young: YoungGenerationBound,
 ): Promise<number> {
-  if (input.kind === 'unreadable') {
-    for (const u of input.unreadable) process.stderr.write(`hitless check: ${u.name} ${u.problem}\n`);
-    if (format === 'json')
-      process.stdout.write(
-        `${JSON.stringify({ ok: false, problems: input.unreadable.map((u) => ({ file: u.name, message: u.problem })) }, null, 2)}\n`,
-      );
+  /** Say why the input cannot be checked, on stderr and (with --format json) on stdout; exit 2. */
+  const unusable = (texts: string[], problems: object[]) => {
+    for (const text of texts) process.stderr.write(`hitless check: ${text}\n`);
+    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, problems }, null, 2)}\n`);
     return 2;
+  };
+  if (input.kind === 'unreadable') {
+    return unusable(
+      input.unreadable.map((u) => `${u.name} ${u.problem}`),
+      input.unreadable.map((u) => ({ file: u.name, message: u.problem })),
+    );
   }
   const joined: Joined = input;
   if (input.kind === 'parts' && format === 'diff') {
@@ -176,12 +178,7 @@ async function checkAndPrint(
   const result = await check(input, args.inputs, profiles, print, stores, young);
   if (!result.ok) {
     const text = problemText(joined, result.problem);
-    process.stderr.write(`hitless check: ${text}\n`);
-    if (format === 'json')
-      process.stdout.write(
-        `${JSON.stringify({ ok: false, problems: [{ file: locate(joined, result.problem.line), ...result.problem, message: text }] }, null, 2)}\n`,
-      );
-    return 2;
+    return unusable([text], [{ file: locate(joined, result.problem.line), ...result.problem, message: text }]);
   }
   const { report, printed } = result;
   /** The parsed manifest, which the fixes edit: only for an input checked whole. */

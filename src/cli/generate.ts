@@ -16,7 +16,7 @@ import { emitOutput } from '../emit/output.ts';
 import { OutputError } from '../emit/files.ts';
 import { readOutputFacts } from '../facts/read-output-files.ts';
 import { readProfiles } from '../facts/read-files.ts';
-import { parseArgs, UsageError } from './args.ts';
+import { choiceOption, noPositional, parseArgs, UsageError } from './args.ts';
 import { writeOutput } from './streams.ts';
 
 const FORMATS = ['yaml', 'json'];
@@ -24,11 +24,8 @@ const FORMATS = ['yaml', 'json'];
 /** Run `hitless generate` with its arguments; returns the exit code. */
 export async function runGenerate(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'drain-model']);
-  if (args.positional.length > 0)
-    throw new UsageError(`generate takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
-  const format = args.options.format ?? 'yaml';
-  if (!FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  noPositional(args, 'generate');
+  const format = choiceOption(args, 'format', FORMATS, 'yaml');
   const modelText = args.options['drain-model'] ?? String(MODEL_VERSION);
   if (!/^[1-9]\d*$/.test(modelText) || Number(modelText) > MODEL_VERSION) {
     throw new UsageError(

@@ -11,7 +11,7 @@ import { scenarioJson, scenarioText } from '../lab/report.ts';
 import { SCENARIOS } from '../lab/scenarios.ts';
 import { runScenario, type ScenarioResult } from '../lab/suite.ts';
 import { readProfiles } from '../facts/read-files.ts';
-import { parseArgs, UsageError } from './args.ts';
+import { choiceOption, noPositional, numberOption, parseArgs, UsageError } from './args.ts';
 
 const HELP = `hitless lab: replay a pod deletion behind a real HAProxy on 127.0.0.1 and count every request's fate
 
@@ -44,14 +44,6 @@ const CHECK_REPEAT_BUDGET = 4;
  */
 const CHECK_LANES = 2;
 
-function intOption(value: string | undefined, flag: string, min: number, max: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
-  return n;
-}
-
 /** Model seconds one run of a scenario lasts: its load's warmup, then until the last request or the pod's exit. */
 function runSeconds(p: Prepared): number {
   return p.shape.warmup + Math.max(p.shape.horizon, p.shape.expectedExit);
@@ -64,16 +56,13 @@ export async function runLab(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  if (args.positional.length > 0)
-    throw new UsageError(`lab takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
-  const format = args.options.format ?? 'text';
-  if (!FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  noPositional(args, 'lab');
+  const format = choiceOption(args, 'format', FORMATS, 'text');
   const check = args.options.check === 'true';
   const publish = args.options.publish === 'true';
   if (check && publish) throw new UsageError('--check and --publish cannot be combined');
-  const seed = intOption(args.options.seed, 'seed', 0, 4294967295, DEFAULT_SEED);
-  const runs = intOption(args.options.runs, 'runs', 1, 10, 3);
+  const seed = numberOption(args.options.seed, 'seed', [0, 4294967295, DEFAULT_SEED]);
+  const runs = numberOption(args.options.runs, 'runs', [1, 10, 3]);
   const { gateway, 'model-server': modelServer, ...inputs } = args.inputs;
   if ((check || publish) && (args.options.scenario || args.options.runs || Object.keys(args.inputs).length > 0)) {
     throw new UsageError(`--${check ? 'check' : 'publish'} runs a fixed set; it takes only --seed and --format`);

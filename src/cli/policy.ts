@@ -3,7 +3,7 @@ import { resolveInputs } from '../model/resolve.ts';
 import { plan } from '../model/plan.ts';
 import { emitPolicy, type PolicyAction, type PolicyFormat } from '../emit/policy/policy.ts';
 import { readProfiles } from '../facts/read-files.ts';
-import { parseArgs, UsageError } from './args.ts';
+import { choiceOption, noPositional, parseArgs, UsageError } from './args.ts';
 
 const FORMATS: readonly PolicyFormat[] = ['vap', 'kyverno'];
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
@@ -32,11 +32,8 @@ export function readNamespaceSelector(text: string): Record<string, string> {
 /** Run `hitless policy` with its arguments; returns the exit code. */
 export async function runPolicy(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'namespace-selector', 'policy-name'], ['deny']);
-  if (args.positional.length > 0)
-    throw new UsageError(`policy takes no file arguments (got ${JSON.stringify(args.positional[0])})`);
-  const format = (args.options.format ?? 'vap') as PolicyFormat;
-  if (!FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  noPositional(args, 'policy');
+  const format = choiceOption(args, 'format', FORMATS, 'vap');
   const deny = args.options.deny ?? 'false';
   if (deny !== 'true' && deny !== 'false')
     throw new UsageError(`--deny takes true or false (got ${JSON.stringify(deny)})`);

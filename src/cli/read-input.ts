@@ -116,6 +116,16 @@ function readPathSync(name: string, maxBytes: number, give: (chunk: Uint8Array) 
   }
 }
 
+/** `readTextSync` for a file a flag names: one that cannot be opened or read is a usage error naming the system's code. */
+export function readFlagFile(...args: Parameters<typeof readTextSync>): string {
+  try {
+    return readTextSync(...args);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
+  }
+}
+
 /**
  * The whole text of a path (a file, a FIFO, a device; `-` is not taken) as UTF-8, at most `maxBytes`; `label` names
  * the source in messages (`--prompt-file x.txt`). Synchronous: for flags read while the options are parsed.

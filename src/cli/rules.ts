@@ -1,6 +1,6 @@
 /** `hitless rules`: list the checker's rules from its registry: code, severity and what each looks for. */
 import { ruleRows } from '../check/rules/index.ts';
-import { asksForHelp, parseArgs, UsageError } from './args.ts';
+import { asksForHelp, choiceOption, noPositional, parseArgs } from './args.ts';
 
 const USAGE = `Usage: hitless rules [--format text|json|markdown]
 
@@ -14,9 +14,8 @@ export async function runRules(argv: string[]): Promise<number> {
     return 0;
   }
   const args = parseArgs(argv, ['format']);
-  const format = args.options.format ?? 'text';
-  if (args.positional.length > 0)
-    throw new UsageError(`rules takes no arguments (got ${JSON.stringify(args.positional[0])})`);
+  noPositional(args, 'rules', 'arguments');
+  const format = choiceOption(args, 'format', ['text', 'json', 'markdown'], 'text');
   const rules = ruleRows();
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
@@ -25,14 +24,12 @@ export async function runRules(argv: string[]): Promise<number> {
     process.stdout.write(
       `| Code | Severity | Checks | Remedy |\n| --- | --- | --- | --- |\n${rules.map((r) => `| \`${r.code}\` | ${cell(r.severity)} | ${cell(r.summary)} | ${cell(r.remediation)} (${r.fix}) |`).join('\n')}\n`,
     );
-  } else if (format === 'text') {
+  } else {
     const width = Math.max(...rules.map((r) => r.code.length));
     const pad = ' '.repeat(width + 2);
     process.stdout.write(
       `${rules.map((r) => `${r.code.padEnd(width)}  ${r.summary}\n${pad}severity: ${r.severity}\n${pad}remedy (${r.fix}): ${r.remediation}`).join('\n')}\n`,
     );
-  } else {
-    throw new UsageError(`--format must be one of text, json, markdown (got ${JSON.stringify(format)})`);
   }
   return 0;
 }

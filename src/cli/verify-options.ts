@@ -2,8 +2,8 @@
  * `hitless verify`'s flags: parsed with the CLI's parseArgs (plus repeated `--header` and `-n`),
  * checked against their ranges. Every bad value is a UsageError naming the flag and what it allows.
  */
-import { parseArgs, UsageError } from './args.ts';
-import { InputError, readTextSync } from './read-input.ts';
+import { choiceOption, numberOption, parseArgs, UsageError } from './args.ts';
+import { readFlagFile } from './read-input.ts';
 import type { Api, VerifyOptions } from '../verify/options.ts';
 
 /** The path each API appends to the base URL. */
@@ -52,19 +52,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** The largest prompt file read (a long-context prompt fits; /dev/zero stops here). */
 const MAX_PROMPT_BYTES = 2 ** 20;
 
-/** A number flag within [min, max]; `whole` asks for an integer. */
-function numberOption(value: string | undefined, flag: keyof typeof RANGES, whole: boolean): number {
-  const [min, max, fallback] = RANGES[flag];
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  const shape = whole ? /^\d+$/ : /^\d+(\.\d+)?$/;
-  if (!shape.test(value) || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(
-      `--${flag} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max} (got ${JSON.stringify(value)})`,
-    );
-  }
-  return n;
-}
+/** A number flag within its range (`whole`: an integer). */
+const rangeOption = (value: string | undefined, flag: keyof typeof RANGES, whole: boolean) =>
+  numberOption(value, flag, RANGES[flag], whole);
 
 /** Split `--header K:V` (repeatable) and `-n NS` out of argv; the rest goes to parseArgs. */
 function extractRepeated(argv: string[]): { rest: string[]; headers: string[]; namespace: string | undefined } {
@@ -181,8 +171,8 @@ function parseRestart(
     deployment: match[1],
     namespace,
     context: context ?? null,
-    warmupSeconds: numberOption(options.warmup, 'warmup', true),
-    rolloutTimeoutSeconds: numberOption(options['rollout-timeout'], 'rollout-timeout', true),
+    warmupSeconds: rangeOption(options.warmup, 'warmup', true),
+    rolloutTimeoutSeconds: rangeOption(options['rollout-timeout'], 'rollout-timeout', true),
   };
 }
 
@@ -195,14 +185,8 @@ function readPrompt(options: Record<string, string>): string {
     return prompt;
   }
   const file = options['prompt-file'];
-  let text: string;
-  try {
-    // Bounded: a FIFO or a device (/dev/zero) stops at the cap, never read whole.
-    text = readTextSync(file, MAX_PROMPT_BYTES, `--prompt-file ${JSON.stringify(file)}`);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
-  }
+  // Bounded: a FIFO or a device (/dev/zero) stops at the cap, never read whole.
+  const text = readFlagFile(file, MAX_PROMPT_BYTES, `--prompt-file ${JSON.stringify(file)}`);
   if (text.trim().length === 0) throw new UsageError('--prompt-file is empty');
   return text;
 }
@@ -223,9 +207,7 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     );
   }
   const o = args.options;
-  const format = o.format ?? 'text';
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format must be one of text, json (got ${JSON.stringify(format)})`);
+  const format = choiceOption(args, 'format', ['text', 'json'], 'text');
   const base = {
     api: 'completions' as Api,
     model: model ?? '',
@@ -282,13 +264,13 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     url,
     model,
     headers,
-    ratePerSecond: numberOption(o.rate, 'rate', false),
-    concurrency: numberOption(o.concurrency, 'concurrency', true),
+    ratePerSecond: rangeOption(o.rate, 'rate', false),
+    concurrency: rangeOption(o.concurrency, 'concurrency', true),
     durationSeconds:
-      o.duration === undefined && o.restart !== undefined ? null : numberOption(o.duration, 'duration', true),
-    maxTokens: numberOption(o['max-tokens'], 'max-tokens', true),
+      o.duration === undefined && o.restart !== undefined ? null : rangeOption(o.duration, 'duration', true),
+    maxTokens: rangeOption(o['max-tokens'], 'max-tokens', true),
     prompt: readPrompt(o),
-    timeoutSeconds: numberOption(o.timeout, 'timeout', true),
+    timeoutSeconds: rangeOption(o.timeout, 'timeout', true),
     idHeader: o['id-header']?.toLowerCase() ?? null,
   };
   if (o['emit-job'] === 'true') {
@@ -313,7 +295,7 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     if (secret !== null && !K8S_NAME.test(secret))
       throw new UsageError(`--header-secret must be a Secret's name (got ${JSON.stringify(secret)})`);
     if (namespace === undefined) throw new UsageError('--emit-job needs -n NAMESPACE for the Job');
-    const shards = numberOption(o.shards, 'shards', true);
+    const shards = rangeOption(o.shards, 'shards', true);
     if (run.ratePerSecond / shards < RANGES.rate[0])
       throw new UsageError(
         `--rate ${run.ratePerSecond} over --shards ${shards} is below ${RANGES.rate[0]} per shard; raise --rate or lower --shards`,

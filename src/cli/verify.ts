@@ -26,7 +26,7 @@ import {
 } from '../verify/restart.ts';
 import { startStatus } from '../verify/status.ts';
 import { UsageError } from './args.ts';
-import { InputError, readTextSync } from './read-input.ts';
+import { readFlagFile } from './read-input.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 import { writeInPieces } from './write-pieces.ts';
 
@@ -96,16 +96,10 @@ export async function runVerify(argv: string[]): Promise<number> {
   checkReportPath(o.reportFile);
   if (o.mode === 'merge') {
     const reports = o.mergeFiles.map((file) => {
-      let text: string;
-      try {
-        // JSON never holds a raw NUL: /dev/zero or a binary file is refused at its first chunk, not at the cap.
-        text = readTextSync(file, MAX_REPORT_BYTES, `--merge: ${file}`, (piece) =>
-          piece.includes('\0') ? 'holds a NUL byte, so it is not a JSON report' : undefined,
-        );
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        throw new UsageError(error.code ? `${error.source} cannot be read: ${error.code}` : error.message);
-      }
+      // JSON never holds a raw NUL: /dev/zero or a binary file is refused at its first chunk, not at the cap.
+      const text = readFlagFile(file, MAX_REPORT_BYTES, `--merge: ${file}`, (piece) =>
+        piece.includes('\0') ? 'holds a NUL byte, so it is not a JSON report' : undefined,
+      );
       try {
         return parseReportText(text, file);
       } catch (error) {

@@ -13,8 +13,6 @@ export interface LoadOptions {
   concurrency: number;
   /** Tests only: every raw response, to compare with another classifier. */
   onRaw?: (id: number, raw: RawResponse) => void;
-  /** Each request as it ends. */
-  onResult?: (result: RequestResult) => void;
   /** Called once if sending stops because MAX_ARRIVALS was reached. */
   onLimit?: () => void;
 }
@@ -96,7 +94,6 @@ export function startLoad(options: LoadOptions): Load {
         if (result.ttftMs !== null) stats.ttftMs.push(result.ttftMs);
         if (result.outcome === 'ok') stats.longestOkMs = Math.max(stats.longestOkMs, result.endMs - result.startMs);
       }
-      options.onResult?.(result);
       maybeFinish();
     });
   };

@@ -117,13 +117,6 @@ function columnOf(text: string, offset: number): number {
   return offset - (text.lastIndexOf('\n', offset - 1) + 1);
 }
 
-/** Where new lines go after a block collection whose text ends at `end`. */
-function lineAfter(text: string, end: number): number {
-  if (end > 0 && text[end - 1] === '\n') return end;
-  const eol = text.indexOf('\n', end);
-  return eol === -1 ? text.length : eol + 1;
-}
-
 /** A string scalar re-written in its own style; a block literal keeps every line that did not change. */
 function rewriteString(text: string, node: Scalar, value: string): string {
   const source = text.slice(node.range![0], node.range![1]);
@@ -142,18 +135,9 @@ function rewriteString(text: string, node: Scalar, value: string): string {
           ? ''
           : ' '.repeat(indent) + line,
     );
-    const trailing = source.endsWith('\n') ? '\n' : '';
-    return (
-      header
-      + out.join('\n')
-      + trailing
-      + (bodyLines.length > newLines.length + 1
-        ? bodyLines
-            .slice(newLines.length, -1)
-            .map(() => '\n')
-            .join('')
-        : '')
-    );
+    // The blank lines the old body had after the new one's last line are kept.
+    const blank = '\n'.repeat(Math.max(0, bodyLines.length - newLines.length - 1));
+    return `${header}${out.join('\n')}${source.endsWith('\n') ? '\n' : ''}${blank}`;
   }
   if (node.type === 'QUOTE_SINGLE' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
   if (node.type === 'PLAIN' && plainSafe(value)) return value;
@@ -234,6 +218,18 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
   const { steps, at, alias } = walk(doc, edit.path);
   if (alias) return undefined;
   const splice = (from: number, to: number, insert: string) => text.slice(0, from) + insert + text.slice(to);
+  /** Add an item before the closing bracket of a flow collection. */
+  const intoFlow = (node: { range?: unknown; items: unknown[] }, close: string, item: string) => {
+    const [start, end] = node.range as [number, number];
+    const at = text.lastIndexOf(close, end);
+    return at < start ? undefined : splice(at, at, `${node.items.length > 0 ? ', ' : ''}${item}`);
+  };
+  /** Add lines after a block collection whose text ends at `end`: at the start of the next line. */
+  const linesAfter = (end: number, lines: string) => {
+    const eol = text.indexOf('\n', end);
+    const where = end > 0 && text[end - 1] === '\n' ? end : eol === -1 ? text.length : eol + 1;
+    return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${lines}` : lines);
+  };
   const full = at === edit.path.length;
   const target = steps[at].node;
   const flow = steps[at].flow;
@@ -262,20 +258,14 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
   }
   if (edit.op === 'append') {
     if (full && isSeq(target) && target.range) {
-      if (target.flow) {
-        const close = text.lastIndexOf(']', target.range[1]);
-        if (close < target.range[0]) return undefined;
-        const sep = target.items.length > 0 ? ', ' : '';
-        return splice(close, close, `${sep}${flowText(edit.value)}`);
-      }
+      if (target.flow) return intoFlow(target, ']', flowText(edit.value));
       const item = blockText(
         [edit.value],
         columnOf(text, target.range[0]),
         true,
         edit.comment ? { path: [0], text: edit.comment } : undefined,
       );
-      const where = lineAfter(text, target.range[1]);
-      return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${item}` : item);
+      return linesAfter(target.range[1], item);
     }
     if (full) return undefined;
     return applyEdit(text, { ...edit, op: 'set', value: [edit.value], comment: undefined }, indentSeq);
@@ -314,12 +304,7 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
   const key = edit.path[at];
   if (!isMap(parent) || typeof key !== 'string' || !parent.range) return undefined;
   const value = nested(edit.path.slice(at + 1), edit.value);
-  if (flow || parent.flow) {
-    const close = text.lastIndexOf('}', parent.range[1]);
-    if (close < parent.range[0]) return undefined;
-    const sep = parent.items.length > 0 ? ', ' : '';
-    return splice(close, close, `${sep}${inlineScalar(key)}: ${flowText(value)}`);
-  }
+  if (flow || parent.flow) return intoFlow(parent, '}', `${inlineScalar(key)}: ${flowText(value)}`);
   const first = parent.items.find(isPair);
   const keyStart = (first?.key as Node | undefined)?.range?.[0];
   if (keyStart === undefined) return undefined;
@@ -330,8 +315,7 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
     indentSeq,
     edit.comment && primitive ? { path: leafPath, text: edit.comment } : undefined,
   );
-  const where = lineAfter(text, parent.range[1]);
-  return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${lines}` : lines);
+  return linesAfter(parent.range[1], lines);
 }
 
 /** Whether a document's text writes block sequences at the indentation of their parent key (`- name` under `containers:`). */
@@ -353,6 +337,8 @@ export interface Fixable {
   fix?: { edits: readonly Edit[] };
 }
 
+const OP_ORDER: Record<Edit['op'], number> = { set: 0, splice: 1, append: 2, 'add-document': 3 };
+
 /** The edits of every finding, without repeats: sets, then splices, then appends, then new documents. */
 function editsOf(findings: readonly Fixable[]): Edit[] {
   const seen = new Set<string>();
@@ -367,13 +353,9 @@ function editsOf(findings: readonly Fixable[]): Edit[] {
     }
   }
   // Splices of one string go last offset first, so the earlier offsets stay right.
-  const splices = edits.filter((e) => e.op === 'splice').sort((a, b) => (b.start ?? 0) - (a.start ?? 0));
-  return [
-    ...edits.filter((e) => e.op === 'set'),
-    ...splices,
-    ...edits.filter((e) => e.op === 'append'),
-    ...edits.filter((e) => e.op === 'add-document'),
-  ];
+  return edits.sort(
+    (a, b) => OP_ORDER[a.op] - OP_ORDER[b.op] || (a.op === 'splice' ? (b.start ?? 0) - (a.start ?? 0) : 0),
+  );
 }
 
 /** The manifest with every finding's fix applied. */

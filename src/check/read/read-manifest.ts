@@ -263,6 +263,11 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
     const line = problem.line ?? lineCounter.linePos(documents[index].range[0]).line;
     refused = [...(refused ?? []), { ...problem, document: index, line }];
   };
+  /** A message at an offset of the text, with its line and column. */
+  const problemAt = (offset: number, message: string): InputProblem => {
+    const pos = lineCounter.linePos(offset);
+    return { message, line: pos.line, column: pos.col };
+  };
   for (const [index, doc] of documents.entries()) {
     const error = doc.errors[0];
     if (error) {
@@ -275,21 +280,24 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
     }
     const scan = scanDocument(doc);
     if (scan.tooDeep !== undefined) {
-      const pos = lineCounter.linePos(scan.tooDeep);
-      refuse(index, {
-        message: `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
-        line: pos.line,
-        column: pos.col,
-      });
+      refuse(
+        index,
+        problemAt(
+          scan.tooDeep,
+          `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
+        ),
+      );
       continue;
     }
     if (scan.duplicate) {
       const pos = lineCounter.linePos(scan.duplicate.offset);
-      refuse(index, {
-        message: `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
-        line: pos.line,
-        column: pos.col,
-      });
+      refuse(
+        index,
+        problemAt(
+          scan.duplicate.offset,
+          `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
+        ),
+      );
       continue;
     }
     const refusal = aliasProblem(scan, index);
@@ -302,12 +310,13 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
       // The expansion is bounded above, so yaml's own count (which refuses harmless repeated aliases) is off.
       value = doc.toJS({ maxAliasCount: -1 });
     } catch (caught) {
-      const pos = lineCounter.linePos(doc.contents?.range?.[0] ?? doc.range[0]);
-      refuse(index, {
-        message: `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
-        line: pos.line,
-        column: pos.col,
-      });
+      refuse(
+        index,
+        problemAt(
+          doc.contents?.range?.[0] ?? doc.range[0],
+          `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
+        ),
+      );
       continue;
     }
     const found = objectFrom(value, index, []);

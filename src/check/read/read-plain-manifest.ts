@@ -8,6 +8,7 @@ import { LineCounter } from 'yaml';
 import type { NodePath } from './path.ts';
 import { objectFrom, type Manifest, type ManifestObject } from './read-manifest.ts';
 import { readPlainYaml, type NodeLines } from './read-plain-yaml.ts';
+import { lineBreaks } from './split-documents.ts';
 
 /** A string index as yaml's `getIn` reads one in a sequence (`'1'` → 1), or undefined. */
 function itemIndex(segment: string | number): number | undefined {
@@ -55,7 +56,7 @@ export function readPlainManifest(texts: string[]): Manifest | undefined {
     const object = value === undefined ? undefined : objectFrom(value, document, []);
     if (object === undefined || typeof object === 'string' || object.kind === 'List') return undefined;
     objects.push(object);
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) line++;
+    line += lineBreaks(text);
   }
   const values = objects.map((o) => o.value);
   return {

@@ -16,11 +16,25 @@ const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
 /** Lines that hold nothing a document is made of: blank, comment and directive (`%YAML`) lines. */
 const PRELUDE_ONLY = /^(?:[ \t]*(?:#.*)?|%.*)(?:\r?\n(?:[ \t]*(?:#.*)?|%.*))*\r?\n?$/;
 
-/** Count line breaks in `text` from `from` to `to`. */
-function linesBetween(text: string, from: number, to: number): number {
+/** The line breaks in `text`. */
+export function lineBreaks(text: string): number {
   let n = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/**
+ * Which of `count` pieces (parts, files) holds position `at` (a line, a document), the pieces starting at increasing
+ * positions `startOf(i)`: the last that starts at or before it, else the first. A binary search.
+ */
+export function pieceAt(count: number, at: number, startOf: (i: number) => number): number {
+  let [lo, hi] = [0, count - 1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (startOf(mid) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
@@ -61,7 +75,7 @@ export function documentSplitter(firstLine = 1): DocumentSplitter {
       carried = undefined;
     }
     first = false;
-    line += linesBetween(body, 0, body.length);
+    line += lineBreaks(body);
     pending = pending.slice(end);
   };
   const scan = (ended: boolean): Part[] => {

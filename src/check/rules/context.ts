@@ -100,6 +100,11 @@ export function setEdit(object: ManifestObject, path: Segment[], value: unknown,
   return { op: 'set', document: object.document, path: [...object.base, ...path], value, comment };
 }
 
+/** A fix that sets one value with its reason as a comment: `key: value # why`. */
+export function setFix(object: ManifestObject, path: Segment[], value: unknown, why: string): Fix {
+  return { text: `${path.at(-1)}: ${value} # ${why}`, edits: [setEdit(object, path, value, ` ${why}`)] };
+}
+
 /** An edit expressed relative to an object, moved to its document's root. */
 export function rebase(object: ManifestObject, edit: Edit): Edit {
   return { ...edit, path: [...object.base, ...edit.path] };

@@ -27,6 +27,12 @@ export interface Verdict {
   stray?: { document: number; line?: number };
 }
 
+/** A verdict about an object named in it, carrying its own fix (`fix: (_ctx, verdict) => verdict.planned`). */
+export interface PlannedVerdict extends Verdict {
+  object: ManifestObject;
+  planned: Fix;
+}
+
 /** What every rule declares, whatever it applies to. */
 interface RuleMetadata<C extends string> {
   code: C;

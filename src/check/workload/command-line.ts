@@ -14,7 +14,6 @@ export interface Token {
   /** Offsets of the word inside a script item; 0 and the item's length otherwise. */
   start: number;
   end: number;
-  inScript: boolean;
   /** False when the word's value depends on the shell (`$X`, `$(…)`): it cannot be read or rewritten. */
   literal: boolean;
 }
@@ -23,7 +22,6 @@ export interface Token {
 export interface Script {
   list: 'command' | 'args';
   index: number;
-  text: string;
   /** The shell's path as written (`/bin/bash`). */
   shell: string;
   parsed: ParsedScript;
@@ -33,8 +31,6 @@ export interface Script {
 export interface CommandLine {
   /** The container's argv items (command, then args), the script item included as one token. */
   argv: Token[];
-  /** Every word of every statement of the script, then the argv items that are not the script. For display and search. */
-  tokens: Token[];
   script?: Script;
   /** Whether the container sets `args` / `command`. */
   hasArgs: boolean;
@@ -60,7 +56,6 @@ export function callTokens(script: Script, call: ScriptCall): Token[] {
     index: script.index,
     start: w.start,
     end: w.end,
-    inScript: true,
     literal: w.literal !== undefined,
   }));
 }
@@ -69,26 +64,9 @@ export function callTokens(script: Script, call: ScriptCall): Token[] {
 export function commandLineOf(container: Record<string, unknown>): CommandLine {
   const command = strings(container.command);
   const args = strings(container.args);
-  const argv: Token[] = [
-    ...(command ?? []).map((text, index) => ({
-      text,
-      list: 'command' as const,
-      index,
-      start: 0,
-      end: text.length,
-      inScript: false,
-      literal: true,
-    })),
-    ...(args ?? []).map((text, index) => ({
-      text,
-      list: 'args' as const,
-      index,
-      start: 0,
-      end: text.length,
-      inScript: false,
-      literal: true,
-    })),
-  ];
+  const items = (list: Token['list'], texts: string[] = []): Token[] =>
+    texts.map((text, index) => ({ text, list, index, start: 0, end: text.length, literal: true }));
+  const argv = [...items('command', command), ...items('args', args)];
   // `sh -c SCRIPT` or `bash -exc SCRIPT`: options first, the script is the next item after them.
   let script: Script | undefined;
   if (argv.length > 0 && SHELLS.test(argv[0].text)) {
@@ -99,17 +77,13 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
       script = {
         list: item.list,
         index: item.index,
-        text: item.text,
         shell: argv[0].text,
         parsed: parseScript(item.text),
       };
     }
   }
-  const scriptTokens = script?.parsed.ok ? script.parsed.calls.flatMap((call) => callTokens(script, call)) : [];
-  const rest = argv.filter((t) => !(script && t.list === script.list && t.index === script.index));
   return {
     argv,
-    tokens: [...scriptTokens, ...rest],
     script,
     hasArgs: args !== undefined,
     hasCommand: command !== undefined,

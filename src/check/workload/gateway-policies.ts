@@ -25,7 +25,8 @@ export interface PolicySetting {
   setting: string;
 }
 
-function groupOf(apiVersion: unknown): string {
+/** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
+export function groupOf(apiVersion: unknown): string {
   return typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 }
 

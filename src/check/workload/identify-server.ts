@@ -8,7 +8,7 @@ import { imageRepository, isServerImage } from '../../facts/releases.ts';
 import type { PodTemplate } from './locate.ts';
 import { findFlag } from './command-line.ts';
 import type { Container } from './pod.ts';
-import { findInvocation, serverArgs, type Invocation } from './server-invocation.ts';
+import { findInvocation, invocationText, serverArgs, type Invocation } from './server-invocation.ts';
 
 /** A model server found in a pod template, the container running it, and why the checker thinks so. */
 export interface Identified {
@@ -37,15 +37,7 @@ function score(
   };
   const imageIsServer = isServerImage(profile, container.image);
   const invocation = findInvocation(container.line, profile, imageIsServer);
-  if (invocation.found && invocation.how !== 'entrypoint') {
-    add(
-      4,
-      `command ${invocation.words
-        .slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom)
-        .map((t) => t.text)
-        .join(' ')}`,
-    );
-  }
+  if (invocation.found && invocation.how !== 'entrypoint') add(4, `command ${invocationText(invocation)}`);
   if (imageIsServer) add(4, `image ${imageRepository(container.image)}`);
   if (points === 0) return { points, evidence, invocation };
   if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(1, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);

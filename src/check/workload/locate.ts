@@ -5,7 +5,7 @@
  */
 import type { Profiles } from '../../facts/profiles.ts';
 import { LWS_NAME_LABEL } from '../../emit/lws.ts';
-import { policyKinds } from './gateway-policies.ts';
+import { groupOf, policyKinds } from './gateway-policies.ts';
 import type { Manifest, ManifestObject } from '../read/read-manifest.ts';
 import { isRecord, valueAt, type Segment } from '../read/path.ts';
 
@@ -92,12 +92,6 @@ const KNOWN: Record<string, (group: string) => boolean> = {
 /** The kinds the checker reads, for the note about ignored objects. */
 export function readKinds(profiles: Profiles): string[] {
   return [...new Set([...Object.keys(KNOWN), ...policyKinds(profiles).map((p) => p.kind)])];
-}
-
-/** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
 
 function stringMap(value: unknown): Record<string, string> {
@@ -232,6 +226,11 @@ export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles):
 /** Whether two objects share a namespace; an object without one is taken to be in the other's. */
 export function sameNamespace(a: ManifestObject, b: ManifestObject): boolean {
   return a.namespace === undefined || b.namespace === undefined || a.namespace === b.namespace;
+}
+
+/** Whether a pool selects a workload's pods: in the same namespace, by its selector. */
+export function poolSelects(pool: Pool, workload: Workload): boolean {
+  return sameNamespace(pool.object, workload.object) && selects(pool.selector, workload.serving.labels);
 }
 
 /** Whether a selector's labels are all on a pod template. An empty selector matches nothing here. */

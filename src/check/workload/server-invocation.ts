@@ -68,7 +68,7 @@ export type Invocation =
       how: 'argv' | 'entrypoint' | 'script';
       call?: ScriptCall;
     }
-  | { found: false; reason: string; mentioned: boolean };
+  | { found: false; reason: string };
 
 /** Whether a word anywhere in the command line names one of the entry points. */
 function mentions(line: CommandLine, points: readonly EntryPoint[]): boolean {
@@ -91,32 +91,24 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
     return {
       found: false,
       reason: 'the container sets no command, and its image is not one whose entrypoint is known to start the server',
-      mentioned: false,
     };
   }
   if (line.script) {
     const { parsed } = line.script;
-    if (!parsed.ok)
-      return {
-        found: false,
-        reason: `its script does not parse (${parsed.message})`,
-        mentioned: mentions(line, points),
-      };
+    if (!parsed.ok) return { found: false, reason: `its script does not parse (${parsed.message})` };
     const matches = parsed.calls.filter((call) => serverArgsStart(callTokens(line.script!, call), points) !== -1);
     if (matches.length === 1) {
       const words = callTokens(line.script, matches[0]);
       return { found: true, words, argsFrom: serverArgsStart(words, points), how: 'script', call: matches[0] };
     }
-    const mentioned = mentions(line, points);
     return {
       found: false,
       reason:
         matches.length > 1
           ? `its script starts the server in ${matches.length} places`
-          : mentioned
+          : mentions(line, points)
             ? 'its script starts the server only inside a substitution, a function or another program\u2019s argument'
             : 'its script does not start the server itself',
-      mentioned,
     };
   }
   const argsFrom = serverArgsStart(line.argv, points);
@@ -124,8 +116,16 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
   return {
     found: false,
     reason: `its command starts ${JSON.stringify(basename(line.argv[0]?.text ?? ''))}, not the server`,
-    mentioned: mentions(line, points),
   };
+}
+
+/** The words that start the server, as written, without an `exec`: `vllm serve`, `python3 -m sglang.launch_server`. */
+export function invocationText(invocation: Invocation & { found: true }): string {
+  const { words, argsFrom } = invocation;
+  return words
+    .slice(words[0].text === 'exec' ? 1 : 0, argsFrom)
+    .map((w) => w.text)
+    .join(' ');
 }
 
 /** The server's own arguments. */

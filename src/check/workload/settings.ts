@@ -91,15 +91,13 @@ export function checkedFor(
   detected: FoundSetting | undefined,
   profiles: Profiles,
 ): CheckedFor {
-  if (user.gateway) return { gateway: user.gateway, name: gatewayById(profiles, user.gateway).name, source: 'setting' };
-  if (detected)
-    return {
-      gateway: detected.value,
-      name: gatewayById(profiles, detected.value).name,
-      source: 'manifest',
-      from: detected.from,
-    };
-  return { gateway: DEFAULT_GATEWAY, name: gatewayById(profiles, DEFAULT_GATEWAY).name, source: 'default' };
+  const [gateway, source] = user.gateway
+    ? [user.gateway, 'setting' as const]
+    : detected
+      ? [detected.value, 'manifest' as const]
+      : [DEFAULT_GATEWAY, 'default' as const];
+  const name = gatewayById(profiles, gateway).name;
+  return source === 'manifest' ? { gateway, name, source, from: detected?.from } : { gateway, name, source };
 }
 
 /** "GKE Gateway (detected from GCPBackendPolicy/m)": the text pages and the CLI show after "Checked for:". */
@@ -250,20 +248,11 @@ export function findSettings(
   }
   const startup = readProbe(container, 'startupProbe');
   if (startup) add('startup-period-seconds', startup.periodSeconds, at(startup.path));
-  if (pool) {
-    const ref = valueAt(pool.object.value, ['spec', 'endpointPickerRef']);
-    if (isRecord(ref)) {
-      add(
-        'failure-mode',
-        ref.failureMode,
-        `${pool.object.kind}/${pool.object.name} spec.endpointPickerRef.failureMode`,
-      );
-      add(
-        'epp-port',
-        valueAt(ref, ['port', 'number']),
-        `${pool.object.kind}/${pool.object.name} spec.endpointPickerRef.port`,
-      );
-    }
+  const ref = pool && valueAt(pool.object.value, ['spec', 'endpointPickerRef']);
+  if (pool && isRecord(ref)) {
+    const at = `${pool.object.kind}/${pool.object.name} spec.endpointPickerRef`;
+    add('failure-mode', ref.failureMode, `${at}.failureMode`);
+    add('epp-port', valueAt(ref, ['port', 'number']), `${at}.port`);
   }
   return found;
 }

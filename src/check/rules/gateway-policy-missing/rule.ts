@@ -13,12 +13,11 @@ import type { Profiles } from '../../../facts/profiles.ts';
 import type { Plan } from '../../../model/plan.ts';
 import type { DrainInputs } from '../../../model/resolve.ts';
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import type { Fix, Severity } from '../findings.ts';
 import { policySettings, type PolicySetting } from '../../workload/gateway-policies.ts';
-import { sameNamespace, selects, type Pool } from '../../workload/locate.ts';
-import { isRecord, valueAt, type Segment } from '../../read/path.ts';
+import { poolSelects, sameNamespace, type Pool } from '../../workload/locate.ts';
+import { isRecord, valueAt } from '../../read/path.ts';
 import { documentCount, type ManifestObject } from '../../read/read-manifest.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type PlannedVerdict } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'gateway-policy-missing',
@@ -32,16 +31,13 @@ export const rule = defineRule({
   fixtureSettings: { gateway: 'gke' },
   check: (ctx) => {
     const { checkedFor: gateway, contexts, fallback } = ctx;
-    const verdicts: { severity: Severity; object: ManifestObject; path: Segment[]; message: string; planned: Fix }[] =
-      [];
+    const verdicts: PlannedVerdict[] = [];
     const settings = policySettings(ctx.profiles).filter((p) => p.gateway.id === gateway.gateway);
     const kinds = [...new Set(settings.map((p) => p.kind))];
     let added = documentCount(ctx.manifest);
     for (const pool of kinds.length === 0 ? [] : ctx.located.pools) {
       if (!pool.current) continue;
-      const workload = contexts.find(
-        (c) => sameNamespace(pool.object, c.object) && selects(pool.selector, c.workload.serving.labels),
-      );
+      const workload = contexts.find((c) => poolSelects(pool, c.workload));
       const plan = workload?.plan ?? fallback.plan();
       const base = workload?.inputs ?? fallback.inputs;
       for (const kind of kinds) {

@@ -1,9 +1,9 @@
 /** gateway-timeout-too-short: A gateway policy or HTTPRoute timeout that cuts long responses. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { formulaOf, setEdit } from '../context.ts';
+import { formulaOf, setFix } from '../context.ts';
 import { parseDuration } from '../../read/duration.ts';
 import { valueAt } from '../../read/path.ts';
-import { plannedSeconds, policyTimeouts, routeRules } from '../shared/gateway.ts';
+import { routeRules, shortPolicyTimeouts } from '../shared/gateway.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -16,31 +16,15 @@ export const rule = defineRule({
   remedy: 'applied',
   fixtureSettings: { gateway: 'gke' },
   check: (ctx) => [
-    ...policyTimeouts(ctx).flatMap(({ policy, setting, plan, field }) => {
-      if (setting.role !== 'requestTimeout' || field.state === 'bad') return [];
-      const now = field.state === 'set' ? field.value : setting.defaultSeconds;
-      const target = plannedSeconds(plan, setting);
-      if (now >= target.needed || now >= setting.maxSeconds) return [];
-      const key = setting.path.at(-1);
-      const unset = field.state === 'set' ? '' : ` (${key} unset: the ${s(setting.defaultSeconds)} default)`;
-      return [
-        {
-          severity: now < plan.maxRequestSeconds ? ('error' as const) : ('warning' as const),
-          object: policy,
-          path: field.state === 'set' ? setting.path : ['spec'],
-          message:
-            now < plan.maxRequestSeconds
-              ? `The load balancer cuts any response after ${s(now)}${unset}, less than the ${s(plan.maxRequestSeconds)} longest request: `
-                + 'long generations are cut mid-stream, during rollouts and in steady state.'
-              : `The load balancer cuts any response after ${s(now)}${unset}: that covers the ${s(plan.maxRequestSeconds)} longest request but not `
-                + `the headroom the plan gives it (${target.why}), so a request slower than the estimate is cut.`,
-          planned: {
-            text: `${key}: ${target.seconds} # ${target.why}`,
-            edits: [setEdit(policy, setting.path, target.seconds, ` ${target.why}`)],
-          },
-        },
-      ];
-    }),
+    ...shortPolicyTimeouts(ctx, true, (now, unset, target, plan) => ({
+      severity: now < plan.maxRequestSeconds ? 'error' : 'warning',
+      message:
+        now < plan.maxRequestSeconds
+          ? `The load balancer cuts any response after ${s(now)}${unset}, less than the ${s(plan.maxRequestSeconds)} longest request: `
+            + 'long generations are cut mid-stream, during rollouts and in steady state.'
+          : `The load balancer cuts any response after ${s(now)}${unset}: that covers the ${s(plan.maxRequestSeconds)} longest request but not `
+            + `the headroom the plan gives it (${target.why}), so a request slower than the estimate is cut.`,
+    })),
     ...routeRules(ctx).flatMap(({ route, index, rule, plan }) =>
       (['request', 'backendRequest'] as const).flatMap((key) => {
         const raw = valueAt(rule, ['timeouts', key]);
@@ -61,7 +45,7 @@ export const rule = defineRule({
             message:
               `The route times out ${key === 'request' ? 'a request' : 'each backend request'} after ${raw}, less than the ${s(plan.maxRequestSeconds)} longest request: `
               + 'long generations are cut mid-stream, during rollouts and in steady state.',
-            planned: { text: `${key}: ${target}s # ${why}`, edits: [setEdit(route, path, `${target}s`, ` ${why}`)] },
+            planned: setFix(route, path, `${target}s`, why),
           },
         ];
       }),

@@ -1,6 +1,6 @@
 /** liveness-before-readiness: Liveness gives up (period × threshold) before readiness does. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { setEdit, type WorkloadContext } from '../context.ts';
+import { setFix, type WorkloadContext } from '../context.ts';
 import { readProbe } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 
@@ -27,10 +27,7 @@ export const rule = defineRule({
   },
   fix: (ctx) => {
     const { liveness, threshold, why } = raisedThreshold(ctx);
-    return {
-      text: `failureThreshold: ${threshold} # ${why}`,
-      edits: [setEdit(ctx.object, [...liveness.path, 'failureThreshold'], threshold, ` ${why}`)],
-    };
+    return setFix(ctx.object, [...liveness.path, 'failureThreshold'], threshold, why);
   },
 });
 

@@ -2,14 +2,10 @@
 import { findFlag } from '../../workload/command-line.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 import { objectName, setEdit } from '../context.ts';
-import type { Fix } from '../findings.ts';
-import type { Severity } from '../findings.ts';
-import type { ManifestObject } from '../../read/read-manifest.ts';
-import type { Segment } from '../../read/path.ts';
 import { flagFor } from '../../workload/identify-server.ts';
 import { runningContainersOf, servingPort } from '../../workload/pod.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type PlannedVerdict } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'pool-port-not-exposed',
@@ -21,8 +17,7 @@ export const rule = defineRule({
     'Point the pool\u2019s targetPort at the port the server listens on, or declare that port on the container.',
   remedy: 'applied',
   check: (ctx) => {
-    const verdicts: { severity: Severity; object: ManifestObject; path: Segment[]; message: string; planned: Fix }[] =
-      [];
+    const verdicts: PlannedVerdict[] = [];
     for (const pool of ctx.located.pools) {
       const found = poolTargets(ctx, pool);
       if (!found) continue;

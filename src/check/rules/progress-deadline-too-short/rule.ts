@@ -1,6 +1,6 @@
 /** progress-deadline-too-short: progressDeadlineSeconds is below grace + model load (and the 600 s floor). */
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { setEdit, type WorkloadContext } from '../context.ts';
+import { setFix, type WorkloadContext } from '../context.ts';
 import { intField, intOr } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 
@@ -28,14 +28,8 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: (ctx) => {
-    const target = ctx.targets.progressDeadlineTarget;
-    const why = stepOf(ctx);
-    return {
-      text: `progressDeadlineSeconds: ${target} # ${why}`,
-      edits: [setEdit(ctx.object, ['spec', 'progressDeadlineSeconds'], target, ` ${why}`)],
-    };
-  },
+  fix: (ctx) =>
+    setFix(ctx.object, ['spec', 'progressDeadlineSeconds'], ctx.targets.progressDeadlineTarget, stepOf(ctx)),
 });
 
 /** How long a rollout step takes: grace + model load, or the 600s floor. */

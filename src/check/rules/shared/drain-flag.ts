@@ -7,18 +7,13 @@ import { drainFlagAt, imageRelease } from '../../../facts/releases.ts';
 import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
 import { quote, type Segment } from '../../read/path.ts';
-import { flagEdit } from '../../workload/server-invocation.ts';
+import { flagEdit, invocationText } from '../../workload/server-invocation.ts';
 
 /** Where the flag goes, in words: "the vllm container's args", "the vllm statement of the container's script". */
 function placeOf(ctx: WorkloadContext): string {
   const { container, invocation } = ctx;
-  if (invocation?.found && invocation.how === 'script') {
-    const words = invocation.words
-      .slice(invocation.words[0].text === 'exec' ? 1 : 0, invocation.argsFrom)
-      .map((w) => w.text)
-      .join(' ');
-    return `the end of the \u2018${words} \u2026\u2019 command in the ${container.name} container's script`;
-  }
+  if (invocation?.found && invocation.how === 'script')
+    return `the end of the \u2018${invocationText(invocation)} \u2026\u2019 command in the ${container.name} container's script`;
   return `the ${container.name} container's ${container.line.hasArgs || !container.line.hasCommand ? 'args' : 'command'}`;
 }
 

@@ -5,7 +5,8 @@
  */
 import type { Plan } from '../../../model/plan.ts';
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { formulaOf, type InputContext } from '../context.ts';
+import { formulaOf, setFix, type InputContext } from '../context.ts';
+import type { Severity } from '../findings.ts';
 import { policySettings, type PolicySetting } from '../../workload/gateway-policies.ts';
 import { isRecord, valueAt } from '../../read/path.ts';
 import { intField } from '../../workload/pod.ts';
@@ -22,7 +23,7 @@ export function refName(ref: unknown): string {
  * plan's value, except that a request timeout raised to the gateway's floor only needs the longest request with
  * headroom.
  */
-export function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; needed: number; why: string } {
+function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; needed: number; why: string } {
   const field = setting.role === 'requestTimeout' ? 'gatewayRequestTimeoutSeconds' : 'gatewayDrainingSeconds';
   const planned = plan.gateway === setting.gateway.id ? plan[field] : null;
   if (planned !== null && planned !== undefined) {
@@ -72,6 +73,37 @@ export function policyTimeouts(ctx: InputContext) {
           }))
       : [],
   );
+}
+
+/** The seconds the plan gives a gateway setting, as `plannedSeconds` works them out. */
+type PlannedSeconds = ReturnType<typeof plannedSeconds>;
+
+/**
+ * A verdict on each request timeout (`requestTimeout`), or each connection-draining timeout, of a policy that is set
+ * or left at a default below what the plan needs; its fix is the plan's value. `judge` says how severe and what
+ * happens, given the seconds in force and, for a default, ` (key unset: the N s default)`.
+ */
+export function shortPolicyTimeouts(
+  ctx: InputContext,
+  requestTimeout: boolean,
+  judge: (now: number, unset: string, target: PlannedSeconds, plan: Plan) => { severity: Severity; message: string },
+) {
+  return policyTimeouts(ctx).flatMap(({ policy, setting, plan, field }) => {
+    if ((setting.role === 'requestTimeout') !== requestTimeout || field.state === 'bad') return [];
+    const now = field.state === 'set' ? field.value : setting.defaultSeconds;
+    const target = plannedSeconds(plan, setting);
+    if (now >= target.needed || now >= setting.maxSeconds) return [];
+    const unset =
+      field.state === 'set' ? '' : ` (${setting.path.at(-1)} unset: the ${s(setting.defaultSeconds)} default)`;
+    return [
+      {
+        ...judge(now, unset, target, plan),
+        object: policy,
+        path: field.state === 'set' ? setting.path : ['spec'],
+        planned: setFix(policy, setting.path, target.seconds, target.why),
+      },
+    ];
+  });
 }
 
 /** Each HTTPRoute rule that sends requests to an InferencePool: its index, that backendRef and the pool's plan. */

@@ -1,7 +1,7 @@
 /** Which model-server workloads an InferencePool selects, or was meant to select: shared by the pool rules. */
 import { setEdit, type InputContext, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
-import { sameNamespace, selects, type Pool, type Workload } from '../../workload/locate.ts';
+import { poolSelects, sameNamespace, type Pool, type Workload } from '../../workload/locate.ts';
 import { isRecord, valueAt } from '../../read/path.ts';
 
 /** Labels as `k=v, …`, for messages. */
@@ -16,13 +16,6 @@ function selectorFor(workload: Workload): Record<string, string> {
   if (isRecord(own) && Object.keys(own).length > 0)
     return Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)]));
   return workload.serving.labels;
-}
-
-/** The workload a pool that matches nothing was most likely meant for: same namespace, same name, or the only one. */
-function intended(pool: Pool, contexts: WorkloadContext[]): WorkloadContext | undefined {
-  const candidates = contexts.filter((c) => sameNamespace(c.object, pool.object));
-  const pick = candidates.find((c) => c.object.name === pool.object.name) ?? candidates[0] ?? contexts[0];
-  return pick;
 }
 
 /** The fix that points a pool at the workload it was meant for. */
@@ -52,15 +45,11 @@ export function poolTargets(
   ctx: InputContext,
   pool: Pool,
 ): { matched: WorkloadContext[] } | { intended: WorkloadContext } | undefined {
-  const { workloads } = ctx.located;
-  if (workloads.length === 0) return undefined;
-  const matched = ctx.contexts.filter(
-    (c) => sameNamespace(c.object, pool.object) && selects(pool.selector, c.workload.serving.labels),
-  );
-  const matchedOther = workloads.filter(
-    (w) => sameNamespace(w.object, pool.object) && selects(pool.selector, w.serving.labels),
-  );
-  if (matched.length > 0 || matchedOther.length > 0) return { matched };
-  const target = intended(pool, ctx.contexts);
+  // Matched when it selects any workload, a model-server one (a context) or not.
+  if (ctx.located.workloads.some((w) => poolSelects(pool, w)))
+    return { matched: ctx.contexts.filter((c) => poolSelects(pool, c.workload)) };
+  // The one it was most likely meant for: in its namespace, of its name, or the only one.
+  const near = ctx.contexts.filter((c) => sameNamespace(c.object, pool.object));
+  const target = near.find((c) => c.object.name === pool.object.name) ?? near[0] ?? ctx.contexts[0];
   return target ? { intended: target } : undefined;
 }

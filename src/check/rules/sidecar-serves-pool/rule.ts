@@ -13,15 +13,12 @@
  */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { objectName } from '../context.ts';
-import type { Fix, Severity } from '../findings.ts';
-import type { ManifestObject } from '../../read/read-manifest.ts';
-import type { Segment } from '../../read/path.ts';
 import { readPreStop, sidecarsOf } from '../../workload/pod.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
 
 /** The first Kubernetes minor release that enables native sidecars by default (SidecarContainers beta). */
 const SIDECARS_FROM_MINOR = 29;
-import { defineRule } from '../rule.ts';
+import { defineRule, type PlannedVerdict } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'sidecar-serves-pool',
@@ -34,8 +31,7 @@ export const rule = defineRule({
     'Keep the preStop sleep on the model-server container (a hook on the sidecar does not delay the server); below 1.29, upgrade or enable SidecarContainers.',
   remedy: 'manual',
   check: (ctx) => {
-    const verdicts: { severity: Severity; object: ManifestObject; path: Segment[]; message: string; planned: Fix }[] =
-      [];
+    const verdicts: PlannedVerdict[] = [];
     for (const pool of ctx.located.pools) {
       const found = poolTargets(ctx, pool);
       if (!found || !('matched' in found)) continue;

@@ -20,8 +20,6 @@ export interface ScriptWord {
 /** A simple command of the script, run as a statement. */
 export interface ScriptCall {
   words: ScriptWord[];
-  /** Offset where the statement starts (before any `exec`, assignments or redirections). */
-  statementStart: number;
   /** `exec` is its first word. */
   exec: boolean;
   /** Run with `&`. */
@@ -125,7 +123,6 @@ function parseUncached(text: string): ParsedScript {
         if (words[0]?.literal === 'trap') traps = true;
         calls.push({
           words,
-          statementStart: at(stmt.Pos().Offset()),
           exec: words[0]?.literal === 'exec',
           background: Boolean(stmt.Background),
           piped: ctx.piped,
