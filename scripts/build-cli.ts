@@ -112,13 +112,13 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 /**
- * Each command of src/cli/main.ts and the module it loads (`name: async () => (await import('./module.ts'))…`),
+ * Each command of src/cli/main.ts and the module it loads (`name: async () => command(await import('./module.ts'), …)`),
  * read from main.ts itself so that a new command cannot be left out of the package: the build fails instead.
  */
 function commandModules(): Map<string, string> {
   const source = readFileSync(join(ROOT, 'src/cli/main.ts'), 'utf8');
   const commands = new Map<string, string>();
-  for (const m of source.matchAll(/^\s*([a-z][a-z-]*): async \(\) => \(await import\('\.\/([a-z-]+)\.ts'\)\)/gm))
+  for (const m of source.matchAll(/^\s*([a-z][a-z-]*): async \(\) =>[^\n]*?await import\('\.\/([a-z-]+)\.ts'\)/gm))
     commands.set(m[1], m[2]);
   const listed = source.match(/^\s*[a-z][a-z-]*: async \(\) =>/gm)?.length ?? 0;
   if (commands.size === 0 || commands.size !== listed)

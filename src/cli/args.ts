@@ -3,7 +3,7 @@
  * or `--flag true|false`. A blank value (`--replicas ''`, `--replicas=`) is an error naming the flag, never a
  * silent default. `--` ends the options: every argument after it is positional (a file named `--help`).
  */
-import { fieldFor } from '../model/fields.ts';
+import { FIELDS, fieldFor } from '../model/fields.ts';
 
 /** The arguments before `--`, the end of options: the only ones that can be flags. */
 function optionsPart(argv: readonly string[]): readonly string[] {
@@ -15,6 +15,38 @@ function optionsPart(argv: readonly string[]): readonly string[] {
 export function asksForHelp(argv: readonly string[]): boolean {
   const options = optionsPart(argv);
   return options.includes('--help') || options.includes('-h');
+}
+
+/**
+ * The candidate closest to a mistyped word, for "did you mean": at most a third of its letters apart
+ * (Levenshtein distance, an adjacent swap counting once), or a unique candidate it is the start of.
+ */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    return d[a.length][b.length];
+  };
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const n = distance(word.toLowerCase(), c.toLowerCase());
+    if (n < bestDistance) [best, bestDistance] = [c, n];
+  }
+  const prefixed = candidates.filter((c) => word.length >= 3 && c.startsWith(word));
+  return best ?? (prefixed.length === 1 ? prefixed[0] : undefined);
+}
+
+/** " Did you mean X?" for a mistyped word, or nothing. */
+export function didYouMean(word: string, candidates: readonly string[], prefix = ''): string {
+  const match = closest(word, candidates);
+  return match === undefined ? '' : ` Did you mean ${prefix}${match}?`;
 }
 
 /** A usage error: the CLI prints it and exits 2. */
@@ -82,7 +114,8 @@ export function parseArgs(
     const field = fieldFor(name);
     const isInput = field !== undefined && field.flag === name;
     if (!isInput && !optionNames.includes(name) && !booleanOptions.includes(name)) {
-      throw new UsageError(`--${name} is not an option of this command (see hitless --help)`);
+      const known = [...optionNames, ...booleanOptions, ...FIELDS.map((f) => f.flag)];
+      throw new UsageError(`--${name} is not an option of this command (see --help).${didYouMean(name, known, '--')}`);
     }
     let value: string;
     if (booleanOptions.includes(name) || (isInput && field.kind === 'bool')) {

@@ -25,7 +25,8 @@ const MAX_DOCUMENT_CHARS = MAX_INPUT_BYTES + 4;
 
 /** Where each file starts in the joined text (its line there), to turn a joined line back into file and line. */
 export interface Joined {
-  starts: { name: string; line: number }[];
+  /** `addedBreak`: the file did not end with a line break, and the joined text adds one after it. */
+  starts: { name: string; line: number; addedBreak?: true }[];
 }
 
 /** An input that cannot be read, and why. */
@@ -134,6 +135,7 @@ export async function readJoined(
     else if (last !== '' && last !== '\n') {
       if (feed) take('\n');
       line += 1;
+      starts[starts.length - 1].addedBreak = true;
     }
   }
   return { starts, unreadable, stopped };

@@ -36,7 +36,13 @@ function indent(text: string, by: string): string {
 function findingText(joined: Joined, f: Finding): string {
   const where = [locate(joined, f.line), f.object, f.path].filter(Boolean).join('  ');
   const lines = [`  ${f.severity.padEnd(7)} ${f.code}${where ? `  ${where}` : ''}`, `          ${f.message}`];
-  if (f.fix) lines.push(`          fix (${f.remedy}): ${indent(f.fix.text, '               ')}`);
+  // Nothing is written by check itself: an applied fix is one the diff (--format diff) or the fixed manifest carries.
+  if (f.fix)
+    lines.push(
+      f.remedy === 'applied'
+        ? `          fixable: ${indent(f.fix.text, '                   ')}`
+        : `          fix (manual): ${indent(f.fix.text, '               ')}`,
+    );
   else lines.push(`          (${f.remedy})`);
   return lines.join('\n');
 }

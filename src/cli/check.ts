@@ -7,6 +7,8 @@
  * does not grow with the input, its parsed trees or its findings.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../check/index.ts';
 import { unifiedDiff } from '../check/fix/diff.ts';
 import { describeCounts } from '../check/rules/findings.ts';
@@ -16,17 +18,18 @@ import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
 import { readProfiles } from '../facts/read-files.ts';
 import { DEFAULT_GATEWAY } from '../facts/defaults.ts';
-import { asksForHelp, choiceOption, parseArgs, UsageError } from './args.ts';
+import { choiceOption, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
 import { formatAnnotation } from './github-annotations.ts';
+import { writeOutput } from './streams.ts';
 import { writeInPieces } from './write-pieces.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
 
 const FORMATS = ['text', 'json', 'diff', 'github'];
 
-export { runRules } from './rules.ts';
+export { RULES_HELP, runRules } from './rules.ts';
 
 /** A setting given on the command line that replaces a value read from the manifest. */
 export interface Override {
@@ -57,18 +60,35 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-const USAGE = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github] [--strict]
+export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github] [--strict]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
-settings. Each finding says whether the fixed manifest carries its fix (applied) or what to do by hand
-(manual). A workload annotated hitless.dev/ignore: CODE[,CODE] — REASON has those findings shown as notes with the
-reason. --strict also fails a run that checked no model-server workload. The manifest supplies the model server,
-replicas, GPUs, probes and names; an input given here replaces the manifest's value, and the output lists each
-one it replaced. --format github prints GitHub Actions annotations (file and line). Without --gateway, the
-gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's header comment), else
-${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB).
-Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot
-be used.`;
+settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
+"fixed" holds the fixed manifest) or what to do by hand (manual); check itself changes no file. A workload
+annotated hitless.dev/ignore: CODE[,CODE] — REASON has those findings shown as notes with the reason. --strict also
+fails a run that checked no model-server workload. The manifest supplies the model server, replicas, GPUs, probes
+and names; an input given here replaces the manifest's value, and the output lists each one it replaced. --format
+github prints GitHub Actions annotations (file and line). Without --gateway, the gateway is read from the manifest
+(a gateway policy, a Gateway's class, the generator's header comment), else ${DEFAULT_GATEWAY}; the output says
+which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB). Any number of documents is
+checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when
+the input or the settings cannot be used.`;
+
+/**
+ * The path a diff names its file by, so that `git apply` and `patch -p1` take it: relative to the current folder
+ * (`sub/../x.yaml` is `x.yaml`); for a file outside it (which both refuse as an unsafe path), relative to the top of
+ * the git work tree that holds the file, else to the file's own folder, with the folder to apply it in.
+ */
+function diffPath(name: string): { path: string; applyIn?: string } {
+  if (name === '-') return { path: 'stdin' };
+  const file = resolve(name);
+  const here = relative(process.cwd(), file);
+  if (!here.startsWith('..') && !isAbsolute(here)) return { path: here };
+  let top = dirname(file);
+  while (!existsSync(join(top, '.git')) && dirname(top) !== top) top = dirname(top);
+  if (!existsSync(join(top, '.git'))) top = dirname(file);
+  return { path: relative(top, file), applyIn: top };
+}
 
 /** The printed findings (sorted) and their counts: of a whole check's report, or of a check in parts' store. */
 interface Printed {
@@ -122,10 +142,6 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  if (asksForHelp(argv)) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   const args = parseArgs(argv, ['format'], ['strict']);
   const strict = args.options.strict !== undefined;
   const format = choiceOption(args, 'format', FORMATS, 'text');
@@ -159,7 +175,7 @@ async function checkAndPrint(
   /** Say why the input cannot be checked, on stderr and (with --format json) on stdout; exit 2. */
   const unusable = (texts: string[], problems: object[]) => {
     for (const text of texts) process.stderr.write(`hitless check: ${text}\n`);
-    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, problems }, null, 2)}\n`);
+    if (format === 'json') process.stdout.write(`${JSON.stringify({ ok: false, exitCode: 2, problems }, null, 2)}\n`);
     return 2;
   };
   if (input.kind === 'unreadable') {
@@ -192,9 +208,12 @@ async function checkAndPrint(
   if (format === 'diff') {
     if (names.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
     if (!manifest || input.kind !== 'whole') throw new Error('--format diff needs the whole check');
-    process.stdout.write(
-      unifiedDiff(input.text, fixManifest(manifest, findings).text, names[0] === '-' ? 'stdin' : names[0]),
-    );
+    const where = diffPath(names[0]);
+    if (where.applyIn)
+      writeOutput('stderr', `hitless check: the diff's paths are relative to ${where.applyIn}: apply it there\n`);
+    // The file's own text: without the line break the joined text added after its last line, if it had none.
+    const own = (text: string) => (joined.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
+    process.stdout.write(unifiedDiff(own(input.text), own(fixManifest(manifest, findings).text), where.path));
     return code;
   }
   if (format === 'github') {
@@ -220,7 +239,7 @@ async function checkAndPrint(
     // The findings are written as they are read from the store (the same text as one JSON.stringify), so that a
     // large input's output is never held whole in memory.
     const [before, after] =
-      `${JSON.stringify({ ok: true, exitCode: code, counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
+      `${JSON.stringify({ ok: code === 0, exitCode: code, counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
         '"findings": []',
       );
     await writeInPieces(

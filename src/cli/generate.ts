@@ -6,6 +6,8 @@
  * `--drain-model 1` says the inputs were written for drain model v1: the output is v2's, and every value that
  * changed for them is listed, old → new (on stderr, and as `migration` in JSON).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FIELDS } from '../model/fields.ts';
 import { describeRange } from '../model/parse-value.ts';
 import { fieldHelp } from '../model/field-help.ts';
@@ -21,9 +23,24 @@ import { writeOutput } from './streams.ts';
 
 const FORMATS = ['yaml', 'json'];
 
+export const GENERATE_HELP = `Usage: hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--output FORM]
+                        [--format yaml|json] [--out-dir DIR] [--drain-model 1]
+
+Prints the annotated manifest for the inputs (hitless inputs lists them, with ranges and defaults); every drain
+value carries a comment saying how it was derived. --output picks the form: bundle (one manifest, the default),
+patch (a kustomize patch for your own Deployment), helm-values (values for GIE's inferencepool chart) or lws
+(a LeaderWorkerSet). --out-dir DIR writes each file of the form into DIR (made if missing; files there with the
+same names are replaced) and prints their names instead of the text. --format json prints
+{ inputs, plan, manifest, files }. --drain-model 1 reads inputs written for drain model v1 and lists what changed.
+Warnings go to stderr. Exit 0, or 1 when an error is printed with the manifest, 2 for a bad input or flag.`;
+
+export const INPUTS_HELP = `Usage: hitless inputs
+
+Lists every input of generate, check and policy: its flag, what it means, its allowed values and its default.`;
+
 /** Run `hitless generate` with its arguments; returns the exit code. */
 export async function runGenerate(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['format', 'drain-model']);
+  const args = parseArgs(argv, ['format', 'drain-model', 'out-dir']);
   noPositional(args, 'generate');
   const format = choiceOption(args, 'format', FORMATS, 'yaml');
   const modelText = args.options['drain-model'] ?? String(MODEL_VERSION);
@@ -58,7 +75,10 @@ export async function runGenerate(argv: string[]): Promise<number> {
       `notice: these inputs were written for drain model v${migration.fromVersion}; this is v${MODEL_VERSION}'s output. What changed:\n${lines.join('\n')}\n`,
     );
   }
-  if (format === 'json') {
+  const outDir = args.options['out-dir'];
+  if (outDir !== undefined) {
+    writeFiles(outDir, output.files);
+  } else if (format === 'json') {
     const out = migration
       ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration }
       : { inputs: resolved.inputs, plan: planned, manifest, ...files };
@@ -70,6 +90,24 @@ export async function runGenerate(argv: string[]): Promise<number> {
     if (w.severity !== 'info') writeOutput('stderr', `${w.severity} [${w.code}]: ${w.message}\n`);
   // An error means the manifest as emitted cuts requests or needs a step by hand: a script must not take it as clean.
   return planned.warnings.some((w) => w.severity === 'error') ? 1 : 0;
+}
+
+/** Write each file of an output form into `dir` (made if missing) and list them on stdout. */
+function writeFiles(dir: string, files: readonly { name: string; text: string }[]): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`--out-dir ${dir} cannot be made (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  for (const file of files) {
+    const path = join(dir, file.name);
+    try {
+      writeFileSync(path, file.text);
+    } catch (error) {
+      throw new UsageError(`--out-dir: ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? error})`);
+    }
+    writeOutput('stdout', `${path}\n`);
+  }
 }
 
 /** Run `hitless inputs`: every input with its allowed values and default. */

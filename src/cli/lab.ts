@@ -13,7 +13,7 @@ import { runScenario, type ScenarioResult } from '../lab/suite.ts';
 import { readProfiles } from '../facts/read-files.ts';
 import { choiceOption, noPositional, numberOption, parseArgs, UsageError } from './args.ts';
 
-const HELP = `hitless lab: replay a pod deletion behind a real HAProxy on 127.0.0.1 and count every request's fate
+export const LAB_HELP = `hitless lab: replay a pod deletion behind a real HAProxy on 127.0.0.1 and count every request's fate
 
 Usage:
   hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--format text|json] [--<input> VALUE ...]
@@ -51,11 +51,7 @@ function runSeconds(p: Prepared): number {
 
 /** Run `hitless lab` with its arguments; returns the exit code. */
 export async function runLab(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['scenario', 'runs', 'seed', 'format'], ['check', 'publish', 'help']);
-  if (args.options.help === 'true') {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  const args = parseArgs(argv, ['scenario', 'runs', 'seed', 'format'], ['check', 'publish']);
   noPositional(args, 'lab');
   const format = choiceOption(args, 'format', FORMATS, 'text');
   const check = args.options.check === 'true';

@@ -6,7 +6,7 @@
  * flags, 70 an internal error (one line, no stack trace), 74 output that cannot be written, 141 a closed output pipe.
  */
 import { pathToFileURL } from 'node:url';
-import { UsageError } from './args.ts';
+import { asksForHelp, didYouMean, UsageError } from './args.ts';
 import { catchStrayErrors, EXIT_INTERNAL, reportInternalError } from './crash.ts';
 import { endQuietlyOnOutputErrors } from './streams.ts';
 
@@ -24,7 +24,7 @@ Usage:
   hitless inputs      list every input with its range and default
   hitless --version   the version and the drain model it implements
   hitless rules       list the checker's rules (code, severity, what each looks for)
-  hitless --help
+  hitless --help      this text; hitless COMMAND --help (or -h) for one command
 
 Inputs are the drain model's (see "hitless inputs"); bad values exit 2 naming the input and its range.
 -- ends the options: every argument after it is a file (hitless check -- --odd-name.yaml).
@@ -39,17 +39,28 @@ Exit codes:
   74   the output cannot be written (a full disk)
   141  the output pipe was closed (| head)`;
 
-type Command = (argv: string[]) => Promise<number>;
+/** A subcommand: what runs it, and its help (`hitless <command> --help` or `-h`). */
+interface Command {
+  run: (argv: string[]) => Promise<number>;
+  help: string;
+}
 
+/** A command from its module: the function that runs it and its help text. */
+function command<M>(module: M, pick: (m: M) => [Command['run'], string]): Command {
+  const [run, help] = pick(module);
+  return { run, help };
+}
+
+// scripts/build-cli.ts reads this table (one line each) to bundle every command's module.
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  generate: async () => (await import('./generate.ts')).runGenerate,
-  inputs: async () => (await import('./generate.ts')).runInputs,
-  check: async () => (await import('./check.ts')).runCheck,
+  generate: async () => command(await import('./generate.ts'), (m) => [m.runGenerate, m.GENERATE_HELP]),
+  inputs: async () => command(await import('./generate.ts'), (m) => [m.runInputs, m.INPUTS_HELP]),
+  check: async () => command(await import('./check.ts'), (m) => [m.runCheck, m.CHECK_HELP]),
   // The rules are the checker's own code (the registry imports every rule), so `rules` shares check's bundle.
-  rules: async () => (await import('./check.ts')).runRules,
-  lab: async () => (await import('./lab.ts')).runLab,
-  verify: async () => (await import('./verify.ts')).runVerify,
-  policy: async () => (await import('./policy.ts')).runPolicy,
+  rules: async () => command(await import('./check.ts'), (m) => [m.runRules, m.RULES_HELP]),
+  lab: async () => command(await import('./lab.ts'), (m) => [m.runLab, m.LAB_HELP]),
+  verify: async () => command(await import('./verify.ts'), (m) => [m.runVerify, m.VERIFY_HELP]),
+  policy: async () => command(await import('./policy.ts'), (m) => [m.runPolicy, m.POLICY_HELP]),
 };
 
 /** Run the CLI with the given arguments and return its exit code. */
@@ -62,16 +73,24 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${HELP}\n`);
-    return name ? 0 : 2;
+    return 0;
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`hitless: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    const known = Object.keys(COMMANDS);
+    process.stderr.write(
+      `hitless: unknown command "${name}".${didYouMean(name.replace(/^-+/, ''), known)} Commands: ${known.join(', ')} (hitless --help)\n`,
+    );
     return 2;
   }
   catchStrayErrors(name);
   try {
-    return await (await load())(rest);
+    const command = await load();
+    if (asksForHelp(rest)) {
+      process.stdout.write(`${command.help}\n`);
+      return 0;
+    }
+    return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`hitless ${name}: ${error.message}\n`);

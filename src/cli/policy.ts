@@ -29,6 +29,14 @@ export function readNamespaceSelector(text: string): Record<string, string> {
   return labels;
 }
 
+export const POLICY_HELP = `Usage: hitless policy [--format vap|kyverno] [--deny] [--namespace-selector KEY=VALUE,...]
+                      [--policy-name NAME] [--<input> VALUE ...]
+
+Prints admission policies that hold every Deployment and StatefulSet whose pods carry the InferencePool's
+engine-type label to the drain plan for the inputs: a ValidatingAdmissionPolicy and its binding (vap, Kubernetes
+1.30 and later) or a Kyverno ClusterPolicy. They warn and audit; --deny rejects. --namespace-selector narrows them
+to namespaces with those labels. Exit 0, or 2 for a bad input or flag.`;
+
 /** Run `hitless policy` with its arguments; returns the exit code. */
 export async function runPolicy(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'namespace-selector', 'policy-name'], ['deny']);

@@ -1,18 +1,15 @@
 /** `hitless rules`: list the checker's rules from its registry: code, severity and what each looks for. */
 import { ruleRows } from '../check/rules/index.ts';
-import { asksForHelp, choiceOption, noPositional, parseArgs } from './args.ts';
+import { choiceOption, noPositional, parseArgs } from './args.ts';
 
-const USAGE = `Usage: hitless rules [--format text|json|markdown]
+export const RULES_HELP = `Usage: hitless rules [--format text|json|markdown]
 
 Lists every rule of hitless check: its code (as findings and hitless.dev/ignore name it), its severity, what it
-looks for, what to do about it, and whether the fixed manifest carries its fix (applied) or you act (manual).`;
+looks for, what to do about it, and whether its fix can be written for you (applied: hitless check --format diff)
+or you act (manual).`;
 
 /** Run `hitless rules`; returns the exit code. */
 export async function runRules(argv: string[]): Promise<number> {
-  if (asksForHelp(argv)) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   const args = parseArgs(argv, ['format']);
   noPositional(args, 'rules', 'arguments');
   const format = choiceOption(args, 'format', ['text', 'json', 'markdown'], 'text');

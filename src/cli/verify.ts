@@ -36,7 +36,7 @@ const MAX_REPORT_BYTES = 256 * 2 ** 20;
 const range = (flag: keyof typeof RANGES, unit = '') =>
   `${RANGES[flag][0]}–${RANGES[flag][1]}${unit}, default ${RANGES[flag][2]}${unit}`;
 
-const HELP = `hitless verify: stream requests to your OpenAI-compatible endpoint and count every request's fate
+export const VERIFY_HELP = `hitless verify: stream requests to your OpenAI-compatible endpoint and count every request's fate
 
 Usage:
   hitless verify --url URL --model NAME [options]
@@ -85,7 +85,7 @@ Ctrl-C stops sending and waits for requests in flight; a second Ctrl-C stops the
 export async function runVerify(argv: string[]): Promise<number> {
   const o = parseVerifyOptions(argv);
   if (o.mode === 'help') {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`${VERIFY_HELP}\n`);
     return 0;
   }
   if (o.mode === 'emit-job') {

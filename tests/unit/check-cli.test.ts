@@ -39,7 +39,7 @@ test('a file with findings exits 1 and prints each with its file, line, path, co
     /error {3}drain-aborts-in-flight {2}gie-v1\.5\.0-gpu-deployment\.yaml:25 {2}Deployment\/vllm-qwen3-32b {2}spec\.template\.spec\.containers\[0\]\.args\n/,
   );
   assert.match(r.stdout, /vLLM runs without --shutdown-timeout/);
-  assert.match(r.stdout, /fix \(applied\): --shutdown-timeout=738 in the vllm container's args/);
+  assert.match(r.stdout, /fixable: --shutdown-timeout=738 in the vllm container's args/);
   assert.match(r.stdout, /npx hitless generate --readiness-period-seconds 1 /);
 });
 
@@ -109,7 +109,8 @@ test('--format json gives counts, findings with paths and fixes, the found setti
   const r = run(['--format', 'json', 'gie-v1.5.0-gpu-deployment.yaml']);
   assert.equal(r.status, 1);
   const out = JSON.parse(r.stdout);
-  assert.equal(out.ok, true);
+  // ok means what the exit code means: findings at error severity, so not ok (issue 32).
+  assert.equal(out.ok, false);
   assert.equal(out.exitCode, 1);
   assert.deepEqual(out.counts, { error: 2, warning: 4, info: 2 });
   const vllmFinding = out.findings.find((f: { code: string }) => f.code === 'drain-aborts-in-flight');

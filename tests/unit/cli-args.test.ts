@@ -83,7 +83,12 @@ test('values, options, files and mistakes are told apart', () => {
   });
   assert.equal(usageError(['--replicas', '2', '--replicas=3']), '--replicas is given twice');
   assert.equal(usageError(['--format', 'json', '--format', 'yaml']), '--format is given twice');
-  assert.equal(usageError(['--grace', '5']), '--grace is not an option of this command (see hitless --help)');
+  // No flag is near --grace (the grace period is derived, not an input): no suggestion.
+  assert.equal(usageError(['--grace', '5']), '--grace is not an option of this command (see --help).');
+  assert.equal(
+    usageError(['--gatway', 'istio']),
+    '--gatway is not an option of this command (see --help). Did you mean --gateway?',
+  );
 });
 
 test('the CLI: generate --unbounded-drain false is the default manifest; blank replicas exits 2 naming it', () => {

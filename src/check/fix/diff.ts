@@ -10,11 +10,23 @@ export interface DiffLine {
   text: string;
   oldLine?: number;
   newLine?: number;
+  /** The text's last line, without a line break after it (`\ No newline at end of file` in a unified diff). */
+  noEol?: true;
 }
+
+/** Marks a last line without a line break, so that it differs from the same line with one (YAML has no NUL). */
+const NO_EOL = '\u0000';
 
 /** A text's lines, without the empty one after its final line break. */
 function linesOf(text: string): string[] {
-  return text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  return text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : `${text}${NO_EOL}`).split('\n');
+}
+
+/** A diff line, its text without the no-line-break mark and with `noEol` where it had it. */
+function lineOf(kind: DiffLine['kind'], text: string, numbers: { oldLine?: number; newLine?: number }): DiffLine {
+  return text.endsWith(NO_EOL)
+    ? { kind, text: text.slice(0, -1), ...numbers, noEol: true }
+    : { kind, text, ...numbers };
 }
 
 /** The lines of two texts, kept, removed and added, in order. */
@@ -31,29 +43,26 @@ export function diffLines(before: string, after: string): DiffLine[] {
   for (let i = x.length - 1; i >= 0; i--)
     for (let j = y.length - 1; j >= 0; j--)
       table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
-  const out: DiffLine[] = a.slice(0, head).map((text, i) => ({ kind: ' ', text, oldLine: i + 1, newLine: i + 1 }));
+  const out: DiffLine[] = a.slice(0, head).map((text, i) => lineOf(' ', text, { oldLine: i + 1, newLine: i + 1 }));
   let i = 0;
   let j = 0;
   while (i < x.length || j < y.length) {
     if (i < x.length && j < y.length && x[i] === y[j]) {
-      out.push({ kind: ' ', text: x[i], oldLine: head + i + 1, newLine: head + j + 1 });
+      out.push(lineOf(' ', x[i], { oldLine: head + i + 1, newLine: head + j + 1 }));
       i++;
       j++;
     } else if (j < y.length && (i >= x.length || table[i][j + 1] > table[i + 1][j])) {
-      out.push({ kind: '+', text: y[j], newLine: head + j + 1 });
+      out.push(lineOf('+', y[j], { newLine: head + j + 1 }));
       j++;
     } else {
-      out.push({ kind: '-', text: x[i], oldLine: head + i + 1 });
+      out.push(lineOf('-', x[i], { oldLine: head + i + 1 }));
       i++;
     }
   }
   for (let k = 0; k < tail; k++)
-    out.push({
-      kind: ' ',
-      text: a[a.length - tail + k],
-      oldLine: a.length - tail + k + 1,
-      newLine: b.length - tail + k + 1,
-    });
+    out.push(
+      lineOf(' ', a[a.length - tail + k], { oldLine: a.length - tail + k + 1, newLine: b.length - tail + k + 1 }),
+    );
   return out;
 }
 
@@ -78,7 +87,7 @@ export function unifiedDiff(before: string, after: string, name: string, context
     const oldStart = (part.find((l) => l.oldLine !== undefined)?.oldLine ?? 1) - (oldCount === 0 ? 1 : 0);
     const newStart = (part.find((l) => l.newLine !== undefined)?.newLine ?? 1) - (newCount === 0 ? 1 : 0);
     out += `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@\n`;
-    for (const l of part) out += `${l.kind}${l.text}\n`;
+    for (const l of part) out += `${l.kind}${l.text}\n${l.noEol ? '\\ No newline at end of file\n' : ''}`;
   }
   return out;
 }
