@@ -8,6 +8,7 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { knownLinesOf, linesToRender, type HighlightedLines, type ManifestLine } from './manifest-lines.ts';
 import { downloadText, useCopy } from './yaml-view.tsx';
+import { listOf } from './field-visibility.ts';
 
 /** An invalid input, as the manifest area names it. */
 export interface InvalidField {
@@ -71,11 +72,6 @@ function useManifestLines(
     lines: linesToRender(text, answer, known ?? serverLines.current ?? new Map()),
     highlighted: answer?.code === text,
   };
-}
-
-/** "A", "A and B", "A, B and C". */
-function listOf(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** The manifest view. The `<pre data-testid="manifest">` text is exactly what Copy puts on the clipboard. */
