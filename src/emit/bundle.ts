@@ -12,7 +12,7 @@ import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/prof
 import { changedInputs, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { extraManifestDocuments } from './gateway-objects.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from './options.ts';
-import { routeTimeoutNeededSeconds } from '../model/plan-gateway.ts';
+import { withHeadroom } from '../model/plan-gateway.ts';
 import { formatFactor } from '../model/seconds.ts';
 
 /** The generator's version, named in every manifest header. */
@@ -136,7 +136,7 @@ export function podDisruptionBudgetDocument(
 function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
   const route = gateway.routeTimeout;
   if (!route) return undefined;
-  const needed = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  const needed = withHeadroom(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
   if (route.honored && route.defaultSeconds !== undefined && route.defaultSeconds < needed) {
     return (
       ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`
