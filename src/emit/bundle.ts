@@ -7,12 +7,12 @@
  */
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
-import { annotatePodAnnotations, annotatePodSpec, keyAt, podAnnotations, podSpecFor, scalarAt } from './pod.ts';
+import { annotatePodAnnotations, annotatePodSpec, commentOn, keyAt, podAnnotations, podSpecFor } from './pod.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
 import { changedInputs, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { extraManifestDocuments } from './gateway-objects.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from './options.ts';
-import { routeTimeoutNeededSeconds } from '../model/plan-gateway.ts';
+import { withHeadroom } from '../model/plan-gateway.ts';
 import { formatFactor } from '../model/seconds.ts';
 
 /** The generator's version, named in every manifest header. */
@@ -66,6 +66,14 @@ function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
   };
 }
 
+/** The progress deadline and rolling update of a Deployment (or its patch), and the rollout's worst case, then `more`. */
+export function annotateRollout(doc: Document, plan: Plan, more: string): void {
+  commentOn(doc, ['spec', 'progressDeadlineSeconds'], formulaOf(plan, 'progressDeadlineSeconds'));
+  commentOn(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge'], formulaOf(plan, 'strategy'));
+  keyAt(doc, ['spec'], 'strategy').commentBefore =
+    ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s${more}`;
+}
+
 /** Add the drain comments to the Deployment document. */
 function annotateDeployment(
   doc: Document,
@@ -74,10 +82,7 @@ function annotateDeployment(
   server: ModelServerProfile,
   gateway: GatewayProfile,
 ): void {
-  scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
-  scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
-  keyAt(doc, ['spec'], 'strategy').commentBefore =
-    ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s; during a step ${formulaOf(plan, 'rolloutCapacity')}.`;
+  annotateRollout(doc, plan, `; during a step ${formulaOf(plan, 'rolloutCapacity')}.`);
   annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gateway);
   annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
 }
@@ -123,7 +128,7 @@ export function podDisruptionBudgetDocument(
     DOCUMENT_OPTIONS,
   );
   doc.commentBefore = shape.why.join('\n');
-  scalarAt(doc, ['spec', 'maxUnavailable']).comment = ` ${formulaOf(plan, 'podDisruptionBudget')}`;
+  commentOn(doc, ['spec', 'maxUnavailable'], formulaOf(plan, 'podDisruptionBudget'));
   return doc;
 }
 
@@ -131,7 +136,7 @@ export function podDisruptionBudgetDocument(
 function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
   const route = gateway.routeTimeout;
   if (!route) return undefined;
-  const needed = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  const needed = withHeadroom(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
   if (route.honored && route.defaultSeconds !== undefined && route.defaultSeconds < needed) {
     return (
       ` ${gateway.name} cuts a request after ${route.defaultSeconds}s unless its HTTPRoute sets a timeout: in the HTTPRoute that sends`

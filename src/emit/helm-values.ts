@@ -4,7 +4,7 @@
  * the chart does not create: the model-server Deployment, the gateway's own objects and the PodDisruptionBudget.
  * Where the chart writes a constant the plan needs different, the comments say what to do by hand.
  */
-import { Document, isMap, isScalar, type Scalar, type YAMLMap } from 'yaml';
+import { Document, type Scalar } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
@@ -12,6 +12,7 @@ import type { ChartFacts } from '../facts/profiles.ts';
 import { manifestDocuments } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
+import { keyAt as keyIn } from './pod.ts';
 
 const VALUES_FILE = 'values.yaml';
 const MODEL_SERVER_FILE = 'model-server.yaml';
@@ -44,13 +45,10 @@ function providerFor(inputs: DrainInputs, profiles: Profiles, chart: ChartFacts)
     : chart.defaults.provider;
 }
 
+/** The key node at a dotted values path (`inferencePool.targetPorts`). */
 function keyAt(doc: Document, dotted: string): Scalar {
   const parts = dotted.split('.');
-  const map = parts.length === 1 ? doc.contents : doc.getIn(parts.slice(0, -1), true);
-  if (!isMap(map)) throw new Error(`no mapping at ${dotted}`);
-  const pair = (map as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === parts[parts.length - 1]);
-  if (!pair || !isScalar(pair.key)) throw new Error(`no key at ${dotted}`);
-  return pair.key;
+  return keyIn(doc, parts.slice(0, -1), parts[parts.length - 1]);
 }
 
 function valuesDocument(plan: Plan, inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): Document {

@@ -17,10 +17,10 @@ import { Document, isSeq, type Node } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
-import { manifestDocuments } from './bundle.ts';
+import { annotateRollout, manifestDocuments } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
-import { annotatePreStop, keyAt, scalarAt } from './pod.ts';
+import { annotatePreStop, annotateProbes, commentOn, keyAt, scalarAt } from './pod.ts';
 
 /** The files of the patch form, as the kustomization names them. */
 const PATCH_FILE = 'drain-patch.yaml';
@@ -102,16 +102,9 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
     ' Containers merge by name, maps merge key by key; each null deletes that field of your probe or hook, so they become these.',
     ' Your livenessProbe, resources, image and args stay as they are.',
   ].join('\n');
-  scalarAt(doc, ['spec', 'progressDeadlineSeconds']).comment = ` ${formulaOf(plan, 'progressDeadlineSeconds')}`;
-  scalarAt(doc, ['spec', 'strategy', 'rollingUpdate', 'maxSurge']).comment = ` ${formulaOf(plan, 'strategy')}`;
-  keyAt(doc, ['spec'], 'strategy').commentBefore =
-    ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s. Replaces a Recreate strategy.`;
-  scalarAt(doc, [
-    'spec',
-    'template',
-    'spec',
-    'terminationGracePeriodSeconds',
-  ]).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
+  annotateRollout(doc, plan, '. Replaces a Recreate strategy.');
+  const grace = ['spec', 'template', 'spec', 'terminationGracePeriodSeconds'];
+  commentOn(doc, grace, formulaOf(plan, 'terminationGracePeriodSeconds'));
   scalarAt(doc, [...container, 'name']).comment =
     inputs.container === undefined
       ? ' the model server\u2019s id: set --container to your container\u2019s name (a name that matches none adds a container with no image, which the API server refuses)'
@@ -119,16 +112,7 @@ function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName:
   annotatePreStop(doc, container, plan);
   keyAt(doc, container, 'startupProbe').commentBefore =
     ` Probes on port ${inputs.port} (--port): set it to your container\u2019s serving port.`;
-  scalarAt(doc, [
-    ...container,
-    'startupProbe',
-    'failureThreshold',
-  ]).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
-  scalarAt(doc, [
-    ...container,
-    'readinessProbe',
-    'failureThreshold',
-  ]).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
+  annotateProbes(doc, container, plan, ['startup', 'readiness']);
   return doc;
 }
 

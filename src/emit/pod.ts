@@ -66,13 +66,24 @@ function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfil
   const model = server.deploy.modelVolume;
   if (model) mounts.push({ name: MODEL_VOLUME, mountPath: model.mountPath, readOnly: true });
   container.volumeMounts = mounts;
-  if (plan.preStopAction === 'sleep') container.lifecycle = { preStop: { sleep: { seconds: plan.preStopSeconds } } };
-  if (plan.preStopAction === 'exec')
-    container.lifecycle = { preStop: { exec: { command: ['/bin/sleep', String(plan.preStopSeconds)] } } };
+  if (plan.preStopAction !== 'none') container.lifecycle = preStopHook(plan.preStopAction, plan.preStopSeconds);
   container.startupProbe = probeObject(plan.probes.startup);
   container.readinessProbe = probeObject(plan.probes.readiness);
   container.livenessProbe = probeObject(plan.probes.liveness);
   return container;
+}
+
+/** A preStop hook that sleeps `seconds`: the sleep action, or /bin/sleep by exec where Kubernetes lacks it (< 1.30). */
+export function preStopHook(action: 'sleep' | 'exec', seconds: number): Record<string, unknown> {
+  return {
+    preStop: action === 'sleep' ? { sleep: { seconds } } : { exec: { command: ['/bin/sleep', String(seconds)] } },
+  };
+}
+
+/** Where a container's preStop hook holds its seconds: the sleep's `seconds`, or the exec sleep's argument. */
+export function preStopSecondsPath(container: DocPath, action: 'sleep' | 'exec'): DocPath {
+  const at = action === 'sleep' ? ['sleep', 'seconds'] : ['exec', 'command', 1];
+  return [...container, 'lifecycle', 'preStop', ...at];
 }
 
 /** The claim that holds the model repository, for servers that read one from a path. */
@@ -136,18 +147,14 @@ export function annotatePodAnnotations(
   const sidecar = gateway.podSidecar;
   if (!sidecar) return;
   keyAt(doc, metadata, 'annotations').commentBefore = ` ${gateway.name}: ${sidecar.summary}`;
-  const annotations = [...metadata, 'annotations'];
-  if (nativeSidecars(inputs, gateway)) {
-    scalarAt(doc, [
-      ...annotations,
-      sidecar.nativeAnnotation,
-    ]).comment = ` Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`;
-  } else {
-    scalarAt(doc, [
-      ...annotations,
-      sidecar.drainAnnotation,
-    ]).comment = ` Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`;
-  }
+  const native = nativeSidecars(inputs, gateway);
+  commentOn(
+    doc,
+    [...metadata, 'annotations', native ? sidecar.nativeAnnotation : sidecar.drainAnnotation],
+    native
+      ? `Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`
+      : `Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`,
+  );
 }
 
 /** The scalar node at a path, for attaching a comment. Throws if the path is not a scalar. */
@@ -155,6 +162,11 @@ export function scalarAt(doc: Document, path: DocPath): Scalar {
   const node = doc.getIn(path, true);
   if (!isScalar(node)) throw new Error(`no scalar at ${path.join('.')}`);
   return node;
+}
+
+/** Comment the scalar at a path: ` text` after it, on its line. */
+export function commentOn(doc: Document, path: DocPath, text: string): void {
+  scalarAt(doc, path).comment = ` ${text}`;
 }
 
 /** The key node of a map entry, for a comment on the line(s) above it. */
@@ -168,18 +180,9 @@ export function keyAt(doc: Document, mapPath: DocPath, key: string): Scalar {
 
 /** The preStop's length with its derivation, on the sleep's seconds or the exec sleep's argument. */
 export function annotatePreStop(doc: Document, container: DocPath, plan: Plan): void {
-  const preStop = [...container, 'lifecycle', 'preStop'];
-  if (plan.preStopAction === 'sleep') {
-    scalarAt(doc, [...preStop, 'sleep', 'seconds']).comment = ` ${formulaOf(plan, 'preStopSeconds')}`;
-  }
-  if (plan.preStopAction === 'exec') {
-    scalarAt(doc, [
-      ...preStop,
-      'exec',
-      'command',
-      1,
-    ]).comment = ` ${formulaOf(plan, 'preStopSeconds')} (exec: Kubernetes enables the sleep action from 1.30)`;
-  }
+  if (plan.preStopAction === 'none') return;
+  const why = plan.preStopAction === 'exec' ? ' (exec: Kubernetes enables the sleep action from 1.30)' : '';
+  commentOn(doc, preStopSecondsPath(container, plan.preStopAction), `${formulaOf(plan, 'preStopSeconds')}${why}`);
 }
 
 function drainNote(plan: Plan, server: ModelServerProfile): string {
@@ -238,46 +241,38 @@ function annotateContainer(
   }
   const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
   const gpus = inputs.gpusPerReplica;
-  keyAt(doc, [...container, 'resources'], 'requests').commentBefore =
+  const resources = [...container, 'resources'];
+  keyAt(doc, resources, 'requests').commentBefore =
     ' CPU and memory requests are estimates, not measurements: size them from the container\u2019s peak working set'
     + ' (container_memory_working_set_bytes) while the model loads and under full load, with a margin.';
-  scalarAt(doc, [...container, 'resources', 'requests', 'cpu']).comment = ` estimate: ${cpuPerGpu} per GPU × ${gpus}`;
-  scalarAt(doc, [
-    ...container,
-    'resources',
-    'requests',
-    'memory',
-  ]).comment = ` estimate: ${memoryGiPerGpu}Gi per GPU × ${gpus} + ${server.deploy.shm.sizeLimitGi}Gi /dev/shm (memory-backed, counted as the pod\u2019s memory)`;
-  if (!tensorParallel) {
-    scalarAt(doc, [
-      ...container,
-      'resources',
-      'limits',
-      'nvidia.com/gpu',
-    ]).comment = ` ${server.deploy.tensorParallel.note}`;
-  }
+  commentOn(doc, [...resources, 'requests', 'cpu'], `estimate: ${cpuPerGpu} per GPU × ${gpus}`);
+  commentOn(
+    doc,
+    [...resources, 'requests', 'memory'],
+    `estimate: ${memoryGiPerGpu}Gi per GPU × ${gpus} + ${server.deploy.shm.sizeLimitGi}Gi /dev/shm (memory-backed, counted as the pod\u2019s memory)`,
+  );
+  if (!tensorParallel) commentOn(doc, [...resources, 'limits', 'nvidia.com/gpu'], server.deploy.tensorParallel.note);
   annotatePreStop(doc, container, plan);
   if (plan.preStopAction !== 'none') {
     keyAt(doc, container, 'lifecycle').commentBefore =
       ' SIGTERM waits for this sleep, so gateways stop routing here first.';
   }
-  scalarAt(doc, [
-    ...container,
-    'startupProbe',
-    'failureThreshold',
-  ]).comment = ` ${formulaOf(plan, 'startupProbe.failureThreshold')}`;
+  annotateProbes(doc, container, plan, ['startup', 'readiness', 'liveness']);
   keyAt(doc, container, 'readinessProbe').commentBefore =
     ' Keep readiness passing while the server accepts requests; the Endpoint Picker drops a deleting pod on its own.';
-  scalarAt(doc, [
-    ...container,
-    'readinessProbe',
-    'failureThreshold',
-  ]).comment = ` ${formulaOf(plan, 'readinessProbe.window')}`;
-  scalarAt(doc, [
-    ...container,
-    'livenessProbe',
-    'failureThreshold',
-  ]).comment = ` ${formulaOf(plan, 'livenessProbe.window')}`;
+}
+
+/** The derivation of each probe's failureThreshold (the startup probe's, or the readiness and liveness windows). */
+export function annotateProbes(
+  doc: Document,
+  container: DocPath,
+  plan: Plan,
+  probes: readonly ('startup' | 'readiness' | 'liveness')[],
+): void {
+  for (const probe of probes) {
+    const step = probe === 'startup' ? 'startupProbe.failureThreshold' : `${probe}Probe.window`;
+    commentOn(doc, [...container, `${probe}Probe`, 'failureThreshold'], formulaOf(plan, step));
+  }
 }
 
 /** Comment the pod spec at `pod` (a path to its mapping) and its one container. */
@@ -288,24 +283,20 @@ export function annotatePodSpec(
   inputs: DrainInputs,
   server: ModelServerProfile,
 ): void {
-  scalarAt(doc, [
-    ...pod,
-    'terminationGracePeriodSeconds',
-  ]).comment = ` ${formulaOf(plan, 'terminationGracePeriodSeconds')}`;
+  commentOn(doc, [...pod, 'terminationGracePeriodSeconds'], formulaOf(plan, 'terminationGracePeriodSeconds'));
   keyAt(doc, pod, 'terminationGracePeriodSeconds').commentBefore =
     ' SIGKILL comes this long after deletion; the countdown includes the preStop sleep.';
-  scalarAt(doc, [
-    ...pod,
-    'enableServiceLinks',
-  ]).comment = ` ${server.deploy.serviceLinksComment ?? 'no Service variables in the container\u2019s environment'}`;
+  commentOn(
+    doc,
+    [...pod, 'enableServiceLinks'],
+    server.deploy.serviceLinksComment ?? 'no Service variables in the container\u2019s environment',
+  );
   annotateContainer(doc, [...pod, 'containers', 0], plan, inputs, server);
-  scalarAt(doc, [
-    ...pod,
-    'volumes',
-    0,
-    'emptyDir',
-    'sizeLimit',
-  ]).comment = ` /dev/shm in memory: ${server.deploy.shm.explanation}`;
+  commentOn(
+    doc,
+    [...pod, 'volumes', 0, 'emptyDir', 'sizeLimit'],
+    `/dev/shm in memory: ${server.deploy.shm.explanation}`,
+  );
   const model = server.deploy.modelVolume;
   if (model) {
     keyAt(doc, [...pod, 'volumes', 1], 'persistentVolumeClaim').commentBefore = ` ${model.explanation}`;

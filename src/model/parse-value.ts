@@ -82,63 +82,52 @@ export function describeRange(spec: FieldSpec, profileIds: readonly string[] = [
   }
 }
 
-function fail(spec: FieldSpec, raw: unknown, profileIds: readonly string[]): ParsedValue {
-  return {
-    ok: false,
-    message: `${spec.flag} must be ${describeRange(spec, profileIds)} (got ${quoteForMessage(raw)})`,
-  };
-}
-
 /**
  * Read one field from text (CLI, URL, form) or from a JSON value.
  * Numbers are rounded to the millisecond, so that 30 × 1.1 stays 33; whole-number fields reject fractions.
  */
 export function parseValue(spec: FieldSpec, raw: unknown, profileIds: readonly string[] = []): ParsedValue {
+  const fail = (advice?: string): ParsedValue => ({
+    ok: false,
+    message: `${spec.flag} must be ${describeRange(spec, profileIds)} (got ${quoteForMessage(raw)})${advice ? `: ${advice}` : ''}`,
+  });
   switch (spec.kind) {
     case 'int':
     case 'number': {
       let n: number | undefined;
       if (typeof raw === 'number') n = raw;
       else if (typeof raw === 'string') n = numberFromText(raw);
-      if (n === undefined) {
-        const advice = typeof raw === 'string' ? suffixAdvice(spec, raw) : undefined;
-        const failed = fail(spec, raw, profileIds);
-        return advice && !failed.ok ? { ok: false, message: `${failed.message}: ${advice}` } : failed;
-      }
-      if (!Number.isFinite(n) || n < spec.min! || n > spec.max!) return fail(spec, raw, profileIds);
-      if (spec.kind === 'int' && !Number.isInteger(n)) return fail(spec, raw, profileIds);
+      if (n === undefined) return fail(typeof raw === 'string' ? suffixAdvice(spec, raw) : undefined);
+      if (!Number.isFinite(n) || n < spec.min! || n > spec.max!) return fail();
+      if (spec.kind === 'int' && !Number.isInteger(n)) return fail();
       return { ok: true, value: Math.round(n * 1000) / 1000 };
     }
     case 'bool': {
       if (raw === true || raw === 'true' || raw === '1' || raw === '') return { ok: true, value: true };
       if (raw === false || raw === 'false' || raw === '0') return { ok: true, value: false };
-      return fail(spec, raw, profileIds);
+      return fail();
     }
     case 'enum':
-      return typeof raw === 'string' && spec.choices!.includes(raw)
-        ? { ok: true, value: raw }
-        : fail(spec, raw, profileIds);
-    case 'profile':
-      return typeof raw === 'string' && profileIds.includes(raw)
-        ? { ok: true, value: raw }
-        : fail(spec, raw, profileIds);
+    case 'profile': {
+      const allowed = spec.kind === 'enum' ? spec.choices! : profileIds;
+      return typeof raw === 'string' && allowed.includes(raw) ? { ok: true, value: raw } : fail();
+    }
     case 'version': {
       const match = typeof raw === 'string' ? /^v?1\.(\d{1,2})(\.\d{1,3})?$/.exec(raw.trim()) : null;
-      if (!match) return fail(spec, raw, profileIds);
+      if (!match) return fail();
       const minor = Number(match[1]);
-      if (minor < spec.min! || minor > spec.max!) return fail(spec, raw, profileIds);
+      if (minor < spec.min! || minor > spec.max!) return fail();
       return { ok: true, value: `1.${minor}` };
     }
     case 'release': {
       const text = typeof raw === 'string' ? raw.trim() : '';
-      if (text.length === 0 || text.length > spec.maxLength! || !releaseParts(text)) return fail(spec, raw, profileIds);
+      if (text.length === 0 || text.length > spec.maxLength! || !releaseParts(text)) return fail();
       return { ok: true, value: text.replace(/^v/, '') };
     }
     case 'name':
     case 'text': {
-      if (typeof raw !== 'string' || raw.length === 0 || raw.length > spec.maxLength! || !spec.pattern!.test(raw)) {
-        return fail(spec, raw, profileIds);
-      }
+      if (typeof raw !== 'string' || raw.length === 0 || raw.length > spec.maxLength! || !spec.pattern!.test(raw))
+        return fail();
       return { ok: true, value: raw };
     }
   }

@@ -63,62 +63,50 @@ export function planGatewaySettings(
     drainSeconds,
   }: { maxRequestSeconds: number; preStopSeconds: number; drainSeconds: number },
 ): GatewaySettings {
-  const steps: DerivationStep[] = [];
-  const cappedGatewaySettings: CappedSetting[] = [];
-  let gatewayRequestTimeoutSeconds: number | null = null;
-  let gatewayRequestTimeoutNeededSeconds: number | null = null;
+  const result: GatewaySettings = {
+    gatewayRequestTimeoutSeconds: null,
+    gatewayRequestTimeoutNeededSeconds: null,
+    gatewayDrainingSeconds: null,
+    cappedGatewaySettings: [],
+    steps: [],
+  };
+  /** Size one setting from what the plan wants, note a cap, and add its derivation step; returns its seconds. */
+  const size = (field: string, wanted: number, setting: GatewaySecondsSetting, wantedFormula: string, why: string) => {
+    const sized = sizeGatewaySetting(wanted, setting, wantedFormula);
+    if (sized.capped) result.cappedGatewaySettings.push(sized.capped);
+    result.steps.push({ field, value: sized.seconds, formula: sized.formula, why });
+    return sized.seconds;
+  };
   if (gateway.requestTimeout) {
-    const wanted = ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
-    gatewayRequestTimeoutNeededSeconds = wanted;
-    const sized = sizeGatewaySetting(
+    const wanted = withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
+    result.gatewayRequestTimeoutNeededSeconds = wanted;
+    result.gatewayRequestTimeoutSeconds = size(
+      'gatewayRequestTimeoutSeconds',
       wanted,
       gateway.requestTimeout,
       `${formatSeconds(maxRequestSeconds)} longest request (steady state, not drain p99) × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
-    );
-    gatewayRequestTimeoutSeconds = sized.seconds;
-    if (sized.capped) cappedGatewaySettings.push(sized.capped);
-    steps.push({
-      field: 'gatewayRequestTimeoutSeconds',
-      value: sized.seconds,
-      formula: sized.formula,
-      why:
-        `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
+      `${gateway.name} cuts a response that runs longer than ${gateway.requestTimeout.setting}, in steady state as well as `
         + 'during a drain; it follows the steady-state longest request, not the drain p99, with the drain headroom.'
         + (gateway.requestTimeout.floorExplanation ? ` ${gateway.requestTimeout.floorExplanation}` : ''),
-    });
+    );
   }
-  let gatewayDrainingSeconds: number | null = null;
   if (gateway.connectionDraining) {
-    const sized = sizeGatewaySetting(
+    result.gatewayDrainingSeconds = size(
+      'gatewayDrainingSeconds',
       preStopSeconds + drainSeconds,
       gateway.connectionDraining,
       `${formatSeconds(preStopSeconds)} preStop + ${formatSeconds(drainSeconds)} drain`,
-    );
-    gatewayDrainingSeconds = sized.seconds;
-    if (sized.capped) cappedGatewaySettings.push(sized.capped);
-    steps.push({
-      field: 'gatewayDrainingSeconds',
-      value: sized.seconds,
-      formula: sized.formula,
-      why:
-        `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
+      `Once ${gateway.name} removes the pod's endpoint, requests in flight get ${gateway.connectionDraining.setting} to finish; `
         + 'the endpoint may go as early as the deletion, and the pod serves until its drain ends.',
-    });
+    );
   }
-
-  return {
-    gatewayRequestTimeoutSeconds,
-    gatewayRequestTimeoutNeededSeconds,
-    gatewayDrainingSeconds,
-    cappedGatewaySettings,
-    steps,
-  };
+  return result;
 }
 
 /**
- * The least request timeout a route to the pool may have: the steady-state longest request with the drain
- * headroom (the same size as a gateway's own request timeout, before its floor or default).
+ * A length with the drain headroom, in whole seconds: the drain budget from the longest request, and the least
+ * request timeout a route to the pool (or the gateway's own, before its floor or default) may have.
  */
-export function routeTimeoutNeededSeconds(maxRequestSeconds: number, drainHeadroomPercent: number): number {
-  return ceilSeconds(maxRequestSeconds * (1 + drainHeadroomPercent / 100));
+export function withHeadroom(seconds: number, drainHeadroomPercent: number): number {
+  return ceilSeconds(seconds * (1 + drainHeadroomPercent / 100));
 }

@@ -4,14 +4,14 @@
  * "The grace-period math" works it through for readers.
  */
 import type { Profiles } from '../facts/profiles.ts';
-import { planGatewaySettings } from './plan-gateway.ts';
+import { planGatewaySettings, withHeadroom } from './plan-gateway.ts';
 import { describeRelease, planRelease } from './plan-release.ts';
 import { planRollout, type PlannedRollout } from './plan-rollout.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { ceilSeconds, formatFactor, formatSeconds, roundMs } from './seconds.ts';
 
 import { collectWarnings } from './warnings.ts';
-import type { DerivationStep, Plan } from './plan-types.ts';
+import type { DerivationStep, Plan, PlannedProbe } from './plan-types.ts';
 
 export type { DerivationStep, Plan, PlannedProbe } from './plan-types.ts';
 
@@ -102,7 +102,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
 
   const drainSeconds = inputs.unboundedDrain
     ? inputs.drainCapSeconds
-    : ceilSeconds(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+    : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
   derivation.push({
     field: 'drainSeconds',
     value: drainSeconds,
@@ -208,25 +208,15 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'A restart reloads the model, so liveness should fail later than readiness.',
   });
 
+  // The profile's path and timeout; the period and threshold the inputs and the derivation give.
+  const probe = (kind: keyof Plan['probes'], periodSeconds: number, failureThreshold: number): PlannedProbe => {
+    const { path, timeoutSeconds } = server.probes[kind];
+    return { path, periodSeconds, failureThreshold, timeoutSeconds };
+  };
   const probes = {
-    startup: {
-      path: server.probes.startup.path,
-      periodSeconds: inputs.startupPeriodSeconds,
-      failureThreshold: startupFailureThreshold,
-      timeoutSeconds: server.probes.startup.timeoutSeconds,
-    },
-    readiness: {
-      path: server.probes.readiness.path,
-      periodSeconds: inputs.readinessPeriodSeconds,
-      failureThreshold: inputs.readinessFailureThreshold,
-      timeoutSeconds: server.probes.readiness.timeoutSeconds,
-    },
-    liveness: {
-      path: server.probes.liveness.path,
-      periodSeconds: inputs.livenessPeriodSeconds,
-      failureThreshold: inputs.livenessFailureThreshold,
-      timeoutSeconds: server.probes.liveness.timeoutSeconds,
-    },
+    startup: probe('startup', inputs.startupPeriodSeconds, startupFailureThreshold),
+    readiness: probe('readiness', inputs.readinessPeriodSeconds, inputs.readinessFailureThreshold),
+    liveness: probe('liveness', inputs.livenessPeriodSeconds, inputs.livenessFailureThreshold),
   };
 
   const minor = Number(inputs.kubernetesVersion.split('.')[1]);

@@ -28,24 +28,21 @@ export function profileIdsFor(spec: FieldSpec, profiles: Profiles): string[] {
   return spec.key === 'gateway' ? profiles.gateways.map((g) => g.id) : profiles.modelServers.map((m) => m.id);
 }
 
+/** Find an entry of `list` by id, or throw naming `what` and the allowed ids. */
+export function byId<T extends { id: string }>(list: readonly T[], id: string, what: string): T {
+  const found = list.find((p) => p.id === id);
+  if (!found) throw new Error(`${what} must be one of ${list.map((p) => p.id).join(', ')} (got ${JSON.stringify(id)})`);
+  return found;
+}
+
 /** Find a gateway profile by id, or throw naming the allowed ids. */
 export function gatewayById(profiles: Profiles, id: string): GatewayProfile {
-  const found = profiles.gateways.find((g) => g.id === id);
-  if (!found)
-    throw new Error(
-      `gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(id)})`,
-    );
-  return found;
+  return byId(profiles.gateways, id, 'gateway');
 }
 
 /** Find a model-server profile by id, or throw naming the allowed ids. */
 export function modelServerById(profiles: Profiles, id: string): ModelServerProfile {
-  const found = profiles.modelServers.find((m) => m.id === id);
-  if (!found)
-    throw new Error(
-      `model-server must be one of ${profiles.modelServers.map((m) => m.id).join(', ')} (got ${JSON.stringify(id)})`,
-    );
-  return found;
+  return byId(profiles.modelServers, id, 'model-server');
 }
 
 /**

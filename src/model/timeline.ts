@@ -156,14 +156,16 @@ export function fateOf(request: ExampleRequest, settings: TimelineSettings): Req
   const sigterm = sigtermAt(settings);
   const stop = stopServingAt(settings);
   const wouldEnd = roundMs(request.arrivalSeconds + request.durationSeconds);
+  const outcome = (fate: Fate, endSeconds: number, reason: string): RequestOutcome => ({
+    request,
+    fate,
+    wouldEndSeconds: wouldEnd,
+    endSeconds,
+    reason,
+  });
   if (request.arrivalSeconds >= sigterm) {
-    return {
-      request,
-      fate: 'refused',
-      wouldEndSeconds: wouldEnd,
-      endSeconds: request.arrivalSeconds,
-      reason: `reaches the pod at ${fmt(request.arrivalSeconds)}, after SIGTERM at ${fmt(sigterm)}: the server no longer accepts it`,
-    };
+    const reason = `reaches the pod at ${fmt(request.arrivalSeconds)}, after SIGTERM at ${fmt(sigterm)}: the server no longer accepts it`;
+    return outcome('refused', request.arrivalSeconds, reason);
   }
   if (wouldEnd > stop) {
     const by =
@@ -172,21 +174,9 @@ export function fateOf(request: ExampleRequest, settings: TimelineSettings): Req
         : stop === sigterm
           ? `the server does not drain and aborts it at SIGTERM (${fmt(stop)})`
           : `the drain ends at ${fmt(stop)}`;
-    return {
-      request,
-      fate: 'cut',
-      wouldEndSeconds: wouldEnd,
-      endSeconds: stop,
-      reason: `needs until ${fmt(wouldEnd)}, but ${by}`,
-    };
+    return outcome('cut', stop, `needs until ${fmt(wouldEnd)}, but ${by}`);
   }
-  return {
-    request,
-    fate: 'ok',
-    wouldEndSeconds: wouldEnd,
-    endSeconds: wouldEnd,
-    reason: `ends at ${fmt(wouldEnd)}, before the server stops serving at ${fmt(stop)}`,
-  };
+  return outcome('ok', wouldEnd, `ends at ${fmt(wouldEnd)}, before the server stops serving at ${fmt(stop)}`);
 }
 
 /**
@@ -377,24 +367,14 @@ function pathsFor(plan: Plan, profiles: Profiles): RemovalPath[] {
     seconds: 0,
     basis: 'watch',
   };
-  const healthCheckOnly = plan.warnings.some((w) => w.code === 'health-check-only');
-  if (healthCheckOnly) {
-    return [
-      epp,
-      {
-        id: 'health-check',
-        label: `${gateway.name}: health checks`,
-        from: 'sigterm',
-        seconds: plan.removalSeconds,
-        basis: plan.removalBasis,
-      },
-    ];
-  }
+  const removal = { seconds: plan.removalSeconds, basis: plan.removalBasis };
+  if (plan.warnings.some((w) => w.code === 'health-check-only'))
+    return [epp, { id: 'health-check', label: `${gateway.name}: health checks`, from: 'sigterm', ...removal }];
   const label =
     gateway.mechanism === 'endpoint-view'
       ? `${gateway.name}: slowest path (removal p99)`
       : `${gateway.name}: picked requests in transit (removal p99)`;
-  return [epp, { id: 'gateway', label, from: 'deletion', seconds: plan.removalSeconds, basis: plan.removalBasis }];
+  return [epp, { id: 'gateway', label, from: 'deletion', ...removal }];
 }
 
 /** The timeline settings for a plan, with any values the reader deployed instead. */

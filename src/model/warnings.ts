@@ -10,7 +10,7 @@ import { imageRepository, isServerImage } from '../facts/releases.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { formatFactor, formatSeconds } from './seconds.ts';
 import { AUTOSCALER_GRACE_LIMIT_SECONDS } from './plan-rollout.ts';
-import { routeTimeoutNeededSeconds } from './plan-gateway.ts';
+import { withHeadroom } from './plan-gateway.ts';
 
 /** The guide that measures a rollout and the numbers behind it with `hitless verify`. */
 const MEASURE_LINK: WarningLink = {
@@ -207,7 +207,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
     );
   }
   const route = gateway.routeTimeout;
-  const routeNeeded = routeTimeoutNeededSeconds(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
+  const routeNeeded = withHeadroom(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
   const routeWhy = `the ${formatSeconds(plan.maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`;
   if (route?.honored && route.defaultSeconds !== undefined && route.defaultSeconds < routeNeeded) {
     add(

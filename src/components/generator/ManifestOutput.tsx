@@ -8,6 +8,7 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { knownLinesOf, linesToRender, type HighlightedLines, type ManifestLine } from './manifest-lines.ts';
 import { downloadText, useCopy } from './yaml-view.tsx';
+import { listOf } from './field-visibility.ts';
 
 /** An invalid input, as the manifest area names it. */
 export interface InvalidField {
@@ -73,11 +74,6 @@ function useManifestLines(
   };
 }
 
-/** "A", "A and B", "A, B and C". */
-function listOf(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
-
 /** The manifest view. The `<pre data-testid="manifest">` text is exactly what Copy puts on the clipboard. */
 export function ManifestOutput({ manifest, serverHtml, fileName, pending = false, invalid = [] }: Props) {
   const pre = useRef<HTMLPreElement>(null);
@@ -86,6 +82,7 @@ export function ManifestOutput({ manifest, serverHtml, fileName, pending = false
   const { onCopy, status } = useCopy(textNow);
   const onDownload = () => downloadText(textNow(), fileName);
   const blocked = invalid.length > 0;
+  const off = { disabled: blocked || undefined, 'aria-describedby': blocked ? 'gen-manifest-blocked' : undefined };
 
   // Line i keeps its element across changes and only a changed line's content is replaced: no element is inserted
   // into or removed from <code> unless the line count changes. An insertion there makes Chromium restyle all of
@@ -110,22 +107,10 @@ export function ManifestOutput({ manifest, serverHtml, fileName, pending = false
       <div class="gen-output-bar">
         <h2 id="gen-manifest-heading">Manifest</h2>
         <div class="gen-actions">
-          <button
-            type="button"
-            onClick={onCopy}
-            data-testid="copy"
-            disabled={blocked || undefined}
-            aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}
-          >
+          <button type="button" onClick={onCopy} data-testid="copy" {...off}>
             Copy
           </button>
-          <button
-            type="button"
-            onClick={onDownload}
-            data-testid="download"
-            disabled={blocked || undefined}
-            aria-describedby={blocked ? 'gen-manifest-blocked' : undefined}
-          >
+          <button type="button" onClick={onDownload} data-testid="download" {...off}>
             {`Download ${fileName}`}
           </button>
           <span role="status" class="gen-copy-status">

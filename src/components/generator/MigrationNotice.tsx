@@ -13,6 +13,16 @@ interface Props {
   onDismiss: () => void;
 }
 
+function Changes({ changes }: { changes: Migration['changes'] }) {
+  return (
+    <ul>
+      {changes.map((c) => (
+        <li key={c.label}>{describeChange(c)}</li>
+      ))}
+    </ul>
+  );
+}
+
 /** The list of changed values for a link from an older drain model. */
 export function MigrationNotice({ migration, onDismiss }: Props) {
   const shown = migration.changes.slice(0, SHOWN_CHANGES);
@@ -26,21 +36,11 @@ export function MigrationNotice({ migration, onDismiss }: Props) {
           ? ' gives the same values for these inputs.'
           : ' changes these values (old \u2192 new):'}
       </p>
-      {shown.length > 0 ? (
-        <ul>
-          {shown.map((c) => (
-            <li key={c.label}>{describeChange(c)}</li>
-          ))}
-        </ul>
-      ) : null}
+      {shown.length > 0 ? <Changes changes={shown} /> : null}
       {rest.length > 0 ? (
         <details>
           <summary>and {rest.length} more</summary>
-          <ul>
-            {rest.map((c) => (
-              <li key={c.label}>{describeChange(c)}</li>
-            ))}
-          </ul>
+          <Changes changes={rest} />
         </details>
       ) : null}
       <button type="button" onClick={onDismiss}>

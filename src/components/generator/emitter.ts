@@ -6,8 +6,6 @@ import type { Profiles } from '../../facts/profiles.ts';
 import type { DrainInputs } from '../../model/resolve.ts';
 import { outputFacts } from '../../facts/site-output.ts';
 
-export { emitManifest } from '../../emit/bundle.ts';
-
 /** What the page shows for the chosen output form: its text, or the field that keeps it from being made. */
 export interface PageOutput {
   text: string;

@@ -11,6 +11,7 @@
  *   output form only.
  */
 import type { FieldSpec } from '../../model/fields.ts';
+import { byId } from '../../model/resolve.ts';
 
 /** What these rules read of the gateways: the full profiles, or the generator's choices (profile-choices.ts). */
 interface GatewayList {
@@ -42,12 +43,7 @@ function typed(raw: Record<string, string>, flag: string): boolean {
 /** Whether a health-check field does not apply: the gateway has no health-check data. */
 function healthCheckUnused(profiles: GatewayList, gatewayId: string, flag: string): boolean {
   if (!HEALTH_CHECK_FLAGS.includes(flag)) return false;
-  const gateway = profiles.gateways.find((g) => g.id === gatewayId);
-  if (!gateway)
-    throw new Error(
-      `gateway must be one of ${profiles.gateways.map((g) => g.id).join(', ')} (got ${JSON.stringify(gatewayId)})`,
-    );
-  return !gateway.healthCheck;
+  return !byId(profiles.gateways, gatewayId, 'gateway').healthCheck;
 }
 
 /** Whether the form leaves the field out (see the module's comment). */
@@ -58,7 +54,7 @@ export function fieldHidden(profiles: GatewayList, state: FormState, spec: Field
 }
 
 /** A list in prose: "a", "a and b", "a, b and c". */
-function listOf(items: readonly string[]): string {
+export function listOf(items: readonly string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 

@@ -190,6 +190,17 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
   const ticks = ticksFor(span, Math.floor(plotWidth / 56));
   const labels = tickLabels(ticks);
   const anchor = (seconds: number) => (x(seconds) > width * 0.65 ? 'end' : 'start');
+  /** A signal's label beside its line, on the side with room. */
+  const signalLabel = (seconds: number, y: number, name: string) => (
+    <text
+      x={x(seconds) + (anchor(seconds) === 'end' ? -4 : 4)}
+      y={y}
+      text-anchor={anchor(seconds)}
+      class="tl-label tl-strong"
+    >
+      {name} {fmt(seconds)}
+    </text>
+  );
 
   return (
     <svg
@@ -243,23 +254,9 @@ export function TimelineChart({ timeline, width, uid, describedBy, labelledBy, s
         </g>
       ) : null}
       {rows}
-      <text
-        x={x(t.sigtermSeconds) + (anchor(t.sigtermSeconds) === 'end' ? -4 : 4)}
-        y={14}
-        text-anchor={anchor(t.sigtermSeconds)}
-        class="tl-label tl-strong"
-      >
-        SIGTERM {fmt(t.sigtermSeconds)}
-      </text>
+      {signalLabel(t.sigtermSeconds, 14, 'SIGTERM')}
       {inView(t.sigkillSeconds) ? (
-        <text
-          x={x(t.sigkillSeconds) + (anchor(t.sigkillSeconds) === 'end' ? -4 : 4)}
-          y={30}
-          text-anchor={anchor(t.sigkillSeconds)}
-          class="tl-label tl-strong"
-        >
-          SIGKILL {fmt(t.sigkillSeconds)}
-        </text>
+        signalLabel(t.sigkillSeconds, 30, 'SIGKILL')
       ) : (
         <text x={x(span)} y={30} text-anchor="end" class="tl-label tl-strong">
           SIGKILL {fmt(t.sigkillSeconds)} →

@@ -9,6 +9,11 @@ export const URL_PATTERN = /^https:\/\/[^\s]+$/;
 /** A model name as Hugging Face writes it (`Qwen/Qwen3-32B`). */
 export const MODEL = /^[A-Za-z0-9][A-Za-z0-9._/:-]*$/;
 
+/** Refuse the value at `path` (within the value a refinement checks) with `message`. */
+export function refuse(ctx: z.RefinementCtx, path: PropertyKey[], message: string): void {
+  ctx.addIssue({ code: 'custom', path, message });
+}
+
 /** A string with something in it besides spaces. */
 export const text = z
   .string()
@@ -72,13 +77,8 @@ export type ReleaseRange = { since?: string; until?: string };
 
 /** A range whose `until` is not after its `since` is refused at `until`. */
 export function checkRange(range: ReleaseRange, ctx: z.RefinementCtx): void {
-  if (range.since !== undefined && range.until !== undefined && compareReleases(range.since, range.until) >= 0) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['until'],
-      message: `must be a later release than since (${range.since}), found ${range.until}`,
-    });
-  }
+  if (range.since !== undefined && range.until !== undefined && compareReleases(range.since, range.until) >= 0)
+    refuse(ctx, ['until'], `must be a later release than since (${range.since}), found ${range.until}`);
 }
 
 /** Every `sources:` list of ids in a file (outside manifest templates) must name a source in `known`. */
@@ -95,11 +95,7 @@ export function checkSourceRefs(
       if (key === 'sources' && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
         value.forEach((ref, i) => {
           if (!known.has(ref))
-            ctx.addIssue({
-              code: 'custom',
-              path: [...path, key, i],
-              message: `names source "${ref}", which the file's sources list does not declare`,
-            });
+            refuse(ctx, [...path, key, i], `names source "${ref}", which the file's sources list does not declare`);
         });
       } else if (key !== 'sources' && key !== 'manifest') {
         checkSourceRefs(value, known, ctx, [...path, key]);

@@ -3,7 +3,7 @@
  * `extraManifests`), as a template: whole-string `${value}` placeholders where inputs or plan numbers go.
  */
 import { z } from './zod.ts';
-import { id, sourceIds, text } from './common.ts';
+import { id, refuse, sourceIds, text } from './common.ts';
 
 /**
  * The values a manifest template may name, as a whole string scalar `${value}`: the pool's name, namespace and
@@ -25,7 +25,7 @@ const PLACEHOLDER = /^\$\{([A-Za-z]+)\}$/;
 
 /** Every `${value}` a template names must be a known value; other strings must not contain `${`; no nulls. */
 function checkTemplate(node: unknown, ctx: z.RefinementCtx, path: PropertyKey[]): void {
-  const fail = (message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const fail = (message: string) => refuse(ctx, path, message);
   if (typeof node === 'string') {
     const name = PLACEHOLDER.exec(node)?.[1];
     if (name !== undefined && !(TEMPLATE_VALUES as readonly string[]).includes(name))
@@ -93,8 +93,7 @@ export const extraManifest = z
   })
   .superRefine((e, ctx) => {
     for (const path of Object.keys(e.comments)) {
-      if (!hasPath(e.manifest, path))
-        ctx.addIssue({ code: 'custom', path: ['comments', path], message: 'names no value of the manifest' });
+      if (!hasPath(e.manifest, path)) refuse(ctx, ['comments', path], 'names no value of the manifest');
     }
   })
   // The object's kind, for headings and tables.

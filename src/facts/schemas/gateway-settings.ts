@@ -4,7 +4,7 @@
  * injected into the model-server pod is kept alive through the drain.
  */
 import { z } from './zod.ts';
-import { sourceIds, text, wholeNumber } from './common.ts';
+import { refuse, sourceIds, text, wholeNumber } from './common.ts';
 
 const MAX_INT32 = 2147483647;
 
@@ -26,7 +26,7 @@ export const secondsSetting = z
     sources: sourceIds,
   })
   .superRefine((s, ctx) => {
-    const fail = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    const fail = (key: string, message: string) => refuse(ctx, [key], message);
     if (s.defaultSeconds > s.maxSeconds) fail('defaultSeconds', `must not exceed maxSeconds (${s.maxSeconds})`);
     if (s.floorSeconds === undefined) {
       if (s.floorReason !== undefined) fail('floorReason', 'needs floorSeconds');
@@ -66,18 +66,9 @@ export const routeTimeout = z
     sources: sourceIds,
   })
   .superRefine((r, ctx) => {
-    if (r.honored && r.instead)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['instead'],
-        message: 'is only for a gateway that does not honor timeouts.request',
-      });
+    if (r.honored && r.instead) refuse(ctx, ['instead'], 'is only for a gateway that does not honor timeouts.request');
     if (!r.honored && !r.instead)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['instead'],
-        message: 'is required when honored is false: say what bounds a response instead',
-      });
+      refuse(ctx, ['instead'], 'is required when honored is false: say what bounds a response instead');
   });
 
 const ANNOTATION = /^[a-z0-9.-]+\/[A-Za-z0-9.-]+$/;

@@ -7,6 +7,7 @@ import {
   id,
   latestChecked,
   numberFrom,
+  refuse,
   releaseRange,
   source,
   sourceIds,
@@ -38,8 +39,7 @@ const knob = z.strictObject({
   holdsFor: z
     .strictObject({ of: text, ...releaseRange })
     .superRefine((h, ctx) => {
-      if (h.since === undefined && h.until === undefined)
-        ctx.addIssue({ code: 'custom', path: ['since'], message: 'is missing: give since and/or until' });
+      if (h.since === undefined && h.until === undefined) refuse(ctx, ['since'], 'is missing: give since and/or until');
       checkRange(h, ctx);
     })
     .optional(),
@@ -109,13 +109,8 @@ const gatewayFile = z
     sources: z.array(source).min(1),
   })
   .superRefine((g, ctx) => {
-    if (g.removal.seconds === undefined && !g.healthCheck) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['removal', 'seconds'],
-        message: 'is missing, and there is no healthCheck to derive removal from',
-      });
-    }
+    if (g.removal.seconds === undefined && !g.healthCheck)
+      refuse(ctx, ['removal', 'seconds'], 'is missing, and there is no healthCheck to derive removal from');
     checkExtraManifests(g, ctx);
     checkSourceRefs(g, new Set(g.sources.map((s) => s.id)), ctx);
   })
@@ -132,8 +127,7 @@ function checkExtraManifests(
 ): void {
   const seen = new Set<string>();
   g.extraManifests.forEach((extra, i) => {
-    const fail = (key: string, message: string) =>
-      ctx.addIssue({ code: 'custom', path: ['extraManifests', i, key], message });
+    const fail = (key: string, message: string) => refuse(ctx, ['extraManifests', i, key], message);
     if (seen.has(extra.id)) fail('id', `repeats the id "${extra.id}"`);
     seen.add(extra.id);
     const uses = namedValues(extra.manifest);

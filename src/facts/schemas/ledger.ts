@@ -4,7 +4,7 @@
  * facts as entries; their schemas refuse a file with a problem, and tests call them on mutated copies.
  */
 import type { z } from 'zod';
-import { DATE, type ReleaseRange } from './common.ts';
+import { DATE, refuse, type ReleaseRange } from './common.ts';
 
 /** One fact of a profile as the ledger sees it: where it is, what it cites, and its range when it has one. */
 export interface LedgerEntry {
@@ -46,7 +46,6 @@ export function ledgerProblems(
 export function checkLedger<T>(problemsOf: (profile: T) => string[]) {
   return (profile: T, ctx: z.RefinementCtx): void => {
     const problems = problemsOf(profile);
-    if (problems.length > 0)
-      ctx.addIssue({ code: 'custom', path: [], message: `fails the facts ledger: ${problems[0]}` });
+    if (problems.length > 0) refuse(ctx, [], `fails the facts ledger: ${problems[0]}`);
   };
 }

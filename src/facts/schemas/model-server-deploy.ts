@@ -4,7 +4,7 @@
  * CPU and memory estimates), each with its reason and sources.
  */
 import { z } from './zod.ts';
-import { ID, MODEL, sourceIds, text, wholeNumber } from './common.ts';
+import { ID, MODEL, refuse, sourceIds, text, wholeNumber } from './common.ts';
 
 /** One environment variable the server's container gets, with why. */
 const envVar = z.strictObject({ name: z.string().regex(/^[A-Z_][A-Z0-9_]*$/), value: text, why: text });
@@ -56,7 +56,7 @@ export const deploySchema = z
   .superRefine((d, ctx) => {
     const names = new Set<string>();
     d.env.forEach((env, i) => {
-      if (names.has(env.name)) ctx.addIssue({ code: 'custom', path: ['env', i], message: `sets ${env.name} twice` });
+      if (names.has(env.name)) refuse(ctx, ['env', i], `sets ${env.name} twice`);
       names.add(env.name);
     });
   });

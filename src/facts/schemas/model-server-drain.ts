@@ -1,6 +1,6 @@
 /** How a model server handles SIGTERM (`drain`) and how its probes are set (`probes`), in a model-server data file. */
 import { z } from './zod.ts';
-import { basis, id, sourceIds, text, wholeNumber } from './common.ts';
+import { basis, id, refuse, sourceIds, text, wholeNumber } from './common.ts';
 
 /** How a model server handles SIGTERM. */
 const drainKind = z.enum(['flag', 'unbounded', 'fixed', 'none']);
@@ -44,7 +44,7 @@ export const drainSchema = z
     caveat: text.optional(),
   })
   .superRefine((d, ctx) => {
-    const fail = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    const fail = (key: string, message: string) => refuse(ctx, [key], message);
     if (d.kind === 'flag' && !d.flag) fail('flag', 'is required when kind is flag');
     if (d.kind === 'fixed' && d.fixedSeconds === undefined) fail('fixedSeconds', 'is required when kind is fixed');
     if (d.kind === 'fixed' && d.fixedScope === undefined) fail('fixedScope', 'is required when kind is fixed');

@@ -7,6 +7,7 @@ import {
   ID,
   id,
   latestChecked,
+  refuse,
   releaseRange,
   source,
   sourceIds,
@@ -46,12 +47,8 @@ const releaseFact = z
   .superRefine((f, ctx) => {
     checkRange(f, ctx);
     if (f.since === undefined && f.until === undefined && f.rangeNote === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['since'],
-        message:
-          'is missing: a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known',
-      });
+      const why = 'a per-release fact needs since and/or until, or a rangeNote saying why no release bound is known';
+      refuse(ctx, ['since'], `is missing: ${why}`);
     }
   });
 export type ReleaseFact = z.output<typeof releaseFact>;
@@ -78,9 +75,8 @@ const entryPoint = z
   })
   .superRefine((e, ctx) => {
     if ((e.binary === undefined) === (e.module === undefined))
-      ctx.addIssue({ code: 'custom', path: [], message: 'needs exactly one of binary and module' });
-    if (e.subcommand !== undefined && e.binary === undefined)
-      ctx.addIssue({ code: 'custom', path: ['subcommand'], message: 'is only for a binary' });
+      refuse(ctx, [], 'needs exactly one of binary and module');
+    if (e.subcommand !== undefined && e.binary === undefined) refuse(ctx, ['subcommand'], 'is only for a binary');
   });
 
 const modelServerFile = z
@@ -119,11 +115,7 @@ const modelServerFile = z
       .superRefine((facts, ctx) => {
         for (const topic of RELEASE_FACT_TOPICS) {
           if (!facts.some((f) => f.topic === topic))
-            ctx.addIssue({
-              code: 'custom',
-              path: [],
-              message: `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`,
-            });
+            refuse(ctx, [], `has no fact with topic ${topic} (each of ${RELEASE_FACT_TOPICS.join(', ')} is needed)`);
         }
       }),
     /** What the Deployment needs for the server to start and use its GPUs. */
@@ -131,7 +123,7 @@ const modelServerFile = z
     sources: z.array(source).min(1),
   })
   .superRefine((m, ctx) => {
-    const fail = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const fail = (path: PropertyKey[], message: string) => refuse(ctx, path, message);
     const known = new Set(m.sources.map((s) => s.id));
     m.entryPoints.forEach((e, i) => {
       if (known.has(e.source.id))
