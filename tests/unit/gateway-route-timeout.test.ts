@@ -32,6 +32,16 @@ test('Envoy AI Gateway: no warning when the longest request with headroom fits i
   );
 });
 
+test('kgateway: Envoy\u2019s 15 s route timeout applies unless the HTTPRoute sets timeouts.request', () => {
+  const p = planOf({ gateway: 'kgateway' });
+  const warning = p.warnings.find((w) => w.code === 'route-timeout-default')!;
+  assert.match(warning.message, /^kgateway cuts a request after 15s unless the HTTPRoute .* at least 738s/);
+  assert.match(
+    manifestOf({ gateway: 'kgateway' }),
+    /# kgateway cuts a request after 15s .*spec\.rules\[\]\.timeouts\.request: 738s/,
+  );
+});
+
 test('NGINX Gateway Fabric: no timeouts on the route, a read timeout of at least 738s instead', () => {
   const p = planOf({ gateway: 'nginx-gateway-fabric' });
   const warning = p.warnings.find((w) => w.code === 'route-timeout-unsupported')!;
