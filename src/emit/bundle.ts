@@ -140,7 +140,7 @@ function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfi
   }
   if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
     return (
-      ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
+      ` ${gateway.name} accepts timeouts on an HTTPRoute rule but ignores them; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
       + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`
     );
   }

@@ -222,7 +222,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
     add(
       'route-timeout-unsupported',
       'warning',
-      `${gateway.name} takes no timeouts on an HTTPRoute rule (a rule with them is refused); ${route.instead.setting} `
+      `${gateway.name} ignores timeouts on an HTTPRoute rule (it accepts the route and reports them as unsupported); ${route.instead.setting} `
         + (route.instead.scope === 'between-reads'
           ? `defaults to ${formatSeconds(route.instead.defaultSeconds)} between two reads, so a response that is not streamed and generates for longer is cut (a streamed one is not). `
           : `defaults to ${formatSeconds(route.instead.defaultSeconds)}, less than the ${formatSeconds(plan.maxRequestSeconds)} longest request. `)

@@ -44,7 +44,7 @@ export type GatewaySecondsSetting = z.output<typeof secondsSetting>;
 /** A gateway's request timeout on an HTTPRoute rule, read at a named release. */
 export const routeTimeout = z
   .strictObject({
-    /** Whether the gateway applies `timeouts.request` (false: it refuses or ignores the field). */
+    /** Whether the gateway applies `timeouts.request` (false: it accepts the field and ignores it). */
     honored: z.boolean(),
     /** The timeout a request gets when the route sets none; absent when there is none. */
     defaultSeconds: wholeNumber(1, 86400).optional(),
