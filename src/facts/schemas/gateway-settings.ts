@@ -88,7 +88,10 @@ export const podSidecar = z.strictObject({
   summary: text,
   /** The annotation that asks for a native sidecar (stopped only after the main containers exit), value "true". */
   nativeAnnotation: z.string().regex(ANNOTATION),
-  /** The first Kubernetes minor version (1.29) whose nodes run native sidecars by default. */
+  /**
+   * The first Kubernetes minor version (1.29) whose nodes run native sidecars by default, so that the annotation can
+   * force one (Istio's own default waits for kubelet 1.33).
+   */
   nativeFromKubernetes: z.string().regex(/^1\.\d+$/),
   /** The proxy-config annotation whose terminationDrainDuration the manifest sets when native sidecars are not available. */
   drainAnnotation: z.string().regex(ANNOTATION),
