@@ -79,6 +79,9 @@ function annotateDeployment(
   keyAt(doc, ['spec'], 'strategy').commentBefore =
     ` Rollout, worst case: ${formulaOf(plan, 'rolloutSeconds')} = ${plan.rolloutSeconds}s; during a step ${formulaOf(plan, 'rolloutCapacity')}.`;
   annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gateway);
+  if (server.engineTypeNote)
+    keyAt(doc, ['spec', 'template', 'metadata', 'labels'], ENGINE_TYPE_LABEL).commentBefore =
+      ` ${server.engineTypeNote.summary}`;
   annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
 }
 

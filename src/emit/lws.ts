@@ -13,6 +13,7 @@ import type { LwsFacts } from '../facts/profiles.ts';
 import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, OutputError, type OutputFile } from './files.ts';
+import { keyAt } from './pod.ts';
 
 const LWS_FILE = 'leaderworkerset.yaml';
 
@@ -208,6 +209,12 @@ export function lwsFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
   const bundle = manifestDocuments(plan, inputs, profiles);
   const set = new Document(leaderWorkerSet(plan, inputs, profiles, facts, bundle[0].toJS() as Obj), DOCUMENT_OPTIONS);
   annotate(set, plan, inputs, facts, server.name);
+  if (server.engineTypeNote)
+    keyAt(
+      set,
+      ['spec', 'leaderWorkerTemplate', 'leaderTemplate', 'metadata', 'labels'],
+      ENGINE_TYPE_LABEL,
+    ).commentBefore = ` ${server.engineTypeNote.summary}`;
   const rest = bundle.slice(1).filter((doc) => doc.get('kind') !== 'PodDisruptionBudget');
   const budget = budgetFor(plan, inputs);
   return [
