@@ -137,7 +137,7 @@ test('SGLang runs its own multi-node launch with tensor parallel over every GPU 
   const leader = set.spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].command[2];
   assert.match(
     leader,
-    /^exec python3 -m sglang\.launch_server --model-path Qwen\/Qwen3-32B .* --tp 4 --nnodes \$\(LWS_GROUP_SIZE\) --node-rank \$\(LWS_WORKER_INDEX\) --dist-init-addr \$\(LWS_LEADER_ADDRESS\):20000$/,
+    /^exec python3 -m sglang\.launch_server --model-path Qwen\/Qwen3-32B .* --tp-size 4 --nnodes \$\(LWS_GROUP_SIZE\) --node-rank \$\(LWS_WORKER_INDEX\) --dist-init-addr \$\(LWS_LEADER_ADDRESS\):20000$/,
   );
 });
 
