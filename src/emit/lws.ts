@@ -157,7 +157,10 @@ function annotate(doc: Document, plan: Plan, inputs: DrainInputs, facts: LwsFact
     ` Drain: ${plan.preStopSeconds}s preStop, ${plan.drainSeconds}s drain, ${plan.teardownSeconds}s teardown = ${plan.terminationGracePeriodSeconds}s grace, for leader and workers alike.`,
   ].join('\n');
   comment([...lwt, 'size'], 'pods per replica, one per node, the leader included');
-  comment([...lwt, 'restartPolicy'], 'a pod that restarts recreates its whole group');
+  comment(
+    [...lwt, 'restartPolicy'],
+    'a pod that restarts recreates its whole group: a failed worker takes the leader and its requests down too',
+  );
   comment(
     ['spec', 'rolloutStrategy', 'rollingUpdateConfiguration', 'maxSurge'],
     `groups, not pods: ${formulaOf(plan, 'strategy')}`,
@@ -209,6 +212,10 @@ export function lwsFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
   const bundle = manifestDocuments(plan, inputs, profiles);
   const set = new Document(leaderWorkerSet(plan, inputs, profiles, facts, bundle[0].toJS() as Obj), DOCUMENT_OPTIONS);
   annotate(set, plan, inputs, facts, server.name);
+  const note = facts.multiNode[server.id].note;
+  if (note)
+    keyAt(set, ['spec', 'leaderWorkerTemplate', 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore =
+      ` ${note}`;
   if (server.engineTypeNote)
     keyAt(
       set,

@@ -179,3 +179,15 @@ test('the budget says why it selects the whole set and how its number was derive
   assert.match(budget, /evicting a worker recreates its group/);
   assert.match(budget, /maxUnavailable: 1 # evictions one pod at a time, as the rollout replaces them/);
 });
+
+test('the vLLM form says it leaves out the example\u2019s Ray wait and retry, and that a failed worker recreates the group', () => {
+  const { out } = lws(MULTI);
+  assert.match(
+    out.text,
+    /# Unlike LWS's vLLM example, .* each worker tries once\. .*recreates the whole group, leader included/,
+  );
+  assert.match(
+    out.text,
+    /restartPolicy: RecreateGroupOnPodRestart # a pod that restarts recreates its whole group: a failed worker takes the leader/,
+  );
+});
