@@ -8,12 +8,12 @@
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
-import { modelServerById, type DrainInputs } from '../model/resolve.ts';
+import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import type { LwsFacts } from '../facts/profiles.ts';
 import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, OutputError, type OutputFile } from './files.ts';
-import { keyAt } from './pod.ts';
+import { annotatePodAnnotations, keyAt } from './pod.ts';
 
 const LWS_FILE = 'leaderworkerset.yaml';
 
@@ -100,6 +100,9 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
     gpusPerPod: String(perPod),
     nodes: String(inputs.nodesPerReplica),
   };
+  // The gateway's pod annotations (Istio's sidecar settings) go on leaders and workers alike: a classic sidecar that
+  // exits early in a worker cuts the group's traffic as surely as one in the leader.
+  const annotations: Obj | undefined = deployment.spec.template.metadata.annotations;
   const leaderPod: Obj = structuredClone(deployment.spec.template.spec);
   const leader: Obj = leaderPod.containers[0];
   delete leader.args;
@@ -133,10 +136,16 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
         size: inputs.nodesPerReplica,
         restartPolicy: facts.restartPolicy,
         leaderTemplate: {
-          metadata: { labels: { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType } },
+          metadata: {
+            labels: { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType },
+            ...(annotations ? { annotations: structuredClone(annotations) } : {}),
+          },
           spec: leaderPod,
         },
-        workerTemplate: { spec: workerPod },
+        workerTemplate: {
+          ...(annotations ? { metadata: { annotations: structuredClone(annotations) } } : {}),
+          spec: workerPod,
+        },
       },
     },
   };
@@ -212,6 +221,9 @@ export function lwsFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
   const bundle = manifestDocuments(plan, inputs, profiles);
   const set = new Document(leaderWorkerSet(plan, inputs, profiles, facts, bundle[0].toJS() as Obj), DOCUMENT_OPTIONS);
   annotate(set, plan, inputs, facts, server.name);
+  const gateway = gatewayById(profiles, inputs.gateway);
+  for (const template of ['leaderTemplate', 'workerTemplate'])
+    annotatePodAnnotations(set, ['spec', 'leaderWorkerTemplate', template, 'metadata'], plan, inputs, gateway);
   const note = facts.multiNode[server.id].note;
   if (note)
     keyAt(set, ['spec', 'leaderWorkerTemplate', 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore =

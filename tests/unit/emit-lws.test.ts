@@ -191,3 +191,15 @@ test('the vLLM form says it leaves out the example\u2019s Ray wait and retry, an
     /restartPolicy: RecreateGroupOnPodRestart # a pod that restarts recreates its whole group: a failed worker takes the leader/,
   );
 });
+
+test('Istio: leaders and workers carry the sidecar annotation the bundle has', () => {
+  const { set, out } = lws({ ...MULTI, gateway: 'istio' });
+  for (const template of ['leaderTemplate', 'workerTemplate'])
+    assert.deepEqual(
+      set.spec.leaderWorkerTemplate[template].metadata.annotations,
+      { 'sidecar.istio.io/nativeSidecar': 'true' },
+      template,
+    );
+  assert.match(out.text, /# Istio: The Istio gateway does not need a proxy in the model-server pod/);
+  assert.equal(lws(MULTI).set.spec.leaderWorkerTemplate.workerTemplate.metadata, undefined);
+});
