@@ -84,6 +84,9 @@ function annotateDeployment(
 ): void {
   annotateRollout(doc, plan, `; during a step ${formulaOf(plan, 'rolloutCapacity')}.`);
   annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gateway);
+  if (server.engineTypeNote)
+    keyAt(doc, ['spec', 'template', 'metadata', 'labels'], ENGINE_TYPE_LABEL).commentBefore =
+      ` ${server.engineTypeNote.summary}`;
   annotatePodSpec(doc, ['spec', 'template', 'spec'], plan, inputs, server);
 }
 
@@ -145,7 +148,7 @@ function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfi
   }
   if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
     return (
-      ` ${gateway.name} refuses timeouts on an HTTPRoute rule; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
+      ` ${gateway.name} accepts timeouts on an HTTPRoute rule but ignores them; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
       + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`
     );
   }

@@ -8,12 +8,12 @@
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
-import { modelServerById, type DrainInputs } from '../model/resolve.ts';
+import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import type { LwsFacts } from '../facts/profiles.ts';
 import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, OutputError, type OutputFile } from './files.ts';
-import { commentOn, preStopHook, preStopSecondsPath } from './pod.ts';
+import { annotatePodAnnotations, commentOn, keyAt, preStopHook, preStopSecondsPath } from './pod.ts';
 
 const LWS_FILE = 'leaderworkerset.yaml';
 
@@ -106,6 +106,9 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
     gpusPerPod: String(perPod),
     nodes: String(inputs.nodesPerReplica),
   };
+  // The gateway's pod annotations (Istio's sidecar settings) go on leaders and workers alike: a classic sidecar that
+  // exits early in a worker cuts the group's traffic as surely as one in the leader.
+  const annotations: Obj | undefined = deployment.spec.template.metadata.annotations;
   const leaderPod: Obj = structuredClone(deployment.spec.template.spec);
   const leader: Obj = leaderPod.containers[0];
   delete leader.args;
@@ -138,10 +141,16 @@ function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
         size: inputs.nodesPerReplica,
         restartPolicy: facts.restartPolicy,
         leaderTemplate: {
-          metadata: { labels: { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType } },
+          metadata: {
+            labels: { app: inputs.name, [ENGINE_TYPE_LABEL]: server.engineType },
+            ...(annotations ? { annotations: structuredClone(annotations) } : {}),
+          },
           spec: leaderPod,
         },
-        workerTemplate: { spec: workerPod },
+        workerTemplate: {
+          ...(annotations ? { metadata: { annotations: structuredClone(annotations) } } : {}),
+          spec: workerPod,
+        },
       },
     },
   };
@@ -158,7 +167,10 @@ function annotate(doc: Document, plan: Plan, inputs: DrainInputs, facts: LwsFact
     ` Drain: ${plan.preStopSeconds}s preStop, ${plan.drainSeconds}s drain, ${plan.teardownSeconds}s teardown = ${plan.terminationGracePeriodSeconds}s grace, for leader and workers alike.`,
   ].join('\n');
   comment([...lwt, 'size'], 'pods per replica, one per node, the leader included');
-  comment([...lwt, 'restartPolicy'], 'a pod that restarts recreates its whole group');
+  comment(
+    [...lwt, 'restartPolicy'],
+    'a pod that restarts recreates its whole group: a failed worker takes the leader and its requests down too',
+  );
   comment(
     ['spec', 'rolloutStrategy', 'rollingUpdateConfiguration', 'maxSurge'],
     `groups, not pods: ${formulaOf(plan, 'strategy')}`,
@@ -200,6 +212,19 @@ export function lwsFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, fa
   const bundle = manifestDocuments(plan, inputs, profiles);
   const set = new Document(leaderWorkerSet(plan, inputs, profiles, facts, bundle[0].toJS() as Obj), DOCUMENT_OPTIONS);
   annotate(set, plan, inputs, facts, server.name);
+  const gateway = gatewayById(profiles, inputs.gateway);
+  for (const template of ['leaderTemplate', 'workerTemplate'])
+    annotatePodAnnotations(set, ['spec', 'leaderWorkerTemplate', template, 'metadata'], plan, inputs, gateway);
+  const note = facts.multiNode[server.id].note;
+  if (note)
+    keyAt(set, ['spec', 'leaderWorkerTemplate', 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore =
+      ` ${note}`;
+  if (server.engineTypeNote)
+    keyAt(
+      set,
+      ['spec', 'leaderWorkerTemplate', 'leaderTemplate', 'metadata', 'labels'],
+      ENGINE_TYPE_LABEL,
+    ).commentBefore = ` ${server.engineTypeNote.summary}`;
   const rest = bundle.slice(1).filter((doc) => doc.get('kind') !== 'PodDisruptionBudget');
   const budget = budgetFor(plan, inputs);
   return [

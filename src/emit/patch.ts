@@ -16,11 +16,11 @@
 import { Document, isSeq, type Node } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
-import { modelServerById, type DrainInputs } from '../model/resolve.ts';
+import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { annotateRollout, manifestDocuments } from './bundle.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
-import { annotatePreStop, annotateProbes, commentOn, keyAt, scalarAt } from './pod.ts';
+import { annotatePodAnnotations, annotatePreStop, annotateProbes, commentOn, keyAt, scalarAt } from './pod.ts';
 
 /** The files of the patch form, as the kustomization names them. */
 const PATCH_FILE = 'drain-patch.yaml';
@@ -88,14 +88,19 @@ function patchObject(plan: Plan, inputs: DrainInputs, bundle: Obj): Obj {
       progressDeadlineSeconds: plan.progressDeadlineSeconds,
       strategy: { type: 'RollingUpdate', rollingUpdate: { ...plan.strategy } },
       template: {
+        // The gateway's pod annotations (Istio's sidecar settings), merged key by key into the reader's.
+        ...(bundle.spec.template.metadata.annotations
+          ? { metadata: { annotations: bundle.spec.template.metadata.annotations } }
+          : {}),
         spec: { terminationGracePeriodSeconds: plan.terminationGracePeriodSeconds, containers: [container] },
       },
     },
   };
 }
 
-function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName: string): Document {
+function patchDocument(plan: Plan, inputs: DrainInputs, bundle: Obj, serverName: string, profiles: Profiles): Document {
   const doc = new Document(patchObject(plan, inputs, bundle), DOCUMENT_OPTIONS);
+  annotatePodAnnotations(doc, ['spec', 'template', 'metadata'], plan, inputs, gatewayById(profiles, inputs.gateway));
   const container = ['spec', 'template', 'spec', 'containers', 0];
   doc.commentBefore = [
     ` Strategic-merge patch: the drain settings for ${serverName} in your Deployment ${inputs.name}; everything else stays yours.`,
@@ -179,7 +184,7 @@ export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles):
       kustomizationDocument(inputs, flag !== undefined, objects.length > 0),
     ]),
     fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [
-      patchDocument(plan, inputs, bundle, server.name),
+      patchDocument(plan, inputs, bundle, server.name, profiles),
     ]),
   ];
   if (flag)

@@ -88,7 +88,8 @@ const CHECK_RISE = 2;
 
 /**
  * The stand-in's SIGTERM behaviour for a model-server profile and its drain setting, as the corrected facts say
- * (fact check rows #4, #26, #36-39, #44-45, #53): every server stops taking new connections; a `flag` server
+ * (fact check rows #4, #26, #36-39, #44-45, #53): every server stops taking new connections (for SGLang an
+ * assumption, the cautious one: its code shows no path that refuses new requests while it drains); a `flag` server
  * drains for the flag's value (the plan's, else the flag's default); what outlives the bound is aborted with an
  * error event by a server whose zero aborts (vLLM) and cut by the others (TGI's launcher kills its web server,
  * Triton exits once its one --exit-timeout-secs budget is spent); what it waits for and what its health paths

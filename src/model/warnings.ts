@@ -203,7 +203,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
         + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set): a scale-down '
         + `kills a draining pod after ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} and cuts its requests. Raise --max-graceful-termination-sec to at least `
         + `${plan.terminationGracePeriodSeconds}, or keep these pods off nodes it removes (the pod annotation `
-        + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.',
+        + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); a node drain that shortens the grace period (kubectl drain --grace-period below it) cuts them the same way, while kubectl drain --timeout only bounds how long the command waits.',
     );
   }
   const route = gateway.routeTimeout;
@@ -222,7 +222,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
     add(
       'route-timeout-unsupported',
       'warning',
-      `${gateway.name} takes no timeouts on an HTTPRoute rule (a rule with them is refused); ${route.instead.setting} `
+      `${gateway.name} ignores timeouts on an HTTPRoute rule (it accepts the route and reports them as unsupported); ${route.instead.setting} `
         + (route.instead.scope === 'between-reads'
           ? `defaults to ${formatSeconds(route.instead.defaultSeconds)} between two reads, so a response that is not streamed and generates for longer is cut (a streamed one is not). `
           : `defaults to ${formatSeconds(route.instead.defaultSeconds)}, less than the ${formatSeconds(plan.maxRequestSeconds)} longest request. `)

@@ -137,7 +137,7 @@ test('SGLang runs its own multi-node launch with tensor parallel over every GPU 
   const leader = set.spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].command[2];
   assert.match(
     leader,
-    /^exec python3 -m sglang\.launch_server --model-path Qwen\/Qwen3-32B .* --tp 4 --nnodes \$\(LWS_GROUP_SIZE\) --node-rank \$\(LWS_WORKER_INDEX\) --dist-init-addr \$\(LWS_LEADER_ADDRESS\):20000$/,
+    /^exec python3 -m sglang\.launch_server --model-path Qwen\/Qwen3-32B .* --tp-size 4 --nnodes \$\(LWS_GROUP_SIZE\) --node-rank \$\(LWS_WORKER_INDEX\) --dist-init-addr \$\(LWS_LEADER_ADDRESS\):20000$/,
   );
 });
 
@@ -178,4 +178,28 @@ test('the budget says why it selects the whole set and how its number was derive
   const budget = out.text.slice(out.text.lastIndexOf('\n---\n'));
   assert.match(budget, /evicting a worker recreates its group/);
   assert.match(budget, /maxUnavailable: 1 # evictions one pod at a time, as the rollout replaces them/);
+});
+
+test('the vLLM form says it leaves out the example\u2019s Ray wait and retry, and that a failed worker recreates the group', () => {
+  const { out } = lws(MULTI);
+  assert.match(
+    out.text,
+    /# Unlike LWS's vLLM example, .* each worker tries once\. .*recreates the whole group, leader included/,
+  );
+  assert.match(
+    out.text,
+    /restartPolicy: RecreateGroupOnPodRestart # a pod that restarts recreates its whole group: a failed worker takes the leader/,
+  );
+});
+
+test('Istio: leaders and workers carry the sidecar annotation the bundle has', () => {
+  const { set, out } = lws({ ...MULTI, gateway: 'istio' });
+  for (const template of ['leaderTemplate', 'workerTemplate'])
+    assert.deepEqual(
+      set.spec.leaderWorkerTemplate[template].metadata.annotations,
+      { 'sidecar.istio.io/nativeSidecar': 'true' },
+      template,
+    );
+  assert.match(out.text, /# Istio: The Istio gateway does not need a proxy in the model-server pod/);
+  assert.equal(lws(MULTI).set.spec.leaderWorkerTemplate.workerTemplate.metadata, undefined);
 });

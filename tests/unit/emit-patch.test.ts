@@ -374,3 +374,17 @@ for (const gateway of profiles.gateways) {
     });
   }
 }
+
+test('Istio: the patch carries the sidecar annotation the bundle has, merged into the reader\u2019s annotations', () => {
+  // Kubernetes 1.34 (the default) ≥ 1.29: the annotation that forces a native sidecar.
+  const { file } = patchFor({ gateway: 'istio', container: 'server' });
+  const patch = parse(file('drain-patch.yaml')!);
+  assert.deepEqual(patch.spec.template.metadata.annotations, { 'sidecar.istio.io/nativeSidecar': 'true' });
+  assert.match(file('drain-patch.yaml')!, /# Istio: The Istio gateway does not need a proxy in the model-server pod/);
+  const base = parse(PLAIN);
+  base.spec.template.metadata.annotations = { mine: 'x' };
+  const merged = kustomize(base, file);
+  assert.deepEqual(merged.spec.template.metadata.annotations, { mine: 'x', 'sidecar.istio.io/nativeSidecar': 'true' });
+  // Other gateways add no annotations.
+  assert.equal(parse(patchFor({}).file('drain-patch.yaml')!).spec.template.metadata, undefined);
+});

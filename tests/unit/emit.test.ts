@@ -137,3 +137,17 @@ test('the PodDisruptionBudget comes last, selects the pods, says why and when to
   // Turned off: no such document
   assert.ok(!docsOf(manifestOf({ 'pod-disruption-budget': 'false' })).some((d) => d.kind === 'PodDisruptionBudget'));
 });
+
+test('an engine type GIE v1.5.0 has no metric names for (tgi, llamacpp) says beside its label what the picker does', () => {
+  for (const server of ['tgi', 'llamacpp']) {
+    const text = manifestOf({ 'model-server': server });
+    assert.match(
+      text,
+      new RegExp(
+        `# GIE v1\\.5\\.0's Endpoint Picker has metric names built in for the engine types vllm, sglang, trtllm-serve and triton-tensorrt-llm only\\. For ${server} it falls back to its default engine, vLLM: .*\\n {8}inference\\.networking\\.k8s\\.io/engine-type: ${server}\\n`,
+      ),
+      server,
+    );
+  }
+  assert.doesNotMatch(manifestOf({}), /has metric names built in/);
+});

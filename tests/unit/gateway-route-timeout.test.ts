@@ -1,5 +1,5 @@
 // The gateway's side of a long request: where a gateway's default route timeout is shorter than the longest request
-// (Envoy Gateway's 15 s), the plan warns and the manifest says what the HTTPRoute needs; where the gateway refuses
+// (Envoy Gateway's 15 s), the plan warns and the manifest says what the HTTPRoute needs; where the gateway ignores
 // timeouts on a route (NGINX Gateway Fabric), it says what bounds a response instead; where there is no default
 // timeout (Istio, agentgateway), nothing is asked for. Numbers worked out by hand from the defaults:
 // 4096 tokens × 100 ms × 1.2 = 491.52 → 492 s longest request; × 1.5 headroom = 738 s.
@@ -32,12 +32,22 @@ test('Envoy AI Gateway: no warning when the longest request with headroom fits i
   );
 });
 
+test('kgateway: Envoy\u2019s 15 s route timeout applies unless the HTTPRoute sets timeouts.request', () => {
+  const p = planOf({ gateway: 'kgateway' });
+  const warning = p.warnings.find((w) => w.code === 'route-timeout-default')!;
+  assert.match(warning.message, /^kgateway cuts a request after 15s unless the HTTPRoute .* at least 738s/);
+  assert.match(
+    manifestOf({ gateway: 'kgateway' }),
+    /# kgateway cuts a request after 15s .*spec\.rules\[\]\.timeouts\.request: 738s/,
+  );
+});
+
 test('NGINX Gateway Fabric: no timeouts on the route, a read timeout of at least 738s instead', () => {
   const p = planOf({ gateway: 'nginx-gateway-fabric' });
   const warning = p.warnings.find((w) => w.code === 'route-timeout-unsupported')!;
   assert.match(
     warning.message,
-    /takes no timeouts on an HTTPRoute rule .*ProxySettingsPolicy \(gateway\.nginx\.org\/v1alpha1\) spec\.timeout\.read defaults to 60s between two reads.*at least 738s/,
+    /ignores timeouts on an HTTPRoute rule \(it accepts the route and reports them as unsupported\); ProxySettingsPolicy \(gateway\.nginx\.org\/v1alpha1\) spec\.timeout\.read defaults to 60s between two reads.*at least 738s/,
   );
   // 60 s or shorter longest request: the 60 s between reads cannot cut it.
   assert.ok(

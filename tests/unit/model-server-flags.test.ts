@@ -9,6 +9,10 @@ import { parseAllDocuments } from 'yaml';
 import { manifestOf, profiles } from '../support/drain.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
 import { check } from '../support/check.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
+import { plan } from '../../src/model/plan.ts';
+import { emitOutput } from '../../src/emit/output.ts';
+import { readOutputFacts } from '../../src/facts/read-output-files.ts';
 
 interface FlagList {
   flags: Set<string>;
@@ -165,4 +169,29 @@ test('TGI gets its drain flag, from the release the preset image runs (3.3.5 ≥
   const args: string[] = deploymentOf(manifestOf({ 'model-server': 'tgi', 'tpot-ms': 10 })).spec.template.spec
     .containers[0].args;
   assert.ok(args.includes('--graceful-termination-timeout=75'), args.join(' '));
+});
+
+test('the lws form passes each server only flags its list names, in the leader\u2019s and the workers\u2019 commands', () => {
+  const facts = readOutputFacts();
+  for (const server of profiles.modelServers.filter((m) => facts.lws.multiNode[m.id])) {
+    const { inputs, errors } = resolveInputs(
+      { output: 'lws', 'model-server': server.id, 'nodes-per-replica': '2', 'gpus-per-replica': '16' },
+      profiles,
+    );
+    assert.deepEqual(errors, [], server.id);
+    const text = emitOutput(plan(inputs, profiles), inputs, profiles, facts).text;
+    const set = parseAllDocuments(text)
+      .map((d) => d.toJS())
+      .find((d) => d.kind === 'LeaderWorkerSet');
+    // The lws form's servers (vLLM, SGLang) have a command in their data files.
+    const program = server.command!.join(' ');
+    for (const template of ['leaderTemplate', 'workerTemplate']) {
+      const shell: string = set.spec.leaderWorkerTemplate[template].spec.containers[0].command[2];
+      const at = shell.indexOf(program);
+      // vLLM's workers run only Ray (ray start), not the server: their flags are Ray's.
+      if (at < 0) continue;
+      const words = shell.slice(at + program.length).split(/\s+/);
+      assert.deepEqual(unknownFlags(words, readFlagList(server.id)), [], `${server.id} ${template}: ${shell}`);
+    }
+  }
 });

@@ -65,7 +65,7 @@ test('a grace period above 600 s warns about cluster-autoscaler\u2019s --max-gra
     'The 601s grace period is longer than the 600s cluster-autoscaler gives a pod when it removes a node (its '
       + '--max-graceful-termination-sec, 600 unless set): a scale-down kills a draining pod after 600s and cuts its requests. Raise '
       + '--max-graceful-termination-sec to at least 601, or keep these pods off nodes it removes (the pod annotation '
-      + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); node drains with a timeout (kubectl drain --timeout, node upgrades) cut them the same way.',
+      + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); a node drain that shortens the grace period (kubectl drain --grace-period below it) cuts them the same way, while kubectl drain --timeout only bounds how long the command waits.',
   );
 });
 

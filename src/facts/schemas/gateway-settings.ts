@@ -44,7 +44,7 @@ export type GatewaySecondsSetting = z.output<typeof secondsSetting>;
 /** A gateway's request timeout on an HTTPRoute rule, read at a named release. */
 export const routeTimeout = z
   .strictObject({
-    /** Whether the gateway applies `timeouts.request` (false: it refuses or ignores the field). */
+    /** Whether the gateway applies `timeouts.request` (false: it accepts the field and ignores it). */
     honored: z.boolean(),
     /** The timeout a request gets when the route sets none; absent when there is none. */
     defaultSeconds: wholeNumber(1, 86400).optional(),
@@ -79,7 +79,10 @@ export const podSidecar = z.strictObject({
   summary: text,
   /** The annotation that asks for a native sidecar (stopped only after the main containers exit), value "true". */
   nativeAnnotation: z.string().regex(ANNOTATION),
-  /** The first Kubernetes minor version (1.29) whose nodes run native sidecars by default. */
+  /**
+   * The first Kubernetes minor version (1.29) whose nodes run native sidecars by default, so that the annotation can
+   * force one (Istio's own default waits for kubelet 1.33).
+   */
   nativeFromKubernetes: z.string().regex(/^1\.\d+$/),
   /** The proxy-config annotation whose terminationDrainDuration the manifest sets when native sidecars are not available. */
   drainAnnotation: z.string().regex(ANNOTATION),

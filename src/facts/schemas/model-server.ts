@@ -86,6 +86,11 @@ const modelServerFile = z
     order: wholeNumber(0, 1000),
     summary: text,
     engineType: z.string().regex(ID),
+    /**
+     * What the Endpoint Picker does with this engine type when it has no metric names built in for it (GIE v1.5.0:
+     * it reads vLLM's names); the emitted manifests print it beside the engine-type label. Absent for a built-in type.
+     */
+    engineTypeNote: z.strictObject({ summary: text, sources: sourceIds }).optional(),
     image: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/),
     /**
      * How an image tag names a release (`tagPattern`, a regular expression whose first group is the release) and,

@@ -64,7 +64,11 @@ export const lwsFactsSchema = z
     env: z.strictObject({ leaderAddress: ENV_NAME, groupSize: ENV_NAME, workerIndex: ENV_NAME }),
     restartPolicy: text,
     /** How each model server runs one replica over several pods: shell lines with `{server}`, `{gpus}`, `{gpusPerPod}`, `{nodes}`. */
-    multiNode: z.record(z.string(), z.strictObject({ sources: sourceIds, leaderShell: text, workerShell: text })),
+    multiNode: z.record(
+      z.string(),
+      /** `note`: how this launch differs from the upstream example it follows, printed above the worker's command. */
+      z.strictObject({ sources: sourceIds, leaderShell: text, workerShell: text, note: text.optional() }),
+    ),
   })
   .superRefine((l, ctx) => checkSourceRefs(l, new Set(l.sources.map((s) => s.id)), ctx));
 export type LwsFacts = z.output<typeof lwsFactsSchema>;
