@@ -4,9 +4,8 @@
  * timeline lines up by wall clock; each request and event keeps which shard it came from.
  */
 import { readFileSync } from 'node:fs';
-import { lostOf, zeroCounts } from './outcome.ts';
 import { reportProblem } from './report-check.ts';
-import { ttftSummary, type RequestRow, type VerifyEvent, type VerifyReport } from './report.ts';
+import { reportOf, round3, type RequestRow, type VerifyEvent, type VerifyReport } from './report.ts';
 
 /** Read one report whole (tests; the CLI reads shards through its bounded reader and calls parseReportText). */
 export function readReportFile(file: string): VerifyReport {
@@ -36,59 +35,37 @@ export function parseReportText(text: string, file: string): VerifyReport {
   return data as VerifyReport;
 }
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-
 /** Merge reports into one; shard i is the i-th report (0-based), in the order given. */
 export function mergeReports(reports: readonly VerifyReport[]): VerifyReport {
   if (reports.length === 0) throw new Error('nothing to merge');
   const starts = reports.map((r) => Date.parse(r.startedAt));
   const zero = Math.min(...starts);
-  const outcomes = zeroCounts();
   const perRequest: RequestRow[] = [];
   const events: VerifyEvent[] = [];
-  const ttfts: number[] = [];
-  let skipped = 0;
-  let cancelled = 0;
-  let longestOkSeconds = 0;
-  let clientMaxLagMs = 0;
   reports.forEach((report, shard) => {
     const offset = (starts[shard] - zero) / 1000;
-    for (const row of report.perRequest) {
-      if (row.outcome === 'cancelled') cancelled++;
-      else outcomes[row.outcome]++;
-      if (row.ttftMs !== null) ttfts.push(row.ttftMs);
+    for (const row of report.perRequest)
       perRequest.push({ ...row, shard, start: round3(row.start + offset), end: round3(row.end + offset) });
-    }
     for (const e of report.events)
       events.push({
         atSeconds: round3(e.atSeconds + offset),
         what: reports.length > 1 ? `shard ${shard}: ${e.what}` : e.what,
       });
-    skipped += report.skipped ?? 0;
-    longestOkSeconds = Math.max(longestOkSeconds, report.longestOkSeconds ?? 0);
-    clientMaxLagMs = Math.max(clientMaxLagMs, report.clientMaxLagMs ?? 0);
   });
   const first = reports[starts.indexOf(zero)];
   const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
-  return {
-    tool: 'hitless verify',
-    version: 1,
+  const max = (pick: (r: VerifyReport) => number | undefined) => Math.max(0, ...reports.map((r) => pick(r) ?? 0));
+  const merged = {
     startedAt: new Date(zero).toISOString(),
     settings: {
       ...first.settings,
       ratePerSecond: sum((r) => r.settings.ratePerSecond),
       concurrency: sum((r) => r.settings.concurrency),
     },
-    requests: perRequest.length,
-    outcomes,
-    lost: lostOf(outcomes),
-    skipped,
-    cancelled,
-    ttftMs: ttftSummary(ttfts),
-    longestOkSeconds,
-    clientMaxLagMs,
+    skipped: sum((r) => r.skipped ?? 0),
+    longestOkSeconds: max((r) => r.longestOkSeconds),
+    clientMaxLagMs: max((r) => r.clientMaxLagMs),
     shards: sum((r) => r.shards ?? 1),
-    events: events.sort((a, b) => a.atSeconds - b.atSeconds),
-    perRequest,
   };
+  return reportOf(merged, events, perRequest);
 }

@@ -80,7 +80,7 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
+export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** p50 and p99 of times to first token, ms, or null when there are none. */
@@ -88,6 +88,39 @@ export function ttftSummary(values: readonly number[]): { p50: number; p99: numb
   if (values.length === 0) return null;
   const sorted = Float64Array.from(values).sort();
   return { p50: round1(quantile(sorted, 0.5)), p99: round1(quantile(sorted, 0.99)) };
+}
+
+/** A report from its request rows (counted here) and what the run, or the merged shards, say of the rest. */
+export function reportOf(
+  o: Pick<VerifyReport, 'startedAt' | 'settings' | 'skipped' | 'longestOkSeconds' | 'clientMaxLagMs' | 'shards'>,
+  events: readonly VerifyEvent[],
+  perRequest: RequestRow[],
+): VerifyReport {
+  const outcomes = zeroCounts();
+  let cancelled = 0;
+  const ttfts: number[] = [];
+  for (const row of perRequest) {
+    if (row.outcome === 'cancelled') cancelled++;
+    else outcomes[row.outcome]++;
+    if (row.ttftMs !== null) ttfts.push(row.ttftMs);
+  }
+  return {
+    tool: 'hitless verify',
+    version: 1,
+    startedAt: o.startedAt,
+    settings: o.settings,
+    requests: perRequest.length,
+    outcomes,
+    lost: lostOf(outcomes),
+    skipped: o.skipped,
+    cancelled,
+    ttftMs: ttftSummary(ttfts),
+    longestOkSeconds: o.longestOkSeconds,
+    clientMaxLagMs: o.clientMaxLagMs,
+    shards: o.shards,
+    events: [...events].sort((a, b) => a.atSeconds - b.atSeconds),
+    perRequest,
+  };
 }
 
 /** Build the report of one run. */
@@ -99,43 +132,27 @@ export function buildReport(o: {
   skipped: number;
   clientMaxLagMs: number;
 }): VerifyReport {
-  const outcomes = zeroCounts();
-  let cancelled = 0;
   let longestOkMs = 0;
-  const ttfts: number[] = [];
-  const perRequest: RequestRow[] = [];
-  for (const r of o.results) {
-    if (r.cancelled) cancelled++;
-    else outcomes[r.outcome]++;
+  for (const r of o.results)
     if (!r.cancelled && r.outcome === 'ok') longestOkMs = Math.max(longestOkMs, r.endMs - r.startMs);
-    if (r.ttftMs !== null) ttfts.push(r.ttftMs);
-    perRequest.push({
-      id: r.id,
-      start: round3(r.startMs / 1000),
-      end: round3(r.endMs / 1000),
-      outcome: r.cancelled ? 'cancelled' : r.outcome,
-      status: r.status,
-      ttftMs: r.ttftMs === null ? null : round1(r.ttftMs),
-      detail: r.detail,
-    });
-  }
-  return {
-    tool: 'hitless verify',
-    version: 1,
+  const perRequest = o.results.map((r) => ({
+    id: r.id,
+    start: round3(r.startMs / 1000),
+    end: round3(r.endMs / 1000),
+    outcome: r.cancelled ? ('cancelled' as const) : r.outcome,
+    status: r.status,
+    ttftMs: r.ttftMs === null ? null : round1(r.ttftMs),
+    detail: r.detail,
+  }));
+  const run = {
     startedAt: o.startedAt.toISOString(),
     settings: o.settings,
-    requests: o.results.length,
-    outcomes,
-    lost: lostOf(outcomes),
     skipped: o.skipped,
-    cancelled,
-    ttftMs: ttftSummary(ttfts),
     longestOkSeconds: round3(longestOkMs / 1000),
     clientMaxLagMs: Math.round(o.clientMaxLagMs),
     shards: 1,
-    events: [...o.events].sort((a, b) => a.atSeconds - b.atSeconds),
-    perRequest,
   };
+  return reportOf(run, o.events, perRequest);
 }
 
 /** The run's end, seconds after its start: the last request's end or the last event. */
