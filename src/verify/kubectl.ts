@@ -64,6 +64,11 @@ export function kubectl(args: readonly string[], timeoutMs: number, signal?: Abo
   });
 }
 
+/** Why a command failed: the first line of its stderr, or its exit code. */
+export function failure(result: KubectlResult): string {
+  return result.stderr.trim().split('\n')[0] || `exit code ${result.code}`;
+}
+
 /** The command as a person would type it (for the plan and the events). */
 export function shown(args: readonly string[]): string {
   return ['kubectl', ...args].map((a) => (/^[\w./=:,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');

@@ -3,7 +3,7 @@
  * warm-up `kubectl rollout restart` it, wait for `rollout status`, and report the pods' changes as
  * timeline events (one listing a second). Nothing else in the cluster is read or changed.
  */
-import { COMMANDS, kubectl, shown, type RestartTarget } from './kubectl.ts';
+import { COMMANDS, failure, kubectl, shown, type RestartTarget } from './kubectl.ts';
 import { deploymentSelector, podChanges, readPods, type PodState } from './pods.ts';
 
 /** kubectl could not do what verify needs; the CLI reports it and exits 2. */
@@ -22,10 +22,7 @@ const READ_TIMEOUT_MS = 30_000;
 export async function readDeploymentSelector(target: RestartTarget): Promise<string> {
   const args = COMMANDS.getDeployment(target);
   const result = await kubectl(args, READ_TIMEOUT_MS);
-  if (result.code !== 0)
-    throw new RestartError(
-      `${shown(args)} failed: ${result.stderr.trim().split('\n')[0] || `exit code ${result.code}`}`,
-    );
+  if (result.code !== 0) throw new RestartError(`${shown(args)} failed: ${failure(result)}`);
   try {
     return deploymentSelector(JSON.parse(result.stdout));
   } catch (error) {
@@ -67,7 +64,7 @@ export function watchPods(target: RestartTarget, selector: string, onEvent: (wha
     const result = await kubectl(COMMANDS.listPods(target, selector), READ_TIMEOUT_MS);
     let pods: Map<string, PodState>;
     try {
-      if (result.code !== 0) throw new Error(result.stderr.trim().split('\n')[0] || `exit code ${result.code}`);
+      if (result.code !== 0) throw new Error(failure(result));
       pods = readPods(JSON.parse(result.stdout));
     } catch (error) {
       if (failures++ === 0) onEvent(`listing pods failed: ${(error as Error).message}`);
@@ -105,10 +102,10 @@ export async function restartDeployment(
   signal?: AbortSignal,
 ): Promise<RolloutEnd> {
   const restart = COMMANDS.restart(target);
-  onEvent(`${shown(restart)}`);
+  onEvent(shown(restart));
   const started = await kubectl(restart, READ_TIMEOUT_MS);
   if (started.code !== 0) {
-    onEvent(`rollout restart failed: ${started.stderr.trim().split('\n')[0] || `exit code ${started.code}`}`);
+    onEvent(`rollout restart failed: ${failure(started)}`);
     return 'not-started';
   }
   const status = await kubectl(
@@ -121,7 +118,7 @@ export async function restartDeployment(
     return 'interrupted';
   }
   if (status.code !== 0) {
-    onEvent(`rollout did not complete: ${status.stderr.trim().split('\n')[0] || `exit code ${status.code}`}`);
+    onEvent(`rollout did not complete: ${failure(status)}`);
     return 'failed';
   }
   onEvent('rollout complete');
