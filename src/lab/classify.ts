@@ -11,6 +11,11 @@ export type Outcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'error';
 /** Every outcome, in report order. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'cut', 'aborted', 'error'];
 
+/** A count of zero for every outcome. */
+export function zeroCounts(): Record<Outcome, number> {
+  return { ok: 0, refused: 0, cut: 0, aborted: 0, error: 0 };
+}
+
 /** The line that ends a complete stream (OpenAI-style SSE). */
 export const DONE_EVENT = 'data: [DONE]\n\n';
 

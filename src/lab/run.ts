@@ -5,8 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Outcome } from './classify.ts';
-import { OUTCOMES } from './classify.ts';
+import { zeroCounts, type Outcome } from './classify.ts';
 import { startHaproxy } from './haproxy.ts';
 import { admitReplacement, deletePod, EventLog, type LabEvent } from './kubelet.ts';
 import { LAG_NOISE_MS, startLagMonitor } from '../verify/lag.ts';
@@ -91,15 +90,8 @@ export async function runOnce(
     lag = startLagMonitor();
     const load = runLoad(proxy.port, schedule, deletionAt);
     const replacement = rollingUpdate(resources, setup, dir, proxy.socket, pods[0], log, pids, deletionAt);
-    const deletion = deletePod(
-      resources,
-      setup,
-      pods[0],
-      proxy.socket,
-      podOptions(setup, DELETED, dir).drainFile,
-      log,
-      deletionAt,
-    );
+    const drainFile = podOptions(setup, DELETED, dir).drainFile;
+    const deletion = deletePod(resources, setup, pods[0], proxy.socket, drainFile, log, deletionAt);
     const deadline = new Promise<never>((_, reject) => {
       setTimeout(
         () => reject(new Error('the run passed its deadline')),
@@ -120,7 +112,7 @@ export async function runOnce(
       }
       if (r.outcome !== 'ok' && r.flags) flags[r.flags] = (flags[r.flags] ?? 0) + 1;
     }
-    const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+    const counts = zeroCounts();
     for (const r of records) counts[r.outcome]++;
     const maxLagMs = Math.round(Math.max(lag.max(), ...pods.map((p) => p.maxLagMs(loadStart))));
     const since = (t: number) => Math.round(toModelSeconds(t - deletionAt) * 100) / 100;
