@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { BACKEND, haproxyConfig, type HaproxyConfigOptions } from './haproxy-config.ts';
-import type { LabResources } from './processes.ts';
+import { eachLine, type LabResources } from './processes.ts';
 
 /** Where the lab finds HAProxy (Debian's package installs it here). */
 export const HAPROXY = process.env.HITLESS_HAPROXY ?? '/usr/sbin/haproxy';
@@ -129,18 +129,12 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
         proxy.stateChanges.push({ at: performance.now(), server: change[1], state: change[2] });
     }
   };
+  eachLine(child.stdout!, onLine);
+  eachLine(child.stderr!, onLine);
   let errors = '';
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.setEncoding('utf8');
-    let buffered = '';
-    stream.on('data', (text: string) => {
-      buffered += text;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-      if (stream === child.stderr && errors.length < 4000) errors += text;
-    });
-  }
+  child.stderr!.on('data', (text: string) => {
+    if (errors.length < 4000) errors += text;
+  });
   let exited = false;
   child.once('exit', () => {
     exited = true;
