@@ -99,10 +99,9 @@ export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Pr
   const stopAccepting = times.sigterm;
   const stop = routeStop(setup);
   const lambda = ratePerPod(setup, rate);
-  const refused = {
-    min: lambda * Math.max(0, stop.min - stopAccepting),
-    max: lambda * Math.max(0, stop.max - stopAccepting),
-  };
+  // A range from the earliest and the latest time routing stops.
+  const byStop = (f: (routeStop: number) => number): Range => ({ min: f(stop.min), max: f(stop.max) });
+  const refused = byStop((t) => lambda * Math.max(0, t - stopAccepting));
   const givesUp = serverGivesUp(setup, stopAccepting);
   const gatewayCloses =
     setup.pushSeconds !== null && setup.gatewayDrainingSeconds !== null
@@ -114,10 +113,7 @@ export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Pr
     ? {
         at,
         outcome: cutFirst < givesUp.at ? ('cut' as const) : givesUp.outcome,
-        count: {
-          min: runningAt(at, Math.min(stop.min, stopAccepting), lambda),
-          max: runningAt(at, Math.min(stop.max, stopAccepting), lambda),
-        },
+        count: byStop((t) => runningAt(at, Math.min(t, stopAccepting), lambda)),
       }
     : null;
   const lost = { min: refused.min + (back?.count.min ?? 0), max: refused.max + (back?.count.max ?? 0) };

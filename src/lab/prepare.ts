@@ -3,7 +3,7 @@
  * needs: the real plan, the lab setup derived from it, the model's prediction and the run's shape.
  */
 import { plan as makePlan, type Plan } from '../model/plan.ts';
-import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import type { GatewayProfile, Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
 import {
   DEFAULT_GATEWAY,
   DEFAULT_MODEL_SERVER,
@@ -59,13 +59,14 @@ export function prepare(
     ?? (spec.onlyMechanism && profiles.gateways.find((g) => g.mechanism === spec.onlyMechanism)?.id)
     ?? DEFAULT_GATEWAY;
   const modelServerId = options.modelServer ?? fitting[0] ?? DEFAULT_MODEL_SERVER;
+  let gateway: GatewayProfile;
+  let server: ModelServerProfile;
   try {
-    gatewayById(profiles, gatewayId);
-    modelServerById(profiles, modelServerId);
+    gateway = gatewayById(profiles, gatewayId);
+    server = modelServerById(profiles, modelServerId);
   } catch (error) {
     throw new LabInputError(`--${(error as Error).message}`);
   }
-  const gateway = gatewayById(profiles, gatewayId);
   if (spec.onlyMechanism && gateway.mechanism !== spec.onlyMechanism) {
     const fitting = profiles.gateways.filter((g) => g.mechanism === spec.onlyMechanism).map((g) => g.id);
     throw new LabInputError(
@@ -77,7 +78,7 @@ export function prepare(
       `--model-server must be ${fitting.length === 1 ? fitting[0] : `one of ${fitting.join(', ')}`} for --scenario ${name}, which needs ${spec.onlyModelServers.needs} (got ${JSON.stringify(modelServerId)})`,
     );
   }
-  if (spec.needsDrainFlag && !hasDrainFlag(modelServerById(profiles, modelServerId))) {
+  if (spec.needsDrainFlag && !hasDrainFlag(server)) {
     const fitting = profiles.modelServers.filter(hasDrainFlag).map((m) => m.id);
     throw new LabInputError(
       `--model-server must be one of ${fitting.join(', ')} for --scenario ${name}, which sets a drain flag (got ${JSON.stringify(modelServerId)}, which has none)`,
@@ -95,7 +96,7 @@ export function prepare(
         + '(lower removal-seconds, max-request-seconds or the grace period)',
     );
   }
-  const names = { gateway: gateway.name, modelServer: modelServerById(profiles, modelServerId).name };
+  const names = { gateway: gateway.name, modelServer: server.name };
   return { id: `${name}@${gatewayId}/${modelServerId}`, spec, names, plan: planned, setup, prediction, shape };
 }
 

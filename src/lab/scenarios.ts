@@ -144,7 +144,7 @@ export function deriveSetup(
     gateway: gateway.id,
     modelServer: server.id,
     ...routing,
-    gatewayDrainingSeconds: routing.pushSeconds === null ? null : gatewayDraining(planned),
+    gatewayDrainingSeconds: routing.pushSeconds === null ? null : planned.gatewayDrainingSeconds,
     planRemovalSeconds: planned.removalSeconds,
     preStopSeconds: planned.preStopSeconds,
     preStopFailsHealth: routing.mechanism === 'health-check',
@@ -168,11 +168,6 @@ export function deriveSetup(
   }
   applyScenario(spec.name, setup, planned, server);
   return setup;
-}
-
-/** The plan's connection-draining timeout for gateways that have one (read defensively: not every plan has it). */
-function gatewayDraining(planned: Plan): number | null {
-  return (planned as Partial<Record<'gatewayDrainingSeconds', number | null>>).gatewayDrainingSeconds ?? null;
 }
 
 /** The number of model seconds short-grace leaves between the preStop's end and SIGKILL. */
