@@ -106,16 +106,16 @@ function hasDrainFlag(server: ModelServerProfile): boolean {
 }
 
 /** The first gateway (in profile order) of each detection mechanism. */
-function gatewayPerMechanism(profiles: Profiles): { mechanism: Mechanism; gateway: string }[] {
-  const seen = new Map<Mechanism, string>();
-  for (const g of profiles.gateways) if (!seen.has(g.mechanism)) seen.set(g.mechanism, g.id);
-  return [...seen].map(([mechanism, gateway]) => ({ mechanism, gateway }));
+function gatewayPerMechanism(profiles: Profiles): string[] {
+  const first = new Map<Mechanism, string>();
+  for (const g of profiles.gateways) if (!first.has(g.mechanism)) first.set(g.mechanism, g.id);
+  return [...first.values()];
 }
 
 /** The short CI check: the plan once per detection mechanism, then no-prestop and vllm-abort. */
 export function checkSet(profiles: Profiles): Prepared[] {
   return [
-    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway })),
+    ...gatewayPerMechanism(profiles).map((gateway) => prepare('recommended', profiles, { gateway })),
     prepare('no-prestop', profiles),
     prepare('vllm-abort', profiles),
   ];
@@ -132,7 +132,7 @@ export function publishSet(profiles: Profiles): Prepared[] {
   const first = modelServerById(profiles, DEFAULT_MODEL_SERVER);
   const fits = (s: ScenarioSpec, server: ModelServerProfile) => s.onlyModelServers?.fits(server) === true;
   const set = [
-    ...gatewayPerMechanism(profiles).map(({ gateway }) =>
+    ...gatewayPerMechanism(profiles).map((gateway) =>
       prepare('recommended', profiles, { gateway, modelServer: first.id }),
     ),
     ...SCENARIOS.filter((s) => s.name !== 'recommended' && (!s.onlyModelServers || fits(s, first))).map((s) =>
