@@ -153,12 +153,7 @@ export function deriveSetup(
     rolling: null,
     idleConnections: 0,
     healthPaths,
-    plan: {
-      preStopSeconds: planned.preStopSeconds,
-      drainSeconds: planned.drainSeconds,
-      terminationGracePeriodSeconds: planned.terminationGracePeriodSeconds,
-      drainFlag: planned.drainFlag ? `${planned.drainFlag.flag}=${planned.drainFlag.seconds}` : null,
-    },
+    plan: { drainFlag: planned.drainFlag ? `${planned.drainFlag.flag}=${planned.drainFlag.seconds}` : null },
     changes: [],
   };
   if (setup.preStopFailsHealth) {

@@ -60,13 +60,8 @@ export interface LabSetup {
   idleConnections: number;
   /** The paths the stand-in answers as health checks: the profile's probe paths, readiness first. */
   healthPaths: string[];
-  /** The plan's numbers, for reports. */
-  plan: {
-    preStopSeconds: number;
-    drainSeconds: number;
-    terminationGracePeriodSeconds: number;
-    drainFlag: string | null;
-  };
+  /** The plan's drain flag as it is set (`--shutdown-timeout=45`), for reports. */
+  plan: { drainFlag: string | null };
   /** How this setup departs from the plan, in words (empty for the plan itself). */
   changes: string[];
 }
