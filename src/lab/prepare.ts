@@ -34,10 +34,7 @@ const MAX_RUN_SECONDS = 600;
 
 /** A problem with what was asked for; the CLI reports it as a usage error. */
 export class LabInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LabInputError';
-  }
+  name = 'LabInputError';
 }
 
 /** Prepare a scenario; throws LabInputError naming the flag at fault. */

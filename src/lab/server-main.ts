@@ -135,9 +135,9 @@ function abortAll(): void {
 }
 
 /** Tear down (model seconds), print the exit lines, and exit. */
-function finish(lines: readonly string[] = log.exit): void {
+function finish(): void {
   setTimeout(() => {
-    for (const line of lines) say(line);
+    for (const line of log.exit) say(line);
     process.exit(0);
   }, toWallMs(config.shutdown.teardownSeconds));
 }

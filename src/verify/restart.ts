@@ -8,10 +8,7 @@ import { deploymentSelector, podChanges, readPods, type PodState } from './pods.
 
 /** kubectl could not do what verify needs; the CLI reports it and exits 2. */
 export class RestartError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RestartError';
-  }
+  name = 'RestartError';
 }
 
 /** Seconds between pod listings. */
