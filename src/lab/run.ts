@@ -11,7 +11,7 @@ import { admitReplacement, deletePod, EventLog, type LabEvent } from './kubelet.
 import { LAG_NOISE_MS, startLagMonitor } from '../verify/lag.ts';
 import { buildSchedule } from './load-mix.ts';
 import { runLoad, type RequestRecord } from './load.ts';
-import { startPod, waitHealthy, type Pod } from './pods.ts';
+import { startPod, waitHealthy } from './pods.ts';
 import type { LabResources } from './processes.ts';
 import { toModelSeconds, toWallMs } from './scale.ts';
 import { LAB_STARTUP_SECONDS, type LabSetup } from './setup.ts';
@@ -89,7 +89,19 @@ export async function runOnce(
     const loadStart = performance.now();
     lag = startLagMonitor();
     const load = runLoad(proxy.port, schedule, deletionAt);
-    const replacement = rollingUpdate(resources, setup, dir, proxy.socket, pods[0], log, pids, deletionAt);
+    // Rolling update: start the replacement before the deletion (surge) or after the old pod exits.
+    const replace = async () => {
+      if (setup.rolling === 'replace-after') await pods[0].exited;
+      const started = performance.now();
+      const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
+      pids.push(pod.pid);
+      log.add('replacement started', started);
+      const healthy = waitHealthy(pod.port, checkPath, toWallMs(LAB_STARTUP_SECONDS + 20));
+      await admitReplacement(proxy.socket, SPARE, pod, healthy, log);
+      if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
+        log.add('replacement was not ready before the deletion');
+    };
+    const replacement = setup.rolling ? replace() : Promise.resolve();
     const drainFile = podOptions(setup, DELETED, dir).drainFile;
     const deletion = deletePod(resources, setup, pods[0], proxy.socket, drainFile, log, deletionAt);
     const deadline = new Promise<never>((_, reject) => {
@@ -134,27 +146,4 @@ export async function runOnce(
     for (const socket of idle) socket.destroy();
     await resources.release(pids, [dir]);
   }
-}
-
-/** Rolling update: start the replacement before the deletion (surge) or after the old pod exits. */
-async function rollingUpdate(
-  resources: LabResources,
-  setup: LabSetup,
-  dir: string,
-  socket: string,
-  old: Pod,
-  log: EventLog,
-  pids: number[],
-  deletionAt: number,
-): Promise<void> {
-  if (!setup.rolling) return;
-  if (setup.rolling === 'replace-after') await old.exited;
-  const started = performance.now();
-  const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
-  pids.push(pod.pid);
-  log.add('replacement started', started);
-  const path = setup.checks?.path ?? setup.healthPaths[0];
-  await admitReplacement(socket, SPARE, pod, waitHealthy(pod.port, path, toWallMs(LAB_STARTUP_SECONDS + 20)), log);
-  if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
-    log.add('replacement was not ready before the deletion');
 }
