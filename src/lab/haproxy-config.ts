@@ -75,17 +75,14 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     `backend ${BACKEND}`,
     '    balance roundrobin',
   );
-  let checkArgs = '';
   if (o.checks) {
-    lines.push(`    option httpchk GET ${o.checks.path}`);
     const inter = toWallMs(o.checks.intervalSeconds);
     lines.push(
+      `    option httpchk GET ${o.checks.path}`,
       `    default-server inter ${inter} fastinter ${inter} downinter ${inter} fall ${o.checks.fall} rise ${o.checks.rise}`,
     );
-    checkArgs = ' check';
   }
-  for (const s of o.servers) {
-    lines.push(`    server ${s.name} 127.0.0.1:${s.port}${checkArgs}${s.disabled ? ' disabled' : ''}`);
-  }
+  for (const s of o.servers)
+    lines.push(`    server ${s.name} 127.0.0.1:${s.port}${o.checks ? ' check' : ''}${s.disabled ? ' disabled' : ''}`);
   return `${lines.join('\n')}\n`;
 }
