@@ -5,6 +5,8 @@
  * (no answer at all, a timeout, another status); any error makes the run unusable.
  */
 
+import type { RawResponse } from '../verify/request.ts';
+
 /** The outcome of one request. */
 export type Outcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'error';
 
@@ -22,18 +24,8 @@ export const DONE_EVENT = 'data: [DONE]\n\n';
 /** The marker the stand-in puts in the error event of an aborted stream. */
 export const ABORT_MARKER = '"type":"server_shutdown"';
 
-/** What the client observed. */
-export interface ResponseFacts {
-  /** HTTP status, absent when no response head arrived. */
-  status?: number;
-  /** True when the response body ended properly (final chunk received). */
-  complete: boolean;
-  body: string;
-  timedOut?: boolean;
-}
-
 /** Classify one request from what the client saw. */
-export function classify(facts: ResponseFacts): Outcome {
+export function classify(facts: RawResponse): Outcome {
   if (facts.status === undefined) return 'error';
   if (facts.status === 502 || facts.status === 503) return 'refused';
   if (facts.status !== 200) return 'error';

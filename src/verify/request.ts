@@ -39,12 +39,14 @@ export interface RequestResult {
   events: number;
 }
 
-/** The raw response, for tests that compare with another classifier. */
+/** A raw response: what the lab's classifier reads (src/lab/classify.ts), and what tests compare with it. */
 export interface RawResponse {
+  /** HTTP status, absent when no response head arrived. */
   status?: number;
+  /** True when the response body ended properly (final chunk received). */
   complete: boolean;
   body: string;
-  timedOut: boolean;
+  timedOut?: boolean;
 }
 
 /** A request in flight. */
