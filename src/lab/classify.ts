@@ -5,11 +5,18 @@
  * (no answer at all, a timeout, another status); any error makes the run unusable.
  */
 
+import type { RawResponse } from '../verify/request.ts';
+
 /** The outcome of one request. */
 export type Outcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'error';
 
 /** Every outcome, in report order. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'cut', 'aborted', 'error'];
+
+/** A count of zero for every outcome. */
+export function zeroCounts(): Record<Outcome, number> {
+  return { ok: 0, refused: 0, cut: 0, aborted: 0, error: 0 };
+}
 
 /** The line that ends a complete stream (OpenAI-style SSE). */
 export const DONE_EVENT = 'data: [DONE]\n\n';
@@ -17,18 +24,8 @@ export const DONE_EVENT = 'data: [DONE]\n\n';
 /** The marker the stand-in puts in the error event of an aborted stream. */
 export const ABORT_MARKER = '"type":"server_shutdown"';
 
-/** What the client observed. */
-export interface ResponseFacts {
-  /** HTTP status, absent when no response head arrived. */
-  status?: number;
-  /** True when the response body ended properly (final chunk received). */
-  complete: boolean;
-  body: string;
-  timedOut?: boolean;
-}
-
 /** Classify one request from what the client saw. */
-export function classify(facts: ResponseFacts): Outcome {
+export function classify(facts: RawResponse): Outcome {
   if (facts.status === undefined) return 'error';
   if (facts.status === 502 || facts.status === 503) return 'refused';
   if (facts.status !== 200) return 'error';

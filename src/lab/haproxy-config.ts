@@ -40,8 +40,6 @@ export const BACKEND = 'be_pods';
 
 /** The config text. Times are converted from model seconds to wall-clock milliseconds. */
 export function haproxyConfig(o: HaproxyConfigOptions): string {
-  const retries = o.retries ?? 0;
-  const redispatch = o.redispatch ?? false;
   const lines = [
     '# Written by the Hitless drain lab; times are wall-clock ms (1 model second = 100 ms).',
     'global',
@@ -59,9 +57,9 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '    # a new server connection per request: the stand-ins close theirs after each response',
     '    http-reuse never',
     `    # knob: retries on a refused connection (HAProxy's default is 3, which only delays the 503)`,
-    `    retries ${retries}`,
+    `    retries ${o.retries ?? 0}`,
     `    # knob: redispatch retries on another server and hides refused connections`,
-    redispatch ? '    option redispatch' : '    no option redispatch',
+    o.redispatch ? '    option redispatch' : '    no option redispatch',
     '    timeout connect 1s',
     '    timeout client 30s',
     '    timeout server 30s',
@@ -77,17 +75,14 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     `backend ${BACKEND}`,
     '    balance roundrobin',
   );
-  let checkArgs = '';
   if (o.checks) {
-    lines.push(`    option httpchk GET ${o.checks.path}`);
     const inter = toWallMs(o.checks.intervalSeconds);
     lines.push(
+      `    option httpchk GET ${o.checks.path}`,
       `    default-server inter ${inter} fastinter ${inter} downinter ${inter} fall ${o.checks.fall} rise ${o.checks.rise}`,
     );
-    checkArgs = ' check';
   }
-  for (const s of o.servers) {
-    lines.push(`    server ${s.name} 127.0.0.1:${s.port}${checkArgs}${s.disabled ? ' disabled' : ''}`);
-  }
+  for (const s of o.servers)
+    lines.push(`    server ${s.name} 127.0.0.1:${s.port}${o.checks ? ' check' : ''}${s.disabled ? ' disabled' : ''}`);
   return `${lines.join('\n')}\n`;
 }

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { BACKEND, haproxyConfig, type HaproxyConfigOptions } from './haproxy-config.ts';
-import type { LabResources } from './processes.ts';
+import { eachLine, type LabResources } from './processes.ts';
 
 /** Where the lab finds HAProxy (Debian's package installs it here). */
 export const HAPROXY = process.env.HITLESS_HAPROXY ?? '/usr/sbin/haproxy';
@@ -72,17 +72,6 @@ export function runtime(socket: string, command: string): Promise<string> {
   });
 }
 
-/** Operational state per server from `show servers state`: 2 = UP, 0 = DOWN; admin bits 0x01 maint, 0x08 drain. */
-async function serverStates(socket: string): Promise<Map<string, { op: number; admin: number }>> {
-  const text = await runtime(socket, `show servers state ${BACKEND}`);
-  const states = new Map<string, { op: number; admin: number }>();
-  for (const line of text.split('\n')) {
-    const f = line.trim().split(/\s+/);
-    if (f.length > 7 && f[1] === BACKEND) states.set(f[3], { op: Number(f[5]), admin: Number(f[6]) });
-  }
-  return states;
-}
-
 /** Start HAProxy with the config (its frontend port is chosen here); retries twice if the port was taken. */
 export async function startHaproxy(
   resources: LabResources,
@@ -129,18 +118,12 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
         proxy.stateChanges.push({ at: performance.now(), server: change[1], state: change[2] });
     }
   };
+  eachLine(child.stdout!, onLine);
+  eachLine(child.stderr!, onLine);
   let errors = '';
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.setEncoding('utf8');
-    let buffered = '';
-    stream.on('data', (text: string) => {
-      buffered += text;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-      if (stream === child.stderr && errors.length < 4000) errors += text;
-    });
-  }
+  child.stderr!.on('data', (text: string) => {
+    if (errors.length < 4000) errors += text;
+  });
   let exited = false;
   child.once('exit', () => {
     exited = true;
@@ -149,7 +132,7 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
   for (let i = 0; i < 150; i++) {
     if (exited) break;
     try {
-      await serverStates(proxy.socket);
+      await runtime(proxy.socket, `show servers state ${BACKEND}`);
       return proxy;
     } catch {
       await new Promise((r) => setTimeout(r, 20));

@@ -57,23 +57,19 @@ export async function deletePod(
     gone = true;
     log.add(exit.signal === 'SIGKILL' ? 'pod killed' : 'pod exited', exit.at);
   });
-  const push =
-    setup.pushSeconds === null
-      ? Promise.resolve()
-      : (async () => {
-          await sleepUntil(deletionAt + toWallMs(setup.pushSeconds!));
-          await runtime(socket, `set server ${BACKEND}/${pod.name} state ${setup.pushState}`);
-          log.add(setup.mechanism === 'epp-only' ? 'Endpoint Picker drops the pod' : 'endpoint removed');
-          if (setup.gatewayDrainingSeconds === null) return;
-          // The gateway's connection draining: requests still on the pod after this long are closed.
-          await Promise.race([
-            pod.exited,
-            sleepUntil(deletionAt + toWallMs(setup.pushSeconds! + setup.gatewayDrainingSeconds)),
-          ]);
-          if (gone) return;
-          await runtime(socket, `shutdown sessions server ${BACKEND}/${pod.name}`);
-          log.add('gateway draining timeout: sessions closed');
-        })();
+  const push = (async () => {
+    if (setup.pushSeconds === null) return;
+    await sleepUntil(deletionAt + toWallMs(setup.pushSeconds));
+    await runtime(socket, `set server ${BACKEND}/${pod.name} state ${setup.pushState}`);
+    log.add(setup.mechanism === 'epp-only' ? 'Endpoint Picker drops the pod' : 'endpoint removed');
+    if (setup.gatewayDrainingSeconds === null) return;
+    // The gateway's connection draining: requests still on the pod after this long are closed.
+    const closeAt = deletionAt + toWallMs(setup.pushSeconds + setup.gatewayDrainingSeconds);
+    await Promise.race([pod.exited, sleepUntil(closeAt)]);
+    if (gone) return;
+    await runtime(socket, `shutdown sessions server ${BACKEND}/${pod.name}`);
+    log.add('gateway draining timeout: sessions closed');
+  })();
   // Awaited at the end; until then this keeps a failure of the push (HAProxy's runtime API slow to answer on a busy
   // machine) from being an unhandled rejection, which ends the whole lab instead of failing this run.
   push.catch(() => {});

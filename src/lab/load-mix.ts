@@ -30,13 +30,13 @@ export const LAB_RATE_PER_SECOND = 6;
 export const LAB_WARMUP_SECONDS = 10;
 
 /** Model seconds a request with `maxTokens` output tokens streams for. */
-export function requestSeconds(maxTokens: number, tpotMs: number = LAB_TPOT_MS): number {
-  return (maxTokens * tpotMs) / 1000;
+export function requestSeconds(maxTokens: number): number {
+  return (maxTokens * LAB_TPOT_MS) / 1000;
 }
 
-/** The longest request of a mix, in model seconds. */
-export function longestSeconds(mix: readonly MixEntry[] = LAB_MIX, tpotMs: number = LAB_TPOT_MS): number {
-  return Math.max(...mix.map((m) => requestSeconds(m.maxTokens, tpotMs)));
+/** The longest request of the mix, in model seconds. */
+export function longestSeconds(): number {
+  return Math.max(...LAB_MIX.map((m) => requestSeconds(m.maxTokens)));
 }
 
 /** One scheduled request. Times are model seconds relative to the pod's deletion. */
@@ -47,13 +47,11 @@ export interface ScheduledRequest {
   seconds: number;
 }
 
-/** What to schedule: arrivals every 1/rate from `from` (inclusive) to `to` (exclusive). */
+/** What to schedule: arrivals at the lab's rate from `from` (inclusive) to `to` (exclusive). */
 export interface ScheduleOptions {
   seed: number;
   from: number;
   to: number;
-  rate?: number;
-  mix?: readonly MixEntry[];
   /** Leave out requests that would still stream after this time (the run's end). */
   horizon?: number;
 }
@@ -63,14 +61,12 @@ export interface ScheduleOptions {
  * horizon, so the lengths of the others do not depend on the horizon. Bounded by (to − from) × rate.
  */
 export function buildSchedule(options: ScheduleOptions): ScheduledRequest[] {
-  const rate = options.rate ?? LAB_RATE_PER_SECOND;
-  const mix = options.mix ?? LAB_MIX;
   const random = seededRandom(options.seed);
-  const count = Math.max(0, Math.ceil((options.to - options.from) * rate - 1e-9));
+  const count = Math.max(0, Math.ceil((options.to - options.from) * LAB_RATE_PER_SECOND - 1e-9));
   const schedule: ScheduledRequest[] = [];
   for (let i = 0; i < count; i++) {
-    const at = Math.round((options.from + i / rate) * 1000) / 1000;
-    const { maxTokens } = pickWeighted(random, mix);
+    const at = Math.round((options.from + i / LAB_RATE_PER_SECOND) * 1000) / 1000;
+    const { maxTokens } = pickWeighted(random, LAB_MIX);
     const seconds = requestSeconds(maxTokens);
     if (options.horizon !== undefined && at + seconds > options.horizon) continue;
     schedule.push({ id: i + 1, at, maxTokens, seconds });

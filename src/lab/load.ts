@@ -4,6 +4,7 @@
  * so the generator always finishes.
  */
 import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { classify, type Outcome } from './classify.ts';
 import type { ScheduledRequest } from './load-mix.ts';
 import { toModelSeconds, toWallMs } from './scale.ts';
@@ -106,14 +107,9 @@ export function runLoad(
   deletionAt: number,
 ): Promise<RequestRecord[]> {
   return Promise.all(
-    schedule.map(
-      (item) =>
-        new Promise<RequestRecord>((resolve) => {
-          const delay = Math.max(0, deletionAt + toWallMs(item.at) - performance.now());
-          setTimeout(() => {
-            send(port, item, deletionAt).then(resolve);
-          }, delay);
-        }),
-    ),
+    schedule.map(async (item) => {
+      await sleep(Math.max(0, deletionAt + toWallMs(item.at) - performance.now()));
+      return send(port, item, deletionAt);
+    }),
   );
 }

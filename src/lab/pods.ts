@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { LAB_TPOT_MS } from './load-mix.ts';
-import type { LabResources } from './processes.ts';
+import { eachLine, type LabResources } from './processes.ts';
 import type { StandInConfig } from './server-main.ts';
 
 const SERVER_MAIN = fileURLToPath(new URL('./server-main.ts', import.meta.url));
@@ -51,21 +51,13 @@ export async function startPod(resources: LabResources, options: PodOptions): Pr
       clearTimeout(timer);
       reject(new Error(`${options.name} exited while starting`));
     });
-    child.stdout!.setEncoding('utf8');
-    let buffered = '';
-    child.stdout!.on('data', (text: string) => {
-      buffered += text;
-      let nl = buffered.indexOf('\n');
-      while (nl !== -1) {
-        const event = safeParse(buffered.slice(0, nl));
-        buffered = buffered.slice(nl + 1);
-        nl = buffered.indexOf('\n');
-        if (event?.event === 'listening') {
-          clearTimeout(timer);
-          resolve(Number(event.port));
-        }
-        if (event?.event === 'lag' && lags.length < 1000) lags.push({ at: performance.now(), ms: Number(event.ms) });
+    eachLine(child.stdout!, (line) => {
+      const event = safeParse(line);
+      if (event?.event === 'listening') {
+        clearTimeout(timer);
+        resolve(Number(event.port));
       }
+      if (event?.event === 'lag' && lags.length < 1000) lags.push({ at: performance.now(), ms: Number(event.ms) });
     });
   });
   return {

@@ -6,7 +6,7 @@
  * lab asserts only what the model is sure of: zero, or clearly more than zero.
  */
 import { terminationTimes } from './kubelet-rules.ts';
-import { LAB_MIX, LAB_RATE_PER_SECOND, LAB_WARMUP_SECONDS, requestSeconds, type MixEntry } from './load-mix.ts';
+import { LAB_MIX, LAB_RATE_PER_SECOND, LAB_WARMUP_SECONDS, requestSeconds } from './load-mix.ts';
 import type { LabSetup } from './setup.ts';
 
 /** A lower and an upper bound. */
@@ -38,11 +38,6 @@ export interface Prediction {
 /** Requests the lab's model predicts at or above this count are "surely" lost. */
 const SURE_LOSS_COUNT = 3;
 
-/** Arrival rate per pod, per model second. */
-function ratePerPod(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): number {
-  return rate / (setup.rolling === 'surge-first' ? 4 : 3);
-}
-
 /**
  * When routing stops. A push removes the pod at its time. Checks notice once the pod fails them
  * (from the preStop when it fails its health check, else from SIGTERM, when it closes its port):
@@ -69,17 +64,11 @@ function routeStop(setup: LabSetup): Range {
  * Requests arriving in [−warmup, lastAccepted) still running at time `at`, for rate λ:
  * λ × Σ over the mix of share × max(0, lastAccepted − max(−warmup, at − length)).
  */
-export function runningAt(
-  at: number,
-  lastAccepted: number,
-  lambda: number,
-  mix: readonly MixEntry[] = LAB_MIX,
-  warmup: number = LAB_WARMUP_SECONDS,
-): number {
-  const total = mix.reduce((s, m) => s + m.weight, 0);
+export function runningAt(at: number, lastAccepted: number, lambda: number): number {
+  const total = LAB_MIX.reduce((s, m) => s + m.weight, 0);
   let sum = 0;
-  for (const m of mix) {
-    const from = Math.max(-warmup, at - requestSeconds(m.maxTokens));
+  for (const m of LAB_MIX) {
+    const from = Math.max(-LAB_WARMUP_SECONDS, at - requestSeconds(m.maxTokens));
     sum += (m.weight / total) * Math.max(0, lastAccepted - from);
   }
   return lambda * sum;
@@ -94,15 +83,15 @@ export function serverGivesUp(setup: LabSetup, sigterm: number): { at: number; o
 }
 
 /** The prediction for a setup under the lab's load (rate, mix, warmup). */
-export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Prediction {
+export function predict(setup: LabSetup): Prediction {
   const times = terminationTimes(setup.preStopSeconds, setup.graceSeconds);
   const stopAccepting = times.sigterm;
   const stop = routeStop(setup);
-  const lambda = ratePerPod(setup, rate);
-  const refused = {
-    min: lambda * Math.max(0, stop.min - stopAccepting),
-    max: lambda * Math.max(0, stop.max - stopAccepting),
-  };
+  // The arrival rate per pod, per model second: the load spreads over 3 pods, or 4 while a surge pod is up.
+  const lambda = LAB_RATE_PER_SECOND / (setup.rolling === 'surge-first' ? 4 : 3);
+  // A range from the earliest and the latest time routing stops.
+  const byStop = (f: (routeStop: number) => number): Range => ({ min: f(stop.min), max: f(stop.max) });
+  const refused = byStop((t) => lambda * Math.max(0, t - stopAccepting));
   const givesUp = serverGivesUp(setup, stopAccepting);
   const gatewayCloses =
     setup.pushSeconds !== null && setup.gatewayDrainingSeconds !== null
@@ -114,10 +103,7 @@ export function predict(setup: LabSetup, rate: number = LAB_RATE_PER_SECOND): Pr
     ? {
         at,
         outcome: cutFirst < givesUp.at ? ('cut' as const) : givesUp.outcome,
-        count: {
-          min: runningAt(at, Math.min(stop.min, stopAccepting), lambda),
-          max: runningAt(at, Math.min(stop.max, stopAccepting), lambda),
-        },
+        count: byStop((t) => runningAt(at, Math.min(t, stopAccepting), lambda)),
       }
     : null;
   const lost = { min: refused.min + (back?.count.min ?? 0), max: refused.max + (back?.count.max ?? 0) };

@@ -3,7 +3,7 @@
  * needs: the real plan, the lab setup derived from it, the model's prediction and the run's shape.
  */
 import { plan as makePlan, type Plan } from '../model/plan.ts';
-import type { Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import type { GatewayProfile, Mechanism, ModelServerProfile, Profiles } from '../facts/profiles.ts';
 import {
   DEFAULT_GATEWAY,
   DEFAULT_MODEL_SERVER,
@@ -34,10 +34,7 @@ const MAX_RUN_SECONDS = 600;
 
 /** A problem with what was asked for; the CLI reports it as a usage error. */
 export class LabInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LabInputError';
-  }
+  name = 'LabInputError';
 }
 
 /** Prepare a scenario; throws LabInputError naming the flag at fault. */
@@ -59,13 +56,14 @@ export function prepare(
     ?? (spec.onlyMechanism && profiles.gateways.find((g) => g.mechanism === spec.onlyMechanism)?.id)
     ?? DEFAULT_GATEWAY;
   const modelServerId = options.modelServer ?? fitting[0] ?? DEFAULT_MODEL_SERVER;
+  let gateway: GatewayProfile;
+  let server: ModelServerProfile;
   try {
-    gatewayById(profiles, gatewayId);
-    modelServerById(profiles, modelServerId);
+    gateway = gatewayById(profiles, gatewayId);
+    server = modelServerById(profiles, modelServerId);
   } catch (error) {
     throw new LabInputError(`--${(error as Error).message}`);
   }
-  const gateway = gatewayById(profiles, gatewayId);
   if (spec.onlyMechanism && gateway.mechanism !== spec.onlyMechanism) {
     const fitting = profiles.gateways.filter((g) => g.mechanism === spec.onlyMechanism).map((g) => g.id);
     throw new LabInputError(
@@ -77,7 +75,7 @@ export function prepare(
       `--model-server must be ${fitting.length === 1 ? fitting[0] : `one of ${fitting.join(', ')}`} for --scenario ${name}, which needs ${spec.onlyModelServers.needs} (got ${JSON.stringify(modelServerId)})`,
     );
   }
-  if (spec.needsDrainFlag && !hasDrainFlag(modelServerById(profiles, modelServerId))) {
+  if (spec.needsDrainFlag && !hasDrainFlag(server)) {
     const fitting = profiles.modelServers.filter(hasDrainFlag).map((m) => m.id);
     throw new LabInputError(
       `--model-server must be one of ${fitting.join(', ')} for --scenario ${name}, which sets a drain flag (got ${JSON.stringify(modelServerId)}, which has none)`,
@@ -95,7 +93,7 @@ export function prepare(
         + '(lower removal-seconds, max-request-seconds or the grace period)',
     );
   }
-  const names = { gateway: gateway.name, modelServer: modelServerById(profiles, modelServerId).name };
+  const names = { gateway: gateway.name, modelServer: server.name };
   return { id: `${name}@${gatewayId}/${modelServerId}`, spec, names, plan: planned, setup, prediction, shape };
 }
 
@@ -105,16 +103,16 @@ function hasDrainFlag(server: ModelServerProfile): boolean {
 }
 
 /** The first gateway (in profile order) of each detection mechanism. */
-function gatewayPerMechanism(profiles: Profiles): { mechanism: Mechanism; gateway: string }[] {
-  const seen = new Map<Mechanism, string>();
-  for (const g of profiles.gateways) if (!seen.has(g.mechanism)) seen.set(g.mechanism, g.id);
-  return [...seen].map(([mechanism, gateway]) => ({ mechanism, gateway }));
+function gatewayPerMechanism(profiles: Profiles): string[] {
+  const first = new Map<Mechanism, string>();
+  for (const g of profiles.gateways) if (!first.has(g.mechanism)) first.set(g.mechanism, g.id);
+  return [...first.values()];
 }
 
 /** The short CI check: the plan once per detection mechanism, then no-prestop and vllm-abort. */
 export function checkSet(profiles: Profiles): Prepared[] {
   return [
-    ...gatewayPerMechanism(profiles).map(({ gateway }) => prepare('recommended', profiles, { gateway })),
+    ...gatewayPerMechanism(profiles).map((gateway) => prepare('recommended', profiles, { gateway })),
     prepare('no-prestop', profiles),
     prepare('vllm-abort', profiles),
   ];
@@ -131,7 +129,7 @@ export function publishSet(profiles: Profiles): Prepared[] {
   const first = modelServerById(profiles, DEFAULT_MODEL_SERVER);
   const fits = (s: ScenarioSpec, server: ModelServerProfile) => s.onlyModelServers?.fits(server) === true;
   const set = [
-    ...gatewayPerMechanism(profiles).map(({ gateway }) =>
+    ...gatewayPerMechanism(profiles).map((gateway) =>
       prepare('recommended', profiles, { gateway, modelServer: first.id }),
     ),
     ...SCENARIOS.filter((s) => s.name !== 'recommended' && (!s.onlyModelServers || fits(s, first))).map((s) =>

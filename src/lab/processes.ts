@@ -9,6 +9,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** util-linux's setpriv, which sets the parent-death signal and then runs the command in its place. */
 const SETPRIV = '/usr/bin/setpriv';
@@ -96,15 +97,21 @@ export class LabResources {
     for (const dir of [...this.dirs]) this.removeDir(dir);
   }
 
-  /** PIDs still tracked. */
-  running(): number[] {
-    return [...this.children.keys()];
-  }
-
   private removeDir(dir: string): void {
     rmSync(dir, { recursive: true, force: true });
     this.dirs.delete(dir);
   }
+}
+
+/** Call `onLine` with each whole line a child prints on `stream` (an unfinished last line waits for its end). */
+export function eachLine(stream: Readable, onLine: (line: string) => void): void {
+  stream.setEncoding('utf8');
+  let buffered = '';
+  stream.on('data', (text: string) => {
+    const lines = (buffered + text).split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
 }
 
 /** The signals that stop the lab, and the exit code for each (128 + signal number). */

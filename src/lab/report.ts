@@ -80,10 +80,12 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   'lab-error': 'LAB ERROR: no usable run',
 };
 
+/** A range in whole numbers: "3" or "2–5". */
+const span = (r: Range) =>
+  Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`;
+
 function expectation(result: ScenarioResult): string {
   const p = result.prepared.prediction;
-  const span = (r: Range) =>
-    Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`;
   if (p.expect === 'none') return 'the model predicts 0 lost';
   const parts: string[] = [];
   if (p.refused.max > 0) parts.push(`${span(p.refused)} refused`);
@@ -112,8 +114,6 @@ export function scenarioText(result: ScenarioResult): string {
   const m = result.median;
   lines.push(`  median: ${OUTCOMES.map((o) => `${o} ${m[o]}`).join(', ')}; lost ${m.lost}`);
   const pr = p.prediction;
-  const span = (r: Range) =>
-    Math.round(r.min) === Math.round(r.max) ? `${Math.round(r.min)}` : `${Math.round(r.min)}–${Math.round(r.max)}`;
   lines.push(`  predicted lost ${span(pr.lost)}, measured ${m.lost} (median)`);
   if (pr.upUntil !== null) {
     lines.push(

@@ -5,14 +5,13 @@
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Outcome } from './classify.ts';
-import { OUTCOMES } from './classify.ts';
+import { zeroCounts, type Outcome } from './classify.ts';
 import { startHaproxy } from './haproxy.ts';
 import { admitReplacement, deletePod, EventLog, type LabEvent } from './kubelet.ts';
 import { LAG_NOISE_MS, startLagMonitor } from '../verify/lag.ts';
 import { buildSchedule } from './load-mix.ts';
 import { runLoad, type RequestRecord } from './load.ts';
-import { startPod, waitHealthy, type Pod } from './pods.ts';
+import { startPod, waitHealthy } from './pods.ts';
 import type { LabResources } from './processes.ts';
 import { toModelSeconds, toWallMs } from './scale.ts';
 import { LAB_STARTUP_SECONDS, type LabSetup } from './setup.ts';
@@ -90,16 +89,21 @@ export async function runOnce(
     const loadStart = performance.now();
     lag = startLagMonitor();
     const load = runLoad(proxy.port, schedule, deletionAt);
-    const replacement = rollingUpdate(resources, setup, dir, proxy.socket, pods[0], log, pids, deletionAt);
-    const deletion = deletePod(
-      resources,
-      setup,
-      pods[0],
-      proxy.socket,
-      podOptions(setup, DELETED, dir).drainFile,
-      log,
-      deletionAt,
-    );
+    // Rolling update: start the replacement before the deletion (surge) or after the old pod exits.
+    const replace = async () => {
+      if (setup.rolling === 'replace-after') await pods[0].exited;
+      const started = performance.now();
+      const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
+      pids.push(pod.pid);
+      log.add('replacement started', started);
+      const healthy = waitHealthy(pod.port, checkPath, toWallMs(LAB_STARTUP_SECONDS + 20));
+      await admitReplacement(proxy.socket, SPARE, pod, healthy, log);
+      if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
+        log.add('replacement was not ready before the deletion');
+    };
+    const replacement = setup.rolling ? replace() : Promise.resolve();
+    const drainFile = podOptions(setup, DELETED, dir).drainFile;
+    const deletion = deletePod(resources, setup, pods[0], proxy.socket, drainFile, log, deletionAt);
     const deadline = new Promise<never>((_, reject) => {
       setTimeout(
         () => reject(new Error('the run passed its deadline')),
@@ -120,7 +124,7 @@ export async function runOnce(
       }
       if (r.outcome !== 'ok' && r.flags) flags[r.flags] = (flags[r.flags] ?? 0) + 1;
     }
-    const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+    const counts = zeroCounts();
     for (const r of records) counts[r.outcome]++;
     const maxLagMs = Math.round(Math.max(lag.max(), ...pods.map((p) => p.maxLagMs(loadStart))));
     const since = (t: number) => Math.round(toModelSeconds(t - deletionAt) * 100) / 100;
@@ -142,27 +146,4 @@ export async function runOnce(
     for (const socket of idle) socket.destroy();
     await resources.release(pids, [dir]);
   }
-}
-
-/** Rolling update: start the replacement before the deletion (surge) or after the old pod exits. */
-async function rollingUpdate(
-  resources: LabResources,
-  setup: LabSetup,
-  dir: string,
-  socket: string,
-  old: Pod,
-  log: EventLog,
-  pids: number[],
-  deletionAt: number,
-): Promise<void> {
-  if (!setup.rolling) return;
-  if (setup.rolling === 'replace-after') await old.exited;
-  const started = performance.now();
-  const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
-  pids.push(pod.pid);
-  log.add('replacement started', started);
-  const path = setup.checks?.path ?? setup.healthPaths[0];
-  await admitReplacement(socket, SPARE, pod, waitHealthy(pod.port, path, toWallMs(LAB_STARTUP_SECONDS + 20)), log);
-  if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
-    log.add('replacement was not ready before the deletion');
 }

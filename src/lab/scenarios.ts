@@ -144,7 +144,7 @@ export function deriveSetup(
     gateway: gateway.id,
     modelServer: server.id,
     ...routing,
-    gatewayDrainingSeconds: routing.pushSeconds === null ? null : gatewayDraining(planned),
+    gatewayDrainingSeconds: routing.pushSeconds === null ? null : planned.gatewayDrainingSeconds,
     planRemovalSeconds: planned.removalSeconds,
     preStopSeconds: planned.preStopSeconds,
     preStopFailsHealth: routing.mechanism === 'health-check',
@@ -153,12 +153,7 @@ export function deriveSetup(
     rolling: null,
     idleConnections: 0,
     healthPaths,
-    plan: {
-      preStopSeconds: planned.preStopSeconds,
-      drainSeconds: planned.drainSeconds,
-      terminationGracePeriodSeconds: planned.terminationGracePeriodSeconds,
-      drainFlag: planned.drainFlag ? `${planned.drainFlag.flag}=${planned.drainFlag.seconds}` : null,
-    },
+    plan: { drainFlag: planned.drainFlag ? `${planned.drainFlag.flag}=${planned.drainFlag.seconds}` : null },
     changes: [],
   };
   if (setup.preStopFailsHealth) {
@@ -168,11 +163,6 @@ export function deriveSetup(
   }
   applyScenario(spec.name, setup, planned, server);
   return setup;
-}
-
-/** The plan's connection-draining timeout for gateways that have one (read defensively: not every plan has it). */
-function gatewayDraining(planned: Plan): number | null {
-  return (planned as Partial<Record<'gatewayDrainingSeconds', number | null>>).gatewayDrainingSeconds ?? null;
 }
 
 /** The number of model seconds short-grace leaves between the preStop's end and SIGKILL. */

@@ -34,7 +34,9 @@ const config = JSON.parse(process.argv[2] ?? '{}') as StandInConfig;
 const healthPaths = new Set(config.healthPaths);
 const MAX_TOKENS = 100_000;
 const log = shutdownLog(config.shutdown, process.pid);
-const streams = new Set<{ id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined }>();
+/** A running response stream and the timer of its next chunk. */
+type Stream = { id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined };
+const streams = new Set<Stream>();
 /** Every open HTTP connection (Triton's drain waits for these). */
 const connections = new Set<Socket>();
 let phase: 'loading' | 'serving' | 'draining' = config.startupSeconds > 0 ? 'loading' : 'serving';
@@ -67,7 +69,7 @@ function stream(req: IncomingMessage, res: ServerResponse, body: string): void {
   const chunks = Math.ceil(tokens / config.chunkTokens);
   const every = toWallMs((config.chunkTokens * config.tpotMs) / 1000);
   const started = performance.now();
-  const entry: { id: string; res: ServerResponse; timer: NodeJS.Timeout | undefined } = { id, res, timer: undefined };
+  const entry: Stream = { id, res, timer: undefined };
   streams.add(entry);
   res.writeHead(200, {
     'content-type': 'text/event-stream',
@@ -133,9 +135,9 @@ function abortAll(): void {
 }
 
 /** Tear down (model seconds), print the exit lines, and exit. */
-function finish(lines: readonly string[] = log.exit): void {
+function finish(): void {
   setTimeout(() => {
-    for (const line of lines) say(line);
+    for (const line of log.exit) say(line);
     process.exit(0);
   }, toWallMs(config.shutdown.teardownSeconds));
 }
@@ -168,14 +170,8 @@ function onSigterm(): void {
   const secondsLeft = () =>
     s.boundSeconds === null ? null : s.boundSeconds - (performance.now() - started) / toWallMs(1);
   const progress = () => {
-    if (log.progress && waiting() > 0)
-      say(
-        log.progress(
-          waiting(),
-          secondsLeft(),
-          [...streams].map((e) => e.id),
-        ),
-      );
+    const ids = [...streams].map((e) => e.id);
+    if (log.progress && waiting() > 0) say(log.progress(waiting(), secondsLeft(), ids));
   };
   progress();
   let lastProgress = started;

@@ -60,13 +60,8 @@ export interface LabSetup {
   idleConnections: number;
   /** The paths the stand-in answers as health checks: the profile's probe paths, readiness first. */
   healthPaths: string[];
-  /** The plan's numbers, for reports. */
-  plan: {
-    preStopSeconds: number;
-    drainSeconds: number;
-    terminationGracePeriodSeconds: number;
-    drainFlag: string | null;
-  };
+  /** The plan's drain flag as it is set (`--shutdown-timeout=45`), for reports. */
+  plan: { drainFlag: string | null };
   /** How this setup departs from the plan, in words (empty for the plan itself). */
   changes: string[];
 }
@@ -81,7 +76,7 @@ export const LAB_STARTUP_SECONDS = 3;
  * GKE's HealthCheckPolicy defaults (5 s interval, 5 s timeout, 2 failures): the checks the lab's
  * endpoint-view gateway runs besides removing the pod from its endpoint list.
  */
-const ENDPOINT_VIEW_CHECKS = { intervalSeconds: 5, fall: 2, timeoutSeconds: 5 };
+const ENDPOINT_VIEW_CHECKS = { intervalSeconds: 5, threshold: 2, timeoutSeconds: 5 };
 
 /** Checks rise after this many passes (HAProxy's default is 2). */
 const CHECK_RISE = 2;
@@ -134,31 +129,17 @@ export function routingFor(
     // when its watch sees the deletion, which the lab models as a push at the removal p99.
     return { mechanism, pushSeconds: plan.removalSeconds, pushState: 'drain', checks: null };
   }
-  if (mechanism === 'endpoint-view') {
-    const c = ENDPOINT_VIEW_CHECKS;
-    return {
-      mechanism,
-      pushSeconds: plan.removalSeconds,
-      pushState: 'maint',
-      checks: {
-        path: checkPath,
-        intervalSeconds: c.intervalSeconds,
-        fall: c.fall,
-        rise: CHECK_RISE,
-        timeoutSeconds: c.timeoutSeconds,
-      },
-    };
-  }
+  const c = mechanism === 'endpoint-view' ? ENDPOINT_VIEW_CHECKS : healthCheck;
   return {
     mechanism,
-    pushSeconds: null,
+    pushSeconds: mechanism === 'endpoint-view' ? plan.removalSeconds : null,
     pushState: 'maint',
     checks: {
       path: checkPath,
-      intervalSeconds: healthCheck.intervalSeconds,
-      fall: healthCheck.threshold,
+      intervalSeconds: c.intervalSeconds,
+      fall: c.threshold,
       rise: CHECK_RISE,
-      timeoutSeconds: healthCheck.timeoutSeconds,
+      timeoutSeconds: c.timeoutSeconds,
     },
   };
 }

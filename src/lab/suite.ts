@@ -3,7 +3,7 @@
  * to twice and only while the time budget lasts; then the median counts, the verdict against the
  * model's prediction, and the median run's timeline for the chart.
  */
-import { OUTCOMES, type Outcome } from './classify.ts';
+import { OUTCOMES, zeroCounts, type Outcome } from './classify.ts';
 import type { LabEvent } from './kubelet.ts';
 import { contradicts, exitContradicts } from './predict.ts';
 import type { Prepared } from './prepare.ts';
@@ -45,7 +45,10 @@ export interface SuiteOptions {
   onRun?: (prepared: Prepared, index: number, run: RunSummary) => void;
 }
 
-function summarize(run: RunResult, attempts: number): RunSummary {
+/** A run as kept: its summary, and the run itself unless it failed. */
+type Kept = { summary: RunSummary; run: RunResult | null };
+
+function summarize(run: Omit<RunSummary, 'attempts'>, attempts: number): RunSummary {
   return {
     seed: run.seed,
     counts: run.counts,
@@ -65,31 +68,18 @@ export async function runScenario(
   prepared: Prepared,
   options: SuiteOptions,
 ): Promise<ScenarioResult> {
-  const kept: { summary: RunSummary; run: RunResult | null }[] = [];
+  const kept: Kept[] = [];
   for (let i = 0; i < options.runs; i++) {
     const seed = options.seed + i;
-    let last: { summary: RunSummary; run: RunResult | null } | null = null;
+    let last: Kept | null = null;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       try {
         const run = await runOnce(resources, prepared.setup, prepared.shape, seed);
         last = { summary: summarize(run, attempt), run };
       } catch (error) {
-        const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-        last = {
-          summary: {
-            seed,
-            counts,
-            lost: 0,
-            noisy: false,
-            maxLagMs: 0,
-            wallMs: 0,
-            attempts: attempt,
-            flags: {},
-            podExitSeconds: null,
-            error: (error as Error).message,
-          },
-          run: null,
-        };
+        const failed = { seed, counts: zeroCounts(), lost: 0, noisy: false, maxLagMs: 0, wallMs: 0, flags: {} };
+        const summary = summarize({ ...failed, podExitSeconds: null }, attempt);
+        last = { summary: { ...summary, error: (error as Error).message }, run: null };
       }
       const broken = last.summary.error !== undefined || last.summary.counts.error > 0;
       // A noisy run that contradicts the model is always repeated (within MAX_ATTEMPTS): a stall, not the
@@ -111,13 +101,11 @@ export async function runScenario(
   return conclude(prepared, kept);
 }
 
-function conclude(prepared: Prepared, kept: { summary: RunSummary; run: RunResult | null }[]): ScenarioResult {
+function conclude(prepared: Prepared, kept: Kept[]): ScenarioResult {
   const runs = kept.map((k) => k.summary);
   const usable = kept.filter((k) => k.run && k.summary.counts.error === 0);
-  const med = Object.fromEntries(OUTCOMES.map((o) => [o, median(usable.map((k) => k.summary.counts[o]))])) as Record<
-    Outcome,
-    number
-  >;
+  const med = zeroCounts();
+  for (const o of OUTCOMES) med[o] = median(usable.map((k) => k.summary.counts[o]));
   const lost = median(usable.map((k) => k.summary.lost));
   let verdict: Verdict;
   if (usable.length < kept.length || usable.length === 0) verdict = 'lab-error';

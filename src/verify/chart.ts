@@ -48,6 +48,9 @@ export function markersOf(report: VerifyReport, closeSeconds: number): { at: num
 
 const STACK: readonly VerifyOutcome[] = ['timeout', 'aborted', 'cut', 'refused', 'ok'];
 
+/** The fill attribute of a lost kind's pattern (ok bars are plain). */
+export const patternFill = (k: VerifyOutcome) => (k === 'ok' ? '' : ` fill="url(#p-${k})"`);
+
 /** The chart as an SVG element. */
 export function chartSvg(report: VerifyReport): string {
   const { width: bw, buckets } = bucketReport(report);
@@ -90,9 +93,8 @@ export function chartSvg(report: VerifyReport): string {
     for (const k of STACK) {
       if (b[k] === 0) continue;
       const top = y(base + b[k]);
-      const fill = k === 'ok' ? '' : ` fill="url(#p-${k})"`;
       parts.push(
-        `<rect x="${x(b.from) + 0.75}" y="${top}" width="${barW}" height="${Math.max(0.5, y(base) - top)}" class="bar bar-${k}"${fill}><title>${b[k]} ${k}, ${b.from} to ${b.from + bw} s</title></rect>`,
+        `<rect x="${x(b.from) + 0.75}" y="${top}" width="${barW}" height="${Math.max(0.5, y(base) - top)}" class="bar bar-${k}"${patternFill(k)}><title>${b[k]} ${k}, ${b.from} to ${b.from + bw} s</title></rect>`,
       );
       base += b[k];
     }

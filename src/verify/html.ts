@@ -3,7 +3,7 @@
  * the summary, the outcome-over-time chart, the events and the lost requests. Every string that came
  * from the user or the endpoint is HTML-escaped.
  */
-import { chartSvg, escapeHtml, markersOf, bucketReport } from './chart.ts';
+import { chartSvg, escapeHtml, markersOf, bucketReport, patternFill } from './chart.ts';
 import { VERIFY_OUTCOMES } from './outcome.ts';
 import { CLIENT_STALL_MS, reportEndSeconds, type VerifyReport } from './report.ts';
 
@@ -48,7 +48,7 @@ export function reportHtml(report: VerifyReport): string {
   }
   const legend = VERIFY_OUTCOMES.map(
     (k) =>
-      `<li><svg width="18" height="14" aria-hidden="true"><rect width="18" height="14" class="bar bar-${k}"${k === 'ok' ? '' : ` fill="url(#p-${k})"`}/></svg><strong>${k}</strong>: ${e(MEANING[k])}</li>`,
+      `<li><svg width="18" height="14" aria-hidden="true"><rect width="18" height="14" class="bar bar-${k}"${patternFill(k)}/></svg><strong>${k}</strong>: ${e(MEANING[k])}</li>`,
   ).join('');
   const rows = (cells: (string | number | null)[]) =>
     `<tr>${cells.map((c) => `<td>${e(String(c ?? '–'))}</td>`).join('')}</tr>`;

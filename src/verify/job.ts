@@ -11,32 +11,21 @@ import type { VerifyOptions } from './options.ts';
 function shardArgs(o: VerifyOptions, shards: number): string[] {
   const url = o.url!;
   const base = `${url.origin}${url.pathname.replace(/\/v1\/(chat\/)?completions$/, '')}${url.search}`;
-  const args = [
-    'verify',
-    '--url',
-    base,
-    '--api',
-    o.api,
-    '--model',
-    o.model,
-    '--rate',
-    String(Math.round((o.ratePerSecond / shards) * 1000) / 1000),
-    '--concurrency',
-    String(Math.max(1, Math.ceil(o.concurrency / shards))),
-    '--duration',
-    String(o.durationSeconds),
-    '--max-tokens',
-    String(o.maxTokens),
-    '--timeout',
-    String(o.timeoutSeconds),
-    '--prompt',
-    o.prompt,
-    '--format',
-    'json',
-    '--quiet',
-    // A shard that saw losses must still succeed: a failed pod would fail the Job and stop the other shards.
-    '--exit-zero',
-  ];
+  const flags = {
+    url: base,
+    api: o.api,
+    model: o.model,
+    rate: Math.round((o.ratePerSecond / shards) * 1000) / 1000,
+    concurrency: Math.max(1, Math.ceil(o.concurrency / shards)),
+    duration: o.durationSeconds,
+    'max-tokens': o.maxTokens,
+    timeout: o.timeoutSeconds,
+    prompt: o.prompt,
+    format: 'json',
+  };
+  const args = ['verify', ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, String(value)]), '--quiet'];
+  // A shard that saw losses must still succeed: a failed pod would fail the Job and stop the other shards.
+  args.push('--exit-zero');
   if (o.idHeader) args.push('--id-header', o.idHeader);
   return args;
 }

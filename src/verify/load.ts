@@ -67,10 +67,7 @@ export function startLoad(options: LoadOptions): Load {
   let arrivals = 0;
   let sending = true;
   let timer: NodeJS.Timeout | undefined;
-  let resolveFinished: (r: RequestResult[]) => void = () => {};
-  const finished = new Promise<RequestResult[]>((resolve) => {
-    resolveFinished = resolve;
-  });
+  const { promise: finished, resolve: resolveFinished } = Promise.withResolvers<RequestResult[]>();
   const maybeFinish = () => {
     if (!sending && running.size === 0) resolveFinished(results.sort((a, b) => a.id - b.id));
   };

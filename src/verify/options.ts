@@ -1,4 +1,5 @@
 /** What a `hitless verify` run is asked to do, as the CLI parsed it from its flags (src/cli/verify-options.ts). */
+import type { RestartTarget } from './kubectl.ts';
 
 /** Which OpenAI-compatible API to call. */
 export type Api = 'completions' | 'chat';
@@ -24,13 +25,7 @@ export interface VerifyOptions {
   quiet: boolean;
   /** Exit 0 even when requests were lost (the emitted Job's shards: the report says what was lost). */
   exitZero: boolean;
-  restart: {
-    deployment: string;
-    namespace: string;
-    context: string | null;
-    warmupSeconds: number;
-    rolloutTimeoutSeconds: number;
-  } | null;
+  restart: (RestartTarget & { warmupSeconds: number; rolloutTimeoutSeconds: number }) | null;
   job: { image: string; shards: number; name: string; namespace: string; headerSecret: string | null } | null;
   mergeFiles: string[];
 }

@@ -13,9 +13,6 @@ export type VerifyOutcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'timeout';
 /** Every outcome, in report order. */
 export const VERIFY_OUTCOMES: readonly VerifyOutcome[] = ['ok', 'refused', 'cut', 'aborted', 'timeout'];
 
-/** Outcomes that count as a lost request. */
-const LOST_OUTCOMES: readonly VerifyOutcome[] = ['refused', 'cut', 'aborted', 'timeout'];
-
 /** The finish reason vLLM (and others) give a request they aborted. */
 const ABORT_FINISH_REASON = 'abort';
 
@@ -44,5 +41,5 @@ export function zeroCounts(): Record<VerifyOutcome, number> {
 
 /** Lost requests in a count: everything but ok. */
 export function lostOf(counts: Record<VerifyOutcome, number>): number {
-  return LOST_OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
+  return VERIFY_OUTCOMES.reduce((sum, o) => sum + (o === 'ok' ? 0 : counts[o]), 0);
 }

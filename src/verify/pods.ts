@@ -66,18 +66,14 @@ export function podChanges(before: ReadonlyMap<string, PodState>, after: Readonl
   return changes;
 }
 
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
 /** The label selector of a Deployment (`kubectl get deployment -o json`), as kubectl's -l wants it. */
 export function deploymentSelector(deployment: unknown): string {
-  const selector = (
-    deployment as {
-      spec?: {
-        selector?: {
-          matchLabels?: Record<string, string>;
-          matchExpressions?: { key: string; operator: string; values?: string[] }[];
-        };
-      };
-    }
-  )?.spec?.selector;
+  const selector = (deployment as { spec?: { selector?: LabelSelector } })?.spec?.selector;
   const parts: string[] = [];
   for (const [k, v] of Object.entries(selector?.matchLabels ?? {}).sort()) parts.push(`${k}=${v}`);
   for (const e of selector?.matchExpressions ?? []) {

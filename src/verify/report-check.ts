@@ -12,26 +12,23 @@ const show = (value: unknown) => (value === undefined ? 'missing' : JSON.stringi
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A finite number at least `min` (a whole one when `whole`). */
-const num =
-  (min: number, whole = false): Check =>
-  (v) =>
+function num(min: number, whole = false): Check {
+  return (v) =>
     typeof v === 'number' && Number.isFinite(v) && v >= min && (!whole || Number.isInteger(v))
       ? null
       : `is ${show(v)}, not ${whole ? 'a whole number' : 'a number'} from ${min}`;
+}
 
 const str: Check = (v) => (typeof v === 'string' ? null : `is ${show(v)}, not a string`);
-const nullOr =
-  (check: Check): Check =>
-  (v) =>
-    v === null ? null : check(v);
-const optional =
-  (check: Check): Check =>
-  (v) =>
-    v === undefined ? null : check(v);
-const oneOf =
-  (...allowed: readonly unknown[]): Check =>
-  (v) =>
-    allowed.includes(v) ? null : `is ${show(v)}, not one of ${allowed.join(', ')}`;
+function nullOr(check: Check): Check {
+  return (v) => (v === null ? null : check(v));
+}
+function optional(check: Check): Check {
+  return (v) => (v === undefined ? null : check(v));
+}
+function oneOf(...allowed: readonly unknown[]): Check {
+  return (v) => (allowed.includes(v) ? null : `is ${show(v)}, not one of ${allowed.join(', ')}`);
+}
 
 /** The first bad field of `value` against `shape`, as "path problem". */
 function fields(value: unknown, shape: Record<string, Check>, path: string): string | null {

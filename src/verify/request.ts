@@ -39,12 +39,14 @@ export interface RequestResult {
   events: number;
 }
 
-/** The raw response, for tests that compare with another classifier. */
+/** A raw response: what the lab's classifier reads (src/lab/classify.ts), and what tests compare with it. */
 export interface RawResponse {
+  /** HTTP status, absent when no response head arrived. */
   status?: number;
+  /** True when the response body ended properly (final chunk received). */
   complete: boolean;
   body: string;
-  timedOut: boolean;
+  timedOut?: boolean;
 }
 
 /** A request in flight. */
@@ -99,10 +101,7 @@ export function sendRequest(
   };
   if (target.idHeader) headers[target.idHeader] = String(id);
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  let settle: (r: RequestResult) => void = () => {};
-  const done = new Promise<RequestResult>((resolve) => {
-    settle = resolve;
-  });
+  const { promise: done, resolve: settle } = Promise.withResolvers<RequestResult>();
   let settled = false;
   const finish = () => {
     if (settled) return;
@@ -145,31 +144,22 @@ export function sendRequest(
     res.on('error', (error: NodeJS.ErrnoException) => {
       detail ??= error.code ?? error.message;
     });
-    if (body === null || body === undefined) {
-      res.on('data', feed);
-      res.on('end', () => {
-        complete = res.complete;
-      });
-      res.on('close', () => {
-        complete = complete || res.complete;
-        if (!complete) detail ??= 'the stream broke off';
-        finish();
-      });
-      return;
-    }
     // A compressed body: decoded as it arrives; one that cannot be decoded is cut, with the reason.
     let undecodable = false;
-    res.pipe(body);
-    body.on('data', feed);
-    body.on('error', (error: NodeJS.ErrnoException) => {
-      undecodable = true;
-      detail ??= `the ${res.headers['content-encoding']} body could not be decoded (${error.code ?? error.message})`;
-      req.destroy();
-    });
-    res.on('close', () => {
-      if (!res.complete) body.destroy();
-    });
-    body.on('close', () => {
+    if (body) {
+      res.pipe(body);
+      body.on('error', (error: NodeJS.ErrnoException) => {
+        undecodable = true;
+        detail ??= `the ${res.headers['content-encoding']} body could not be decoded (${error.code ?? error.message})`;
+        req.destroy();
+      });
+      res.on('close', () => {
+        if (!res.complete) body.destroy();
+      });
+    }
+    const stream = body ?? res;
+    stream.on('data', feed);
+    stream.on('close', () => {
       complete = res.complete && !undecodable;
       if (!complete) detail ??= 'the stream broke off';
       finish();

@@ -8,10 +8,7 @@ import { deploymentSelector, podChanges, readPods, type PodState } from './pods.
 
 /** kubectl could not do what verify needs; the CLI reports it and exits 2. */
 export class RestartError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RestartError';
-  }
+  name = 'RestartError';
 }
 
 /** Seconds between pod listings. */
@@ -102,7 +99,7 @@ export async function restartDeployment(
   signal?: AbortSignal,
 ): Promise<RolloutEnd> {
   const restart = COMMANDS.restart(target);
-  onEvent(`${shown(restart)}`);
+  onEvent(shown(restart));
   const started = await kubectl(restart, READ_TIMEOUT_MS);
   if (started.code !== 0) {
     onEvent(`rollout restart failed: ${failure(started)}`);

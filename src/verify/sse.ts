@@ -46,11 +46,10 @@ function hasOutput(choice: Record<string, unknown>): boolean {
 }
 
 function errorText(error: unknown): string {
-  if (typeof error === 'string') return error.slice(0, MAX_ERROR_CHARS);
-  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
-    return (error as { message: string }).message.slice(0, MAX_ERROR_CHARS);
-  }
-  return JSON.stringify(error ?? null).slice(0, MAX_ERROR_CHARS);
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  const text =
+    typeof error === 'string' ? error : typeof message === 'string' ? message : JSON.stringify(error ?? null);
+  return text.slice(0, MAX_ERROR_CHARS);
 }
 
 /** Create a reader; `onFirstToken` runs once, when the first event with output arrives. */
