@@ -14,10 +14,11 @@
  *
  * Options (environment): BENCH_CHANGES (200), BENCH_CLI_RUNS (15), BENCH_LH_RUNS (5: Lighthouse runs per page,
  * the median is reported), BENCH_WORK_RUNS (7: traced loads per page for the main-thread work figure), BENCH_PORT
- * (default: a free port), BENCH_SKIP (comma list of: refuse, build, js, input, cli, verify, work, lighthouse; with `build`
+ * (default: a free port), BENCH_SKIP (comma list of: refuse, report, build, js, input, cli, verify, work, lighthouse; with `build`
  * skipped the site in $HITLESS_OUT_DIR or dist is measured instead of a fresh build; `verify` skips the
  * concurrent-streams figure of `hitless verify`, `work` the main-thread work figure, `refuse` the figures of
- * refused inputs: time and peak RSS, scripts/bench-refuse.ts, which `node scripts/bench-refuse.ts` runs alone; with
+ * refused inputs: time and peak RSS, scripts/bench-refuse.ts; a verify report of 10 million requests (`report`,
+ * BENCH_REPORT_REQUESTS), scripts/bench-report.ts; which `node scripts/bench-refuse.ts` runs alone; with
  * build, js, input, work and lighthouse all skipped no site is served and no Chromium started).
  * Exit code 0 whatever the figures; the table says which budgets are missed.
  */
@@ -883,6 +884,31 @@ async function measureLighthouseOnce(paths: string[], condition: string): Promis
   }
 }
 
+// ---------------------------------------------------------------------------------------------- verify report scale
+
+/** Requests in the report-scale figure (issue 34: reports scale to 10 million requests). */
+const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 10_000_000);
+
+/** A verify report of REPORT_REQUESTS requests made in full (scripts/bench-report.ts), timed by /usr/bin/time. */
+function measureReportScale(): void {
+  section(`hitless verify: a report of ${REPORT_REQUESTS.toLocaleString('en')} requests (summary, HTML page, JSON)`);
+  const script = join(ROOT, 'scripts/bench-report.ts');
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, script, String(REPORT_REQUESTS)], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  const [seconds, kib] = (r.stderr.trim().split('\n').at(-1) ?? '').split(/\s+/).map(Number);
+  const made = r.status === 0 ? (JSON.parse(r.stdout) as { jsonBytes: number; lost: number }) : undefined;
+  row(
+    `verify report of ${REPORT_REQUESTS.toLocaleString('en')} requests`,
+    made
+      ? `${seconds.toFixed(1)} s, peak RSS ${Math.round(kib / 1024)} MB, JSON ${(made.jsonBytes / 1e9).toFixed(2)} GB, ${made.lost.toLocaleString('en')} lost counted`
+      : `failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`,
+    'made, exit 0',
+    made !== undefined,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------- main-thread work
 
 const WORK_RUNS = Number(process.env.BENCH_WORK_RUNS ?? 7);
@@ -1033,6 +1059,7 @@ async function main(): Promise<void> {
     section('Refused inputs (hitless check and verify)');
     measureRefusal(row);
   }
+  if (!SKIP.has('report')) measureReportScale();
 
   if (['build', 'js', 'input', 'work', 'lighthouse'].every((part) => SKIP.has(part))) {
     // Only the CLI parts: no site to serve and no browser to start (nor one needed on the machine).
