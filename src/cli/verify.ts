@@ -77,8 +77,8 @@ In the cluster:
                        its JSON report to its log; combine them with --merge.
 
 Outcomes: ok (streamed to [DONE] or a finish reason), refused (no connection or an HTTP error),
-cut (the stream ended without a finish), aborted (an error event or an abort finish reason), timeout.
-lost = refused + cut + aborted + timeout. Exit 0 when nothing was lost, 1 when something was, 2 for usage.
+cut (the stream ended without a finish), aborted (an error event or an abort finish reason), unreadable (an
+event's data was not JSON), timeout. lost = refused + cut + aborted + unreadable + timeout. Exit 0 when nothing was lost, 1 when something was, 2 for usage.
 Ctrl-C stops sending and waits for requests in flight; a second Ctrl-C stops them too.`;
 
 /** Run `hitless verify`; returns the exit code. */

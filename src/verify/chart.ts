@@ -3,7 +3,7 @@
  * (src/components/lab/LabChart.astro): stacked bars per time bucket of when each request ended, the
  * lost kinds at the bottom with their own patterns, numbered markers for the events.
  */
-import type { VerifyOutcome } from './outcome.ts';
+import { zeroCounts, type VerifyOutcome } from './outcome.ts';
 import { reportEndSeconds, type VerifyReport } from './report.ts';
 
 /** Escape text for HTML and SVG (element content and quoted attributes). */
@@ -27,7 +27,7 @@ export function bucketReport(report: VerifyReport): { width: number; buckets: Ch
   const width = bucketWidth(span);
   const count = Math.floor(span / width) + 1; // the bucket [from, from + width) holding the last end too
   const buckets: ChartBucket[] = [];
-  for (let i = 0; i < count; i++) buckets.push({ from: i * width, ok: 0, refused: 0, cut: 0, aborted: 0, timeout: 0 });
+  for (let i = 0; i < count; i++) buckets.push({ from: i * width, ...zeroCounts() });
   for (const r of report.perRequest) {
     if (r.outcome === 'cancelled') continue;
     buckets[Math.min(count - 1, Math.max(0, Math.floor(r.end / width)))][r.outcome]++;
@@ -46,7 +46,7 @@ export function markersOf(report: VerifyReport, closeSeconds: number): { at: num
   return markers;
 }
 
-const STACK: readonly VerifyOutcome[] = ['timeout', 'aborted', 'cut', 'refused', 'ok'];
+const STACK: readonly VerifyOutcome[] = ['timeout', 'unreadable', 'aborted', 'cut', 'refused', 'ok'];
 
 /** The fill attribute of a lost kind's pattern (ok bars are plain). */
 export const patternFill = (k: VerifyOutcome) => (k === 'ok' ? '' : ` fill="url(#p-${k})"`);
@@ -72,6 +72,7 @@ export function chartSvg(report: VerifyReport): string {
 <pattern id="p-refused" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="fill-refused"/><line x1="0" y1="0" x2="0" y2="6" class="stroke"/></pattern>
 <pattern id="p-cut" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="fill-cut"/><path d="M0 0 L6 6 M6 0 L0 6" class="stroke"/></pattern>
 <pattern id="p-aborted" width="5" height="5" patternUnits="userSpaceOnUse"><rect width="5" height="5" class="fill-aborted"/><circle cx="2.5" cy="2.5" r="1.2" class="dot"/></pattern>
+<pattern id="p-unreadable" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="fill-unreadable"/><path d="M0 6 L6 0" class="stroke"/></pattern>
 <pattern id="p-timeout" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="fill-timeout"/><line x1="0" y1="3" x2="6" y2="3" class="stroke"/></pattern>
 </defs>`);
   for (const n of [0, yMax / 2, yMax]) {

@@ -15,7 +15,7 @@ table { border-collapse: collapse; margin: .5rem 0; } th, td { border: 1px solid
 .chart { width: 100%; height: auto; font-family: inherit; }
 .tick { font-size: 12px; fill: #55555f; } .axis { font-size: 13px; fill: #55555f; } .grid { stroke: #e2e2e8; }
 .bar-ok { fill: #d9d9e0; stroke: #8d8d99; stroke-width: .5; } .bar { stroke: #fff; stroke-width: .75; }
-.fill-refused { fill: #c0392b; } .fill-cut { fill: #d68910; } .fill-aborted { fill: #c0392b; opacity: .6; } .fill-timeout { fill: #6c3483; }
+.fill-refused { fill: #c0392b; } .fill-cut { fill: #d68910; } .fill-aborted { fill: #c0392b; opacity: .6; } .fill-unreadable { fill: #1f618d; } .fill-timeout { fill: #6c3483; }
 .stroke { stroke: #fff; stroke-width: 1.5; fill: none; } .dot { fill: #fff; }
 .event { stroke: #55555f; stroke-dasharray: 3 3; } .marker { fill: #1b1b1f; } .marker-text { font-size: 12px; font-weight: 700; fill: #fff; }
 .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; font-size: .9rem; }
@@ -27,6 +27,7 @@ const MEANING: Record<string, string> = {
   refused: 'no connection, or an HTTP error before any token',
   cut: 'the stream ended without a finish',
   aborted: 'the server ended the stream with an error',
+  unreadable: 'an event was not JSON: a client could not read the stream',
   timeout: 'still running at the time limit',
 };
 

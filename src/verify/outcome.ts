@@ -3,15 +3,16 @@
  * lab's classifier (src/lab/classify.ts), with `timeout` where the lab has its own `error`:
  * ok: streamed to `[DONE]` or a finish reason. refused: no connection, or an HTTP error status (so
  * before any token). cut: the stream ended without a finish. aborted: the server ended the stream
- * with an error event or an `abort` finish reason. timeout: the client's time limit ran out.
+ * with an error event or an `abort` finish reason. unreadable: an event's data was neither `[DONE]` nor JSON, so a
+ * real client could not read the stream (whatever came after). timeout: the client's time limit ran out.
  */
 import type { StreamFacts } from './sse.ts';
 
 /** The outcome of one request. */
-export type VerifyOutcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'timeout';
+export type VerifyOutcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'unreadable' | 'timeout';
 
 /** Every outcome, in report order. */
-export const VERIFY_OUTCOMES: readonly VerifyOutcome[] = ['ok', 'refused', 'cut', 'aborted', 'timeout'];
+export const VERIFY_OUTCOMES: readonly VerifyOutcome[] = ['ok', 'refused', 'cut', 'aborted', 'unreadable', 'timeout'];
 
 /** The finish reason vLLM (and others) give a request they aborted. */
 const ABORT_FINISH_REASON = 'abort';
@@ -30,13 +31,14 @@ export function classifyRequest(facts: RequestFacts): VerifyOutcome {
   if (facts.status === undefined || facts.status < 200 || facts.status > 299) return 'refused';
   const s = facts.stream;
   if (s.error !== null || s.finishReason === ABORT_FINISH_REASON) return 'aborted';
+  if (s.malformed > 0) return 'unreadable';
   if (s.done || s.finishReason !== null) return 'ok';
   return 'cut';
 }
 
 /** A count of zero for every outcome. */
 export function zeroCounts(): Record<VerifyOutcome, number> {
-  return { ok: 0, refused: 0, cut: 0, aborted: 0, timeout: 0 };
+  return { ok: 0, refused: 0, cut: 0, aborted: 0, unreadable: 0, timeout: 0 };
 }
 
 /** Lost requests in a count: everything but ok. */

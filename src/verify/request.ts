@@ -112,6 +112,7 @@ export function sendRequest(
     const outcome = classifyRequest({ status, timedOut, stream: facts });
     if (outcome === 'aborted') detail = facts.error ?? `finish_reason ${facts.finishReason}`;
     else if (outcome === 'refused' && status !== undefined) detail = `HTTP ${status}`;
+    else if (outcome === 'unreadable') detail = `${facts.malformed} event${facts.malformed === 1 ? '' : 's'} not JSON`;
     settle({
       id,
       startMs: started - zeroMs,

@@ -187,7 +187,7 @@ function bigReport(n: number): VerifyReport {
     startedAt: '2026-12-01T12:00:00.000Z',
     settings,
     requests: n,
-    outcomes: { ok: n - refused, refused, cut: 0, aborted: 0, timeout: 0 },
+    outcomes: { ok: n - refused, refused, cut: 0, aborted: 0, unreadable: 0, timeout: 0 },
     lost: refused,
     skipped: 0,
     cancelled: 0,
@@ -220,7 +220,7 @@ test('a report of 200,000 requests: summary, page and JSON are made (spreading i
   assert.equal([...reportJsonPieces(bigReport(0))].join(''), `${JSON.stringify(bigReport(0), null, 2)}\n`);
 });
 
-test('--merge names the shard and the field: an outcome not one of the five, a row count that does not add up', async () => {
+test('--merge names the shard and the field: an outcome not one of the six, a row count that does not add up', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-verify-'));
   try {
     const good = join(dir, 'good.json');
@@ -233,7 +233,7 @@ test('--merge names the shard and the field: an outcome not one of the five, a r
     const a = await run(['verify', '--merge', good, join(dir, 'weird.json')]);
     assert.equal(a.status, 2);
     assert.deepEqual(a.stderr.split('\n').filter(Boolean), [
-      `hitless verify: --merge: ${join(dir, 'weird.json')} is not a hitless verify report: perRequest[1].outcome is "weird", not one of ok, refused, cut, aborted, timeout, cancelled`,
+      `hitless verify: --merge: ${join(dir, 'weird.json')} is not a hitless verify report: perRequest[1].outcome is "weird", not one of ok, refused, cut, aborted, unreadable, timeout, cancelled`,
     ]);
     assert.equal(a.stdout, '');
     const b = await run(['verify', '--merge', join(dir, 'short.json')]);

@@ -46,7 +46,7 @@ test('at the concurrency bound arrivals are skipped, never queued; cancelled req
     const results = await load.finished;
     assert.equal(results.length, 5);
     assert.ok(results.every((r) => r.cancelled));
-    assert.deepEqual(load.stats.counts, { ok: 0, refused: 0, cut: 0, aborted: 0, timeout: 0 });
+    assert.deepEqual(load.stats.counts, { ok: 0, refused: 0, cut: 0, aborted: 0, unreadable: 0, timeout: 0 });
     assert.equal(load.stats.cancelled, 5);
     assert.equal(load.stats.ttftMs.length, 0, 'cancelled requests leave no TTFT behind');
   } finally {

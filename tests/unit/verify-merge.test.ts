@@ -32,7 +32,7 @@ const a: VerifyReport = {
   startedAt: '2026-12-01T12:00:00.000Z',
   settings,
   requests: 3,
-  outcomes: { ok: 2, refused: 1, cut: 0, aborted: 0, timeout: 0 },
+  outcomes: { ok: 2, refused: 1, cut: 0, aborted: 0, unreadable: 0, timeout: 0 },
   lost: 1,
   skipped: 2,
   cancelled: 0,
@@ -50,7 +50,7 @@ const b: VerifyReport = {
   ...a,
   startedAt: '2026-12-01T12:00:02.000Z',
   requests: 3,
-  outcomes: { ok: 1, refused: 0, cut: 1, aborted: 0, timeout: 0 },
+  outcomes: { ok: 1, refused: 0, cut: 1, aborted: 0, unreadable: 0, timeout: 0 },
   lost: 1,
   skipped: 0,
   cancelled: 1,
@@ -65,7 +65,7 @@ test('merging adds the counts up and moves every time onto the earliest start', 
   const m = mergeReports([b, a]);
   assert.equal(m.startedAt, '2026-12-01T12:00:00.000Z');
   assert.equal(m.requests, 6);
-  assert.deepEqual(m.outcomes, { ok: 3, refused: 1, cut: 1, aborted: 0, timeout: 0 });
+  assert.deepEqual(m.outcomes, { ok: 3, refused: 1, cut: 1, aborted: 0, unreadable: 0, timeout: 0 });
   assert.equal(m.lost, 2);
   assert.equal(m.skipped, 2);
   assert.equal(m.cancelled, 1);
@@ -93,7 +93,7 @@ test('merging merged reports counts the shards inside them', () => {
   const twice = mergeReports([once, a]);
   assert.equal(twice.shards, 3);
   assert.equal(twice.requests, 9);
-  assert.deepEqual(twice.outcomes, { ok: 5, refused: 2, cut: 1, aborted: 0, timeout: 0 });
+  assert.deepEqual(twice.outcomes, { ok: 5, refused: 2, cut: 1, aborted: 0, unreadable: 0, timeout: 0 });
 });
 
 test('report files: kubectl log lines before the JSON are skipped; other files are refused naming the problem', () => {
@@ -112,6 +112,20 @@ test('report files: kubectl log lines before the JSON are skipped; other files a
     writeFileSync(join(dir, 'text.json'), 'hitless verify: 3 requests');
     assert.throws(() => readReportFile(join(dir, 'text.json')), /text\.json is not a hitless verify JSON report/);
     assert.throws(() => readReportFile(join(dir, 'missing.json')), /missing\.json cannot be read: ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a shard written before unreadable was an outcome (no count for it) is read as none', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verify-merge-'));
+  try {
+    const old = JSON.parse(JSON.stringify(a)) as Record<string, unknown>;
+    delete (old.outcomes as Record<string, number>).unreadable;
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(old));
+    const merged = mergeReports([readReportFile(join(dir, 'old.json'))]);
+    assert.equal(merged.outcomes.unreadable, 0);
+    assert.equal(merged.lost, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -186,7 +186,7 @@ test('the HTML report escapes every string from the user or the endpoint and fet
       timeoutSeconds: 5,
     },
     requests: 2,
-    outcomes: { ok: 1, refused: 0, cut: 0, aborted: 1, timeout: 0 },
+    outcomes: { ok: 1, refused: 0, cut: 0, aborted: 1, unreadable: 0, timeout: 0 },
     lost: 1,
     skipped: 0,
     cancelled: 0,
@@ -215,7 +215,7 @@ test('the status line shows elapsed, sent, in flight, each outcome and TTFT p50/
     inFlight: 3,
     skipped: 0,
     cancelled: 0,
-    counts: { ok: 7, refused: 1, cut: 1, aborted: 0, timeout: 0 },
+    counts: { ok: 7, refused: 1, cut: 1, aborted: 0, unreadable: 0, timeout: 0 },
     // Ten TTFTs: nearest rank p50 is the 5th (50 ms), p99 the 10th (900 ms).
     ttftMs: [10, 20, 30, 40, 50, 60, 70, 80, 90, 900],
     longestOkMs: 0,

@@ -109,8 +109,17 @@ test('keep-alives alone are cut, not ok', () => {
   expectEverySplit(': ping\n\n: ping\n\n', { events: 0, tokenEvents: 0 }, 'cut', 0);
 });
 
-test('data that is neither JSON nor [DONE] is counted as malformed and does not end the stream', () => {
-  expectEverySplit('data: hello\n\n', { events: 1, malformed: 1, error: null }, 'cut', 0);
+test('data that is neither JSON nor [DONE] is counted as malformed: a client cannot read the stream, so it is unreadable', () => {
+  expectEverySplit('data: hello\n\n', { events: 1, malformed: 1, error: null }, 'unreadable', 0);
+  // Issue 31: five malformed events, then [DONE], was counted ok; a real client fails at the first one.
+  const five = read([bytes(`${'data: {not json\n\n'.repeat(5)}data: [DONE]\n\n`)]).facts;
+  assert.deepEqual([five.malformed, five.done], [5, true]);
+  assert.equal(classifyRequest({ status: 200, timedOut: false, stream: five }), 'unreadable');
+  // An error event still names the cause: aborted, before unreadable.
+  const both = read([
+    bytes('data: {not json\n\nevent: error\ndata: {"error":"engine dead"}\n\ndata: [DONE]\n\n'),
+  ]).facts;
+  assert.equal(classifyRequest({ status: 200, timedOut: false, stream: both }), 'aborted');
 });
 
 test('status and timeout decide before the stream does', () => {
