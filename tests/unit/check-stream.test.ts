@@ -63,10 +63,11 @@ test('inputs read in chunks are joined as one text: a --- line between files, a 
       text += piece;
     });
     // a: line 1, then its added line break; the --- line is line 2; b (its byte order mark dropped) starts on
-    // line 3; the --- line after it is line 4; c starts on line 5.
+    // line 3; the --- line after it is line 4; c starts on line 5. a's start says the break was added (a diff of
+    // a leaves it out again).
     assert.equal(text, 'x: 1\n---\ny: 2\n---\n');
     assert.deepEqual(read.starts, [
-      { name: a, line: 1 },
+      { name: a, line: 1, addedBreak: true },
       { name: b, line: 3 },
       { name: c, line: 5 },
     ]);
