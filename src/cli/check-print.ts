@@ -56,7 +56,7 @@ function findingPrinter(format: string, joined: Joined): (f: Finding) => string 
       const at = f.line === undefined ? undefined : place.lastIndexOf(':');
       const file = at === undefined ? place || undefined : place.slice(0, at);
       const line = at === undefined ? undefined : Number(place.slice(at + 1));
-      const fix = f.fix ? ` Fix (${f.remedy ?? 'applied'}): ${f.fix.text}` : '';
+      const fix = f.fix ? ` ${f.remedy === 'manual' ? 'Fix (manual)' : 'Fixable'}: ${f.fix.text}` : '';
       return `${formatAnnotation({
         level: annotationLevel(f.severity),
         file: file === '-' ? undefined : file,

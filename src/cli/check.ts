@@ -22,12 +22,13 @@ import { choiceOption, parseArgs, UsageError } from './args.ts';
 import { readCheckInput, withPlainEnv, type CheckInput, type Joined } from './check-input.ts';
 import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
+import { sarifFrame, sarifResultPrinter } from './sarif.ts';
 import { formatAnnotation } from './github-annotations.ts';
 import { writeOutput } from './streams.ts';
 import { writeInPieces } from './write-pieces.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
 
-const FORMATS = ['text', 'json', 'diff', 'github'];
+const FORMATS = ['text', 'json', 'diff', 'github', 'sarif'];
 
 export { RULES_HELP, runRules } from './rules.ts';
 
@@ -60,7 +61,7 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github] [--strict]
+export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif] [--strict]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
 settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
@@ -68,11 +69,11 @@ settings. Each finding says whether its fix can be written for you (fixable: --f
 annotated hitless.dev/ignore: CODE[,CODE] — REASON has those findings shown as notes with the reason. --strict also
 fails a run that checked no model-server workload. The manifest supplies the model server, replicas, GPUs, probes
 and names; an input given here replaces the manifest's value, and the output lists each one it replaced. --format
-github prints GitHub Actions annotations (file and line). Without --gateway, the gateway is read from the manifest
-(a gateway policy, a Gateway's class, the generator's header comment), else ${DEFAULT_GATEWAY}; the output says
-which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB). Any number of documents is
-checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when
-the input or the settings cannot be used.`;
+github prints GitHub Actions annotations (file and line); --format sarif a SARIF 2.1.0 log for code scanning.
+Without --gateway, the gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's
+header comment), else ${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff
+(one FILE of at most 256 KiB). Any number of documents is checked; inputs over 256 KiB or 500 documents are read in
+parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.`;
 
 /**
  * The path a diff names its file by, so that `git apply` and `patch -p1` take it: relative to the current folder
@@ -190,7 +191,7 @@ async function checkAndPrint(
       `--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(input.bytes)} in ${input.parts} parts); check it without --format diff, or diff its files one at a time`,
     );
   }
-  const print = findingPrinter(format, joined);
+  const print = format === 'sarif' ? sarifResultPrinter(joined) : findingPrinter(format, joined);
   const result = await check(input, args.inputs, profiles, print, stores, young);
   if (!result.ok) {
     const text = problemText(joined, result.problem);
@@ -229,6 +230,22 @@ async function checkAndPrint(
               ? `No model-server workload was checked (${describeCounts(counts)}).`
               : `${describeCounts(counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked).`,
         })}\n`;
+      })(),
+    );
+    return code;
+  }
+  if (format === 'sarif') {
+    const [before, after] = sarifFrame(code);
+    await writeInPieces(
+      process.stdout,
+      (function* pieces() {
+        yield before;
+        let first = true;
+        for (const piece of printed.pieces()) {
+          yield first ? piece.slice(1) : piece;
+          first = false;
+        }
+        yield after;
       })(),
     );
     return code;

@@ -90,29 +90,33 @@ export interface CappedSetting {
 /** Where the plan's model-server release came from. */
 export type ReleaseSource = 'given' | 'image' | 'pinned' | 'unknown';
 
+/** The codes of the things the reader should know about the plan (see warnings.ts), in no particular order. */
+export const WARNING_CODES = [
+  'removal-estimate',
+  'tpot-default-other-model',
+  'removal-example',
+  'health-check-only',
+  'fail-open-endpoint-view',
+  'no-prestop',
+  'exec-sleep',
+  'drain-flag-min-version',
+  'drain-flag-too-old',
+  'drain-flag-release-unknown',
+  'drain-fixed-shorter',
+  'drain-unbounded-server',
+  'no-drain',
+  'unbounded-drain-cost',
+  'drain-cap-below-request',
+  'liveness-faster-than-readiness',
+  'single-replica-outage',
+  'gateway-setting-capped',
+  'grace-exceeds-autoscaler',
+  'route-timeout-default',
+  'route-timeout-unsupported',
+] as const;
+
 /** The severity and text of one thing the reader should know about the plan (see warnings.ts). */
-export type WarningCode =
-  | 'removal-estimate'
-  | 'tpot-default-other-model'
-  | 'removal-example'
-  | 'health-check-only'
-  | 'fail-open-endpoint-view'
-  | 'no-prestop'
-  | 'exec-sleep'
-  | 'drain-flag-min-version'
-  | 'drain-flag-too-old'
-  | 'drain-flag-release-unknown'
-  | 'drain-fixed-shorter'
-  | 'drain-unbounded-server'
-  | 'no-drain'
-  | 'unbounded-drain-cost'
-  | 'drain-cap-below-request'
-  | 'liveness-faster-than-readiness'
-  | 'single-replica-outage'
-  | 'gateway-setting-capped'
-  | 'grace-exceeds-autoscaler'
-  | 'route-timeout-default'
-  | 'route-timeout-unsupported';
+export type WarningCode = (typeof WARNING_CODES)[number];
 
 /**
  * `error`: the manifest as emitted drops requests or will not do what the plan says (a release without the drain
