@@ -7,8 +7,8 @@
  * does not grow with the input, its parsed trees or its findings.
  * Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.
  */
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkManifest, fixManifest, type Finding, type InputProblem } from '../check/index.ts';
 import { unifiedDiff } from '../check/fix/diff.ts';
 import { describeCounts } from '../check/rules/findings.ts';
@@ -61,19 +61,20 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif] [--strict]
+export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif] [--strict] [--fix]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
 settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
-"fixed" holds the fixed manifest) or what to do by hand (manual); check itself changes no file. A workload
-annotated hitless.dev/ignore: CODE[,CODE] — REASON has those findings shown as notes with the reason. --strict also
-fails a run that checked no model-server workload. The manifest supplies the model server, replicas, GPUs, probes
-and names; an input given here replaces the manifest's value, and the output lists each one it replaced. --format
-github prints GitHub Actions annotations (file and line); --format sarif a SARIF 2.1.0 log for code scanning.
-Without --gateway, the gateway is read from the manifest (a gateway policy, a Gateway's class, the generator's
-header comment), else ${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff
-(one FILE of at most 256 KiB). Any number of documents is checked; inputs over 256 KiB or 500 documents are read in
-parts. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be used.`;
+"fixed" holds the fixed manifest) or what to do by hand (manual); --fix writes the fixable ones into the FILE (one,
+checked whole) and then reports what is left. A workload annotated hitless.dev/ignore: CODE[,CODE] — REASON has
+those findings shown as notes with the reason. --strict also fails a run that checked no model-server workload. The
+manifest supplies the model server, replicas, GPUs, probes and names; an input given here replaces the manifest's
+value, and the output lists each one it replaced. --format github prints GitHub Actions annotations (file and
+line); --format sarif a SARIF 2.1.0 log for code scanning. Without --gateway, the gateway is read from the manifest
+(a gateway policy, a Gateway's class, the generator's header comment), else ${DEFAULT_GATEWAY}; the output says
+which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB). Any number of documents is
+checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when
+the input or the settings cannot be used.`;
 
 /**
  * The path a diff names its file by, so that `git apply` and `patch -p1` take it: relative to the current folder
@@ -143,15 +144,21 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['format'], ['strict']);
+  const args = parseArgs(argv, ['format'], ['strict', 'fix']);
   const strict = args.options.strict !== undefined;
   const format = choiceOption(args, 'format', FORMATS, 'text');
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
+  if (args.options.fix === 'true') {
+    if (args.positional.length !== 1 || args.positional[0] === '-')
+      throw new UsageError('--fix writes one FILE in place: give exactly one, not - (use --format diff for stdin)');
+    if (format === 'diff') throw new UsageError('--fix writes the fixes; --format diff prints them: choose one');
+  }
   if (args.positional.filter((p) => p === '-').length > 1) throw new UsageError('- (stdin) can be given once');
   const profiles = readProfiles();
   const errors = settingErrors(args.inputs, profiles);
   if (errors.length > 0) throw new UsageError(errors.map((e) => `--${e.message}`).join('\n  '));
 
+  if (args.options.fix === 'true') await fixInPlace(args.positional[0], args.inputs, profiles);
   // Within the page's limits the input is checked whole (and can be fixed); beyond them, in parts.
   const young = boundYoungGeneration();
   const input = await readCheckInput(args.positional, profiles, format !== 'diff', young.poll);
@@ -162,6 +169,45 @@ export async function runCheck(argv: string[]): Promise<number> {
     for (const store of stores) store.close();
     young.release();
   }
+}
+
+/**
+ * `check --fix`: write the fixes into the file (as eslint --fix does), then the usual check reports what is left.
+ * Only a file checked whole is fixed; the file is replaced at once (a temporary file beside it, renamed over it, with
+ * its mode), through a symlink to the file it names, and keeps its lack of a final line break. An input that cannot
+ * be checked is left alone: the check that follows says why.
+ */
+async function fixInPlace(name: string, settings: Record<string, string>, profiles: ReturnType<typeof readProfiles>) {
+  const input = await readCheckInput([name], profiles, false);
+  if (input.kind !== 'whole') {
+    if (input.kind === 'parts')
+      throw new UsageError(
+        `--fix fixes a file of at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this one is ${formatKiB(input.bytes)}); split it`,
+      );
+    return;
+  }
+  const result = checkManifest(input.text, settings, profiles);
+  if (!result.ok) return;
+  const own = (text: string) => (input.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
+  const before = own(input.text);
+  const after = own(fixManifest(result.manifest, result.report.findings).text);
+  if (after === before) return;
+  const fixed = result.report.findings.filter((f) => f.fix && f.fix.edits.length > 0).map((f) => f.code);
+  const target = realpathSync(name);
+  const temporary = join(dirname(target), `.${basename(target)}.hitless-${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, after, { flag: 'wx', mode: statSync(target).mode & 0o7777 });
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new UsageError(
+      `--fix could not write ${name} (${(error as NodeJS.ErrnoException).code ?? error}); it is unchanged`,
+    );
+  }
+  writeOutput(
+    'stderr',
+    `hitless check: fixed ${name}: ${fixed.length} fix${fixed.length === 1 ? '' : 'es'} written (${[...new Set(fixed)].join(', ')}); what is left follows\n`,
+  );
 }
 
 async function checkAndPrint(

@@ -4,7 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closest } from '../../src/cli/args.ts';
@@ -133,6 +143,40 @@ test('check --format diff names the file so that git apply takes it: normalized,
     const appliedB = spawnSync('git', ['apply', 'b.diff'], { cwd: dir, encoding: 'utf8' });
     assert.equal(appliedB.status, 0, appliedB.stderr);
     assert.doesNotMatch(readFileSync(join(dir, 'b.yaml'), 'utf8'), /\n$/, 'still without a final line break');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('check --fix writes the fixes into the file, keeps its mode, its symlink and its lack of a final line break, and reports what is left', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-conventions-'));
+  try {
+    const text = readFileSync(FIXTURE, 'utf8').replace(/\n$/, '');
+    writeFileSync(join(dir, 'real.yaml'), text, { mode: 0o640 });
+    symlinkSync('real.yaml', join(dir, 'link.yaml'));
+    const fixed = hitless(['check', '--fix', 'link.yaml'], dir);
+    // vllm-latest.yaml: five fixable findings written; drain-aborts-in-flight stays (its image names no release: manual).
+    assert.equal(
+      fixed.stderr,
+      'hitless check: fixed link.yaml: 5 fixes written (surge-without-spare-gpus, grace-too-short, prestop-missing, readiness-missing, progress-deadline-too-short); what is left follows\n',
+    );
+    assert.equal(fixed.status, 1, 'an error is left');
+    assert.match(fixed.stdout, /error +drain-aborts-in-flight/);
+    assert.doesNotMatch(fixed.stdout, /prestop-missing|grace-too-short|readiness-missing/);
+    assert.ok(lstatSync(join(dir, 'link.yaml')).isSymbolicLink(), 'the link is still a link');
+    const after = readFileSync(join(dir, 'real.yaml'), 'utf8');
+    assert.match(after, /terminationGracePeriodSeconds: 788/);
+    assert.doesNotMatch(after, /\n$/, 'still without a final line break');
+    assert.equal(statSync(join(dir, 'real.yaml')).mode & 0o777, 0o640);
+    assert.deepEqual(readdirSync(dir).sort(), ['link.yaml', 'real.yaml'], 'no temporary file left');
+    // A second run has nothing to write.
+    const again = hitless(['check', '--fix', 'real.yaml'], dir);
+    assert.equal(again.stderr, '');
+    assert.equal(readFileSync(join(dir, 'real.yaml'), 'utf8'), after);
+    // One file, not stdin, not with --format diff.
+    assert.equal(hitless(['check', '--fix', '-'], dir).status, 2);
+    assert.equal(hitless(['check', '--fix', 'real.yaml', 'link.yaml'], dir).status, 2);
+    assert.match(hitless(['check', '--fix', '--format', 'diff', 'real.yaml'], dir).stderr, /choose one/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
