@@ -28,7 +28,7 @@ export interface PolicyOptions {
 
 const MATCH_EXPRESSION = `has(object.spec.template.metadata) && has(object.spec.template.metadata.labels) && '${ENGINE_TYPE_LABEL}' in object.spec.template.metadata.labels`;
 
-/** The rule's message as a CEL string literal that names the rule's page. */
+/** The rule's message, naming where the rule is explained (`hitless rules`). */
 function messageOf(rule: PolicyRule): string {
   return `${rule.code}: ${rule.message} (${ruleLink(rule.code)})`;
 }
