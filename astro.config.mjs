@@ -8,9 +8,6 @@ import { parse } from 'yaml';
 import { LONG_LINK_SCRIPT } from './src/site/long-link.mjs';
 import { contentSecurityPolicy } from './src/site/csp.mjs';
 
-/** The repository's URL, from package.json: the one place to change it. */
-const REPOSITORY_URL = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).repository.url;
-
 /**
  * Sidebar links for every profile data file in a content folder, in the files' own order.
  * @param {string} dir folder under content/
@@ -25,7 +22,10 @@ function profileLinks(dir, base) {
 }
 
 export default defineConfig({
-  site: 'https://hitless.invalid',
+  // The address `npm start` serves the site at. Nothing links it for readers: it is the origin of the canonical
+  // <link> and of the sitemap (which the tests and the link check read). There is no public site or repository
+  // yet, so no page, header or message points at a made-up one.
+  site: 'http://127.0.0.1:4321',
   srcDir: '.',
   // Separate folders let several builds run side by side (parallel test runs, the benchmark).
   outDir: process.env.HITLESS_OUT_DIR ?? './dist',
@@ -34,8 +34,6 @@ export default defineConfig({
   security: { csp: contentSecurityPolicy() },
   // Stylesheets as files, never inlined: style-src 'self' covers them (Astro does not hash every inlined one).
   build: { inlineStylesheets: 'never' },
-  // Pages link the repository through src/components/RepoLink.astro, which reads this.
-  vite: { define: { 'import.meta.env.HITLESS_REPOSITORY_URL': JSON.stringify(REPOSITORY_URL) } },
   integrations: [
     preact(),
     // `client:interaction`: islands that hydrate on the reader's first interaction (src/site/client-interaction.ts).
@@ -69,7 +67,6 @@ export default defineConfig({
       favicon: '/favicon.png',
       // Drops an overlong query from the address before the page requests anything (src/site/long-link.mjs).
       head: [{ tag: 'script', content: LONG_LINK_SCRIPT }],
-      social: [{ icon: 'github', label: 'Hitless on GitHub', href: REPOSITORY_URL }],
       lastUpdated: false,
       pagination: true,
       customCss: ['./src/styles/site.css'],

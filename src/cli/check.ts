@@ -334,7 +334,7 @@ async function checkAndPrint(
     (function* pieces() {
       yield `${out.join('\n')}\n`;
       yield* printed.pieces();
-      yield `  The generator's manifest for these settings: npx hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
+      yield `  The generator's manifest for these settings: hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
     })(),
   );
   return code;

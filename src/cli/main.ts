@@ -10,7 +10,11 @@ import { asksForHelp, didYouMean, UsageError } from './args.ts';
 import { catchStrayErrors, EXIT_INTERNAL, reportInternalError } from './crash.ts';
 import { endQuietlyOnOutputErrors } from './streams.ts';
 
-const HELP = `hitless: roll out LLM model servers behind an InferencePool without dropping requests
+/** The help text; the install line names this version's tarball, as the README and the site do. */
+const help = (version: string) => `hitless: roll out LLM model servers behind an InferencePool without dropping requests
+
+Install (Node 22.12 or later; the package is not on the npm registry yet):
+  npm install -g ./hitless-${version}.tgz      the release tarball (npm run pack:cli in a checkout makes it)
 
 Usage:
   hitless generate [--gateway ID] [--model-server ID] [--<input> VALUE ...] [--format yaml|json] [--drain-model 1]
@@ -72,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`${help((await import('./version.ts')).packageVersion())}\n`);
     return 0;
   }
   const load = COMMANDS[name];

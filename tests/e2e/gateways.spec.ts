@@ -107,7 +107,9 @@ test('pages without extra objects say so, and every page says where the sources 
 test('each cited source says what it was checked against and when', async ({ page }) => {
   await page.goto('/model-servers/vllm/');
   // vllm.yaml: vllm-docs-serve is "vLLM v0.18.0 docs", checked 2026-12-01.
-  await expect(page.locator('#sigterm ~ p [data-testid=checked-against]').first()).toBeVisible();
+  await expect(
+    page.locator('.sl-heading-wrapper:has(#sigterm) ~ p [data-testid=checked-against]').first(),
+  ).toBeVisible();
   await expect(page.locator('li#source-vllm-docs-serve')).toContainText('vLLM v0.18.0 docs, checked 2026-12-01');
   // Facts by release: the flag from 0.18.0, none before.
   const flagRows = page.locator('[data-testid=facts-by-release] tr[data-topic=drain-flag]');

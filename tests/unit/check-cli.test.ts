@@ -40,7 +40,7 @@ test('a file with findings exits 1 and prints each with its file, line, path, co
   );
   assert.match(r.stdout, /vLLM runs without --shutdown-timeout/);
   assert.match(r.stdout, /fixable: --shutdown-timeout=738 in the vllm container's args/);
-  assert.match(r.stdout, /npx hitless generate --readiness-period-seconds 1 /);
+  assert.match(r.stdout, /: hitless generate --readiness-period-seconds 1 /);
 });
 
 test('the generator\u2019s output exits 0, from a file and from stdin', () => {

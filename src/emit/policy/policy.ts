@@ -28,7 +28,7 @@ export interface PolicyOptions {
 
 const MATCH_EXPRESSION = `has(object.spec.template.metadata) && has(object.spec.template.metadata.labels) && '${ENGINE_TYPE_LABEL}' in object.spec.template.metadata.labels`;
 
-/** The rule's message as a CEL string literal that names the rule's page. */
+/** The rule's message, naming where the rule is explained (`hitless rules`). */
 function messageOf(rule: PolicyRule): string {
   return `${rule.code}: ${rule.message} (${ruleLink(rule.code)})`;
 }
@@ -39,7 +39,7 @@ function headerOf(plan: Plan, inputs: DrainInputs): string {
     ' It checks Deployments and StatefulSets whose pod template carries the label',
     ` ${ENGINE_TYPE_LABEL} (the pods an InferencePool serves), as \`hitless check\` does at error severity.`,
     ` Numbers from the plan: preStop ${plan.preStopSeconds}s, longest request ${plan.maxRequestSeconds}s, drain ${plan.drainSeconds}s,`,
-    ` grace ${plan.terminationGracePeriodSeconds}s, model load ${inputs.startupSeconds}s. Reproduce: npx hitless generate with the same inputs.`,
+    ` grace ${plan.terminationGracePeriodSeconds}s, model load ${inputs.startupSeconds}s. Reproduce: hitless generate with the same inputs.`,
   ].join('\n');
 }
 
