@@ -46,7 +46,7 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
       {finding.fix ? (
         <div class="chk-fix">
           <span class="chk-fix-label" data-remedy={finding.remedy}>
-            {finding.remedy === 'applied' ? 'Fix (applied):' : 'Fix (by hand):'}
+            {finding.remedy === 'applied' ? 'Fixable (in the fixed manifest):' : 'Fix (by hand):'}
           </span>
           {/* A multi-line fix (a whole policy) may be wider than the panel: it scrolls, so it takes keyboard focus. */}
           {finding.fix.text.includes('\n') ? (
