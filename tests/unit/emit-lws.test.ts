@@ -197,9 +197,12 @@ test('Istio: leaders and workers carry the sidecar annotation the bundle has', (
   for (const template of ['leaderTemplate', 'workerTemplate'])
     assert.deepEqual(
       set.spec.leaderWorkerTemplate[template].metadata.annotations,
-      { 'sidecar.istio.io/nativeSidecar': 'true' },
+      // 788 s grace > 600 s: the autoscaler annotation beside Istio's.
+      { 'sidecar.istio.io/nativeSidecar': 'true', 'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false' },
       template,
     );
   assert.match(out.text, /# Istio: The Istio gateway does not need a proxy in the model-server pod/);
-  assert.equal(lws(MULTI).set.spec.leaderWorkerTemplate.workerTemplate.metadata, undefined);
+  assert.deepEqual(lws(MULTI).set.spec.leaderWorkerTemplate.workerTemplate.metadata, {
+    annotations: { 'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false' },
+  });
 });
