@@ -52,7 +52,7 @@ const NAME_MAX = fieldFor('name')!.maxLength!;
  * The default name for a model server and model: the server's id and the model's last path segment, lower-cased,
  * every run of other characters a '-' (vllm + Qwen/Qwen3-32B: vllm-qwen3-32b), cut to the name's length limit.
  */
-export function defaultName(modelServerId: string, model: string): string {
+function defaultName(modelServerId: string, model: string): string {
   const slug = (text: string) =>
     text
       .toLowerCase()

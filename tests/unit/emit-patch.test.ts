@@ -399,6 +399,6 @@ test('Istio: the patch carries the sidecar annotation the bundle has, merged int
   });
   // Other gateways add only the autoscaler's; none with a grace of 600 s or less (550 s request, no headroom: 600 s).
   assert.deepEqual(parse(patchFor({}).file('drain-patch.yaml')!).spec.template.metadata, { annotations: safe });
-  const at600 = patchFor({ 'max-request-seconds': 550, 'drain-headroom-percent': 0 }).file('drain-patch.yaml')!;
+  const at600 = patchFor({ 'max-request-seconds': '550', 'drain-headroom-percent': '0' }).file('drain-patch.yaml')!;
   assert.equal(parse(at600).spec.template.metadata, undefined);
 });
