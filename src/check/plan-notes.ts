@@ -1,5 +1,7 @@
 /** The plan's own warnings as findings: about the workload where they have a place, else once for the settings. */
-import type { WarningCode } from '../model/warnings.ts';
+import { autoscalerCutsDrain, type WarningCode } from '../model/warnings.ts';
+import { SAFE_TO_EVICT_ANNOTATION } from '../model/plan-rollout.ts';
+import { valueAt } from './read/path.ts';
 import { report, type WorkloadContext } from './rules/context.ts';
 import { drainFlagAt } from '../facts/releases.ts';
 import { workloadRelease } from './rules/shared/drain-flag.ts';
@@ -29,7 +31,15 @@ const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readin
 
 /** Pass on the plan's warnings for a workload: about the workload where they have a place, else once for the settings. */
 export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
-  for (const warning of ctx.plan.warnings) {
+  for (const planned of ctx.plan.warnings) {
+    // The plan's autoscaler note says the manifest carries safe-to-evict "false", as Hitless's output does; a
+    // workload without it gets the warning.
+    const warning =
+      planned.code === 'grace-exceeds-autoscaler'
+      && valueAt(ctx.object.value, [...ctx.workload.serving.path, 'metadata', 'annotations', SAFE_TO_EVICT_ANNOTATION])
+        !== 'false'
+        ? autoscalerCutsDrain(ctx.plan)
+        : planned;
     if (RESTATED.has(warning.code)) continue;
     // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
     if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;

@@ -8,6 +8,11 @@ import { isMap, isScalar, isSeq, type Document, type Node, type Scalar, type YAM
 import { formulaOf, type Plan, type PlannedProbe } from '../model/plan.ts';
 import type { GatewayProfile, ModelServerProfile } from '../facts/profiles.ts';
 import type { DrainInputs } from '../model/resolve.ts';
+import {
+  AUTOSCALER_GRACE_LIMIT_SECONDS,
+  keepsNodesFromScaleDown,
+  SAFE_TO_EVICT_ANNOTATION,
+} from '../model/plan-rollout.ts';
 
 /** A path into a YAML document, as `doc.getIn` takes it. */
 export type DocPath = (string | number)[];
@@ -121,11 +126,8 @@ function nativeSidecars(inputs: DrainInputs, gateway: GatewayProfile): boolean {
   );
 }
 
-/**
- * The pod annotations a gateway asks for (for Istio, what keeps an injected sidecar alive through the drain), or
- * undefined when it asks for none.
- */
-export function podAnnotations(
+/** The annotations a gateway asks for (for Istio, what keeps an injected sidecar alive through the drain). */
+function gatewayAnnotations(
   plan: Plan,
   inputs: DrainInputs,
   gateway: GatewayProfile,
@@ -136,7 +138,23 @@ export function podAnnotations(
   return { [sidecar.drainAnnotation]: `terminationDrainDuration: ${plan.terminationGracePeriodSeconds}s` };
 }
 
-/** Comment the pod annotations at `annotations` (a path to their mapping), when the gateway asks for any. */
+/**
+ * The pod annotations: the gateway's, and cluster-autoscaler's safe-to-evict "false" when the grace period is longer
+ * than the autoscaler waits for a pod it evicts (so a scale-down would cut the drain); undefined when there are none.
+ */
+export function podAnnotations(
+  plan: Plan,
+  inputs: DrainInputs,
+  gateway: GatewayProfile,
+): Record<string, string> | undefined {
+  const annotations = {
+    ...gatewayAnnotations(plan, inputs, gateway),
+    ...(keepsNodesFromScaleDown(plan) ? { [SAFE_TO_EVICT_ANNOTATION]: 'false' } : {}),
+  };
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
+/** Comment the pod annotations at `annotations` (a path to their mapping), when there are any. */
 export function annotatePodAnnotations(
   doc: Document,
   metadata: DocPath,
@@ -145,16 +163,33 @@ export function annotatePodAnnotations(
   gateway: GatewayProfile,
 ): void {
   const sidecar = gateway.podSidecar;
-  if (!sidecar) return;
-  keyAt(doc, metadata, 'annotations').commentBefore = ` ${gateway.name}: ${sidecar.summary}`;
-  const native = nativeSidecars(inputs, gateway);
-  commentOn(
-    doc,
-    [...metadata, 'annotations', native ? sidecar.nativeAnnotation : sidecar.drainAnnotation],
-    native
-      ? `Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`
-      : `Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`,
-  );
+  const above: string[] = [];
+  if (sidecar) {
+    above.push(` ${gateway.name}: ${sidecar.summary}`);
+    const native = nativeSidecars(inputs, gateway);
+    commentOn(
+      doc,
+      [...metadata, 'annotations', native ? sidecar.nativeAnnotation : sidecar.drainAnnotation],
+      native
+        ? `Kubernetes ${inputs.kubernetesVersion} \u2265 ${sidecar.nativeFromKubernetes}: the sidecar stops after the model server exits`
+        : `Kubernetes ${inputs.kubernetesVersion} < ${sidecar.nativeFromKubernetes}: a classic sidecar drains as long as the ${plan.terminationGracePeriodSeconds}s grace`,
+    );
+  }
+  if (keepsNodesFromScaleDown(plan)) {
+    above.push(
+      ` cluster-autoscaler waits at most ${AUTOSCALER_GRACE_LIMIT_SECONDS}s (its --max-graceful-termination-sec, 600 unless set) for a pod it evicts`,
+      ' to remove a node, less than this grace period: a scale-down would cut a drain. With safe-to-evict "false" it does not',
+      ' remove a node while one of these pods runs there (cluster-autoscaler FAQ, "What types of pods can prevent CA from',
+      ' removing a node?"). The cost: nodes that run them are not scaled down, even when idle. To let them scale down, raise',
+      ` --max-graceful-termination-sec to at least ${plan.terminationGracePeriodSeconds} and remove this annotation.`,
+    );
+    commentOn(
+      doc,
+      [...metadata, 'annotations', SAFE_TO_EVICT_ANNOTATION],
+      `${plan.terminationGracePeriodSeconds}s grace > ${AUTOSCALER_GRACE_LIMIT_SECONDS}s autoscaler limit`,
+    );
+  }
+  if (above.length > 0) keyAt(doc, metadata, 'annotations').commentBefore = above.join('\n');
 }
 
 /** The scalar node at a path, for attaching a comment. Throws if the path is not a scalar. */

@@ -128,9 +128,9 @@ const FIELD_TABLE = [
   // kubernetes
   { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'version', group: 'kubernetes', label: 'Kubernetes version', min: 25, max: 40, default: '1.34',
     help: 'Below 1.30 the native sleep action is not enabled (it is alpha and off in 1.29, absent before, beta and on from 1.30), so the preStop uses an exec sleep.' },
-  { key: 'name', flag: 'name', kind: 'name', group: 'names', label: 'Name', default: 'vllm-qwen3-32b', maxLength: 53, pattern: DNS_LABEL,
+  { key: 'name', flag: 'name', kind: 'name', group: 'names', label: 'Name', default: 'profile', maxLength: 53, pattern: DNS_LABEL,
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
-    help: 'Name of the Deployment and InferencePool, and the app label that ties them.' },
+    help: 'Name of the Deployment and InferencePool, and the app label that ties them. Leave empty for the model server and model (vllm-qwen3-32b).' },
   { key: 'namespace', flag: 'namespace', kind: 'name', group: 'names', label: 'Namespace', default: 'default', maxLength: 63, pattern: DNS_LABEL,
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
     help: 'Namespace of both objects; an InferencePool selects pods in its own namespace only.' },
@@ -166,8 +166,8 @@ const FIELD_TABLE = [
   { key: 'container', flag: 'container', kind: 'name', group: 'output', label: 'Container (patch)', maxLength: 63, pattern: DNS_LABEL, onlyForOutput: 'patch',
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
     help: 'With the patch form: the name of the model-server container in your Deployment. Leave empty for the model server\u2019s id (vllm, sglang, \u2026).' },
-  { key: 'nodesPerReplica', flag: 'nodes-per-replica', kind: 'int', group: 'output', label: 'Nodes per replica (lws)', min: 1, max: 64, default: 1, onlyForOutput: 'lws',
-    help: 'With the lws form: pods (one per node) that one replica spans, the leader included; the GPUs per replica are split evenly over them.' },
+  { key: 'nodesPerReplica', flag: 'nodes-per-replica', kind: 'int', group: 'output', label: 'Nodes per replica (lws)', min: 1, max: 64, default: 2, onlyForOutput: 'lws',
+    help: 'With the lws form: pods (one per node) that one replica spans, the leader included; the GPUs per replica are split evenly over them (one GPU per node unless gpus-per-replica is set).' },
 ] as const satisfies readonly FieldSpec[];
 
 /** A camelCase key of the field table. */

@@ -12,6 +12,19 @@ import { formatSeconds } from './seconds.ts';
  */
 export const AUTOSCALER_GRACE_LIMIT_SECONDS = 600;
 
+/**
+ * The pod annotation that keeps cluster-autoscaler from removing the node a pod runs on (cluster-autoscaler FAQ,
+ * "What types of pods can prevent CA from removing a node?": pods with this annotation set to "false";
+ * https://github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/FAQ.md#what-types-of-pods-can-prevent-ca-from-removing-a-node). Every output
+ * form puts it on the model-server pods when their grace period is longer than `AUTOSCALER_GRACE_LIMIT_SECONDS`.
+ */
+export const SAFE_TO_EVICT_ANNOTATION = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
+
+/** Whether the plan's pods carry the safe-to-evict "false" annotation: their grace is longer than the autoscaler waits. */
+export function keepsNodesFromScaleDown(plan: Pick<Plan, 'terminationGracePeriodSeconds'>): boolean {
+  return plan.terminationGracePeriodSeconds > AUTOSCALER_GRACE_LIMIT_SECONDS;
+}
+
 type RolloutFact = Pick<
   Plan,
   | 'rolloutSteps'

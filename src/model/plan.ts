@@ -100,19 +100,28 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'The longest request the drain must let finish.',
   });
 
-  const drainSeconds = inputs.unboundedDrain
-    ? inputs.drainCapSeconds
-    : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
+  // A server that does not drain (llama.cpp: SIGTERM stops its task loop and HTTP server at once) gets no drain
+  // budget: a grace period longer than its exit only holds the GPUs.
+  const drains = server.drain.kind !== 'none';
+  const drainSeconds = !drains
+    ? 0
+    : inputs.unboundedDrain
+      ? inputs.drainCapSeconds
+      : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
   derivation.push({
     field: 'drainSeconds',
     value: drainSeconds,
-    formula: inputs.unboundedDrain
-      ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
-      : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
-    why: inputs.unboundedDrain
-      ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
-      : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
-        + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
+    formula: !drains
+      ? `${server.name} does not drain: 0s`
+      : inputs.unboundedDrain
+        ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
+        : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
+    why: !drains
+      ? `${server.drain.whileDraining} Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
+      : inputs.unboundedDrain
+        ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
+        : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
+          + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
   });
 
   const terminationGracePeriodSeconds = preStopSeconds + drainSeconds + inputs.teardownSeconds;

@@ -45,6 +45,35 @@ export function modelServerById(profiles: Profiles, id: string): ModelServerProf
   return byId(profiles.modelServers, id, 'model-server');
 }
 
+/** The most characters of a name (the field's maxLength: the inferencepool chart's release names are cut at 53). */
+const NAME_MAX = fieldFor('name')!.maxLength!;
+
+/**
+ * The default name for a model server and model: the server's id and the model's last path segment, lower-cased,
+ * every run of other characters a '-' (vllm + Qwen/Qwen3-32B: vllm-qwen3-32b), cut to the name's length limit.
+ */
+function defaultName(modelServerId: string, model: string): string {
+  const slug = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+  const modelPart = slug(model.split('/').pop() ?? model);
+  return [slug(modelServerId), modelPart]
+    .filter((part) => part !== '')
+    .join('-')
+    .slice(0, NAME_MAX)
+    .replace(/-+$/, '');
+}
+
+/**
+ * The GPUs per replica the lws form takes when none is given: one per node of the replica, so they split evenly.
+ * The other forms take the field's default.
+ */
+function defaultGpusPerReplica(output: unknown, nodesPerReplica: number): number | undefined {
+  return output === 'lws' ? nodesPerReplica : undefined;
+}
+
 /**
  * The default of every field for a gateway and model server. Fields without a default are `undefined`.
  * A profile without a removal number (the custom gateway) supplies example health-check values instead.
@@ -66,6 +95,7 @@ export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId
   defaults.tpotMs = profiles.requestDefaults.tpotMs.value;
   defaults.image = server.image;
   defaults.model = server.deploy.defaultModel;
+  defaults.name = defaultName(server.id, server.deploy.defaultModel);
   defaults.readinessPeriodSeconds = server.probes.readiness.periodSeconds;
   defaults.readinessFailureThreshold = server.probes.readiness.failureThreshold;
   defaults.livenessPeriodSeconds = server.probes.liveness.periodSeconds;
@@ -101,6 +131,10 @@ export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles):
   const gatewayId = (given.gateway as string | undefined) ?? DEFAULT_GATEWAY;
   const modelServerId = (given.modelServer as string | undefined) ?? DEFAULT_MODEL_SERVER;
   const inputs = { ...defaultsFor(profiles, gatewayId, modelServerId), ...given } as DrainInputs;
+  // Names follow the server and model unless given; the lws form's GPUs follow its nodes unless given.
+  if (given.name === undefined) inputs.name = defaultName(inputs.modelServer, inputs.model);
+  if (given.gpusPerReplica === undefined)
+    inputs.gpusPerReplica = defaultGpusPerReplica(inputs.output, inputs.nodesPerReplica) ?? inputs.gpusPerReplica;
   checkCombinations(inputs, given, profiles, errors);
   return { inputs, errors };
 }
@@ -181,7 +215,14 @@ export function changedInputs(inputs: DrainInputs, profiles: Profiles): [string,
   const changed: [string, string][] = [];
   for (const f of FIELDS) {
     const value = inputs[f.key];
-    const base = f.kind === 'profile' ? defaults[f.key] : ownDefaults[f.key];
+    const base =
+      f.kind === 'profile'
+        ? defaults[f.key]
+        : f.key === 'name'
+          ? defaultName(inputs.modelServer, inputs.model)
+          : f.key === 'gpusPerReplica'
+            ? (defaultGpusPerReplica(inputs.output, inputs.nodesPerReplica) ?? ownDefaults[f.key])
+            : ownDefaults[f.key];
     if (value !== undefined && value !== base) changed.push([f.flag, String(value)]);
   }
   return changed;

@@ -9,7 +9,7 @@ import type { Profiles } from '../facts/profiles.ts';
 import { imageRepository, isServerImage } from '../facts/releases.ts';
 import { gatewayById, modelServerById, type DrainInputs } from './resolve.ts';
 import { formatFactor, formatSeconds } from './seconds.ts';
-import { AUTOSCALER_GRACE_LIMIT_SECONDS } from './plan-rollout.ts';
+import { AUTOSCALER_GRACE_LIMIT_SECONDS, keepsNodesFromScaleDown, SAFE_TO_EVICT_ANNOTATION } from './plan-rollout.ts';
 import { withHeadroom } from './plan-gateway.ts';
 
 /** The guide that measures a rollout and the numbers behind it with `hitless verify`. */
@@ -25,6 +25,24 @@ const RELEASE_SOURCE_WORDS: Record<Plan['modelServerReleaseSource'], string> = {
   pinned: 'the preset image',
   unknown: 'unknown',
 };
+
+/**
+ * The autoscaler warning for pods that do NOT carry safe-to-evict "false" (a manifest the checker reads, not one
+ * Hitless wrote): a scale-down kills a draining pod after 600 s. `collectWarnings` gives the note instead, since
+ * every output form adds the annotation.
+ */
+export function autoscalerCutsDrain(plan: Plan): Warning {
+  return {
+    code: 'grace-exceeds-autoscaler',
+    severity: 'warning',
+    message:
+      `The ${formatSeconds(plan.terminationGracePeriodSeconds)} grace period is longer than the ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} `
+      + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set): a scale-down '
+      + `kills a draining pod after ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} and cuts its requests. Raise --max-graceful-termination-sec to at least `
+      + `${plan.terminationGracePeriodSeconds}, or keep these pods off nodes it removes (the pod annotation `
+      + `${SAFE_TO_EVICT_ANNOTATION}: "false"); a node drain that shortens the grace period (kubectl drain --grace-period below it) cuts them the same way, while kubectl drain --timeout only bounds how long the command waits.`,
+  };
+}
 
 /** Every warning that applies to a plan, in a fixed order. */
 export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profiles): Warning[] {
@@ -160,14 +178,14 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
         + 'Send it long requests only through a route you can retry, or run a server that drains.',
     );
   }
-  if (inputs.unboundedDrain) {
+  if (inputs.unboundedDrain && server.drain.kind !== 'none') {
     add(
       'unbounded-drain-cost',
       'info',
       `Each terminating pod can hold its GPUs for up to ${formatSeconds(plan.terminationGracePeriodSeconds)}; rollouts and node drains wait as long.`,
     );
   }
-  if (inputs.unboundedDrain && plan.drainSeconds < plan.maxRequestSeconds) {
+  if (inputs.unboundedDrain && server.drain.kind !== 'none' && plan.drainSeconds < plan.maxRequestSeconds) {
     add(
       'drain-cap-below-request',
       'error',
@@ -195,15 +213,18 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
         + 'Add a replica or a spare GPU.',
     );
   }
-  if (plan.terminationGracePeriodSeconds > AUTOSCALER_GRACE_LIMIT_SECONDS) {
+  if (keepsNodesFromScaleDown(plan)) {
+    // Resolved in the output: every form puts the annotation on the pods (src/emit/pod.ts), so this is a note of
+    // what it costs, not a warning.
     add(
       'grace-exceeds-autoscaler',
-      'warning',
+      'info',
       `The ${formatSeconds(plan.terminationGracePeriodSeconds)} grace period is longer than the ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} `
-        + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set): a scale-down '
-        + `kills a draining pod after ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} and cuts its requests. Raise --max-graceful-termination-sec to at least `
-        + `${plan.terminationGracePeriodSeconds}, or keep these pods off nodes it removes (the pod annotation `
-        + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); a node drain that shortens the grace period (kubectl drain --grace-period below it) cuts them the same way, while kubectl drain --timeout only bounds how long the command waits.',
+        + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set), so the manifest '
+        + `adds the pod annotation ${SAFE_TO_EVICT_ANNOTATION}: "false": the autoscaler then does not remove a node while one of these pods `
+        + 'runs there, and such nodes are not scaled down, even when idle. To let them scale down, raise --max-graceful-termination-sec '
+        + `to at least ${plan.terminationGracePeriodSeconds} and remove the annotation. A node drain that shortens the grace period (kubectl drain --grace-period below it) `
+        + 'still cuts these pods; kubectl drain --timeout only bounds how long the command waits.',
     );
   }
   const route = gateway.routeTimeout;

@@ -188,7 +188,8 @@ test('an invalid value shows an error at the field and keeps a valid manifest; a
 test('warnings come before notes, and flags stay on one line', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   // Istio: its removal p99 is an estimate (a note, listed first by the plan); 1 replica and no spare GPU (a warning);
-  // the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's --max-graceful-termination-sec default (a warning).
+  // the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's --max-graceful-termination-sec default (a note: the
+  // manifest adds safe-to-evict "false").
   await open(page, '?v=2&gateway=istio&replicas=1');
   const severities = await page
     .locator('[data-testid=warnings] li')

@@ -80,9 +80,13 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
     inputs.maxRequestSeconds !== undefined
       ? wholeUp(inputs.maxRequestSeconds)
       : wholeUp(((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100));
-  const drainSeconds = inputs.unboundedDrain
-    ? inputs.drainCapSeconds
-    : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+  // A server that does not drain at SIGTERM (llama.cpp) gets no drain budget.
+  const drainSeconds =
+    server.drain.kind === 'none'
+      ? 0
+      : inputs.unboundedDrain
+        ? inputs.drainCapSeconds
+        : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
   // "Outputs (all whole seconds)": a teardown given in milliseconds is rounded up like every other output.
   const teardownSeconds = wholeUp(inputs.teardownSeconds);
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;

@@ -38,10 +38,12 @@ test('--output patch --format json lists the kustomization and both patches, the
   assert.equal(yaml.stdout, out.manifest);
 });
 
-test('--output helm-values and lws run; lws without nodes exits 2 naming --nodes-per-replica', () => {
+test('--output helm-values and lws run with the other inputs at their defaults; lws on one node exits 2 naming --nodes-per-replica', () => {
   assert.equal(run('generate', '--output', 'helm-values').status, 0);
+  // lws defaults: 2 nodes per replica, one GPU per node (2 per replica).
+  assert.equal(run('generate', '--output', 'lws').status, 0);
   assert.equal(run('generate', '--output', 'lws', '--nodes-per-replica', '2', '--gpus-per-replica', '2').status, 0);
-  const bad = run('generate', '--output', 'lws');
+  const bad = run('generate', '--output', 'lws', '--nodes-per-replica', '1');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--nodes-per-replica: output lws is for replicas that span nodes/);
   assert.equal(bad.stdout, '');

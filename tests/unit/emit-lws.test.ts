@@ -152,7 +152,12 @@ test('inputs the form cannot use name their field', () => {
     }
     return 'no error';
   };
-  assert.match(attempt({}), /^nodes-per-replica: .*2 or more/);
+  // The defaults fit the form: 2 nodes per replica, and one GPU per node when gpus-per-replica is not given.
+  assert.equal(attempt({}), 'no error');
+  assert.equal(resolveInputs({ output: 'lws' }, profiles).inputs.gpusPerReplica, 2);
+  assert.equal(resolveInputs({ output: 'lws', 'nodes-per-replica': '4' }, profiles).inputs.gpusPerReplica, 4);
+  assert.equal(resolveInputs({ output: 'bundle' }, profiles).inputs.gpusPerReplica, 1);
+  assert.match(attempt({ 'nodes-per-replica': '1' }), /^nodes-per-replica: .*2 or more/);
   assert.match(
     attempt({ 'nodes-per-replica': '2', 'gpus-per-replica': '3' }),
     /^nodes-per-replica: gpus-per-replica \(3\) must split evenly/,
@@ -197,9 +202,12 @@ test('Istio: leaders and workers carry the sidecar annotation the bundle has', (
   for (const template of ['leaderTemplate', 'workerTemplate'])
     assert.deepEqual(
       set.spec.leaderWorkerTemplate[template].metadata.annotations,
-      { 'sidecar.istio.io/nativeSidecar': 'true' },
+      // 788 s grace > 600 s: the autoscaler annotation beside Istio's.
+      { 'sidecar.istio.io/nativeSidecar': 'true', 'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false' },
       template,
     );
   assert.match(out.text, /# Istio: The Istio gateway does not need a proxy in the model-server pod/);
-  assert.equal(lws(MULTI).set.spec.leaderWorkerTemplate.workerTemplate.metadata, undefined);
+  assert.deepEqual(lws(MULTI).set.spec.leaderWorkerTemplate.workerTemplate.metadata, {
+    annotations: { 'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false' },
+  });
 });

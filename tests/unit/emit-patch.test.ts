@@ -76,6 +76,12 @@ function withoutDrainSettings(o: Obj, container: string): string {
   delete copy.spec.progressDeadlineSeconds;
   delete copy.spec.strategy;
   delete copy.spec.template.spec.terminationGracePeriodSeconds;
+  // The 788 s grace is over the autoscaler's 600 s: the patch adds safe-to-evict "false" to the pod annotations.
+  const meta = copy.spec.template.metadata;
+  if (meta.annotations) {
+    delete meta.annotations['cluster-autoscaler.kubernetes.io/safe-to-evict'];
+    if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
+  }
   const c = copy.spec.template.spec.containers.find((x: Obj) => x.name === container);
   if (c.lifecycle) {
     delete c.lifecycle.preStop;
@@ -379,12 +385,20 @@ test('Istio: the patch carries the sidecar annotation the bundle has, merged int
   // Kubernetes 1.34 (the default) ≥ 1.29: the annotation that forces a native sidecar.
   const { file } = patchFor({ gateway: 'istio', container: 'server' });
   const patch = parse(file('drain-patch.yaml')!);
-  assert.deepEqual(patch.spec.template.metadata.annotations, { 'sidecar.istio.io/nativeSidecar': 'true' });
+  // 788 s grace > 600 s: the autoscaler annotation beside Istio's.
+  const safe = { 'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false' };
+  assert.deepEqual(patch.spec.template.metadata.annotations, { 'sidecar.istio.io/nativeSidecar': 'true', ...safe });
   assert.match(file('drain-patch.yaml')!, /# Istio: The Istio gateway does not need a proxy in the model-server pod/);
   const base = parse(PLAIN);
   base.spec.template.metadata.annotations = { mine: 'x' };
   const merged = kustomize(base, file);
-  assert.deepEqual(merged.spec.template.metadata.annotations, { mine: 'x', 'sidecar.istio.io/nativeSidecar': 'true' });
-  // Other gateways add no annotations.
-  assert.equal(parse(patchFor({}).file('drain-patch.yaml')!).spec.template.metadata, undefined);
+  assert.deepEqual(merged.spec.template.metadata.annotations, {
+    mine: 'x',
+    'sidecar.istio.io/nativeSidecar': 'true',
+    ...safe,
+  });
+  // Other gateways add only the autoscaler's; none with a grace of 600 s or less (550 s request, no headroom: 600 s).
+  assert.deepEqual(parse(patchFor({}).file('drain-patch.yaml')!).spec.template.metadata, { annotations: safe });
+  const at600 = patchFor({ 'max-request-seconds': '550', 'drain-headroom-percent': '0' }).file('drain-patch.yaml')!;
+  assert.equal(parse(at600).spec.template.metadata, undefined);
 });

@@ -108,11 +108,15 @@ test('every gateway × model server manifest parses and matches its plan', async
       const drainArg = flag === undefined ? undefined : pod.containers[0].args.find((a: string) => a.startsWith(flag));
       assert.equal(drainArg, p.drainFlag ? `${p.drainFlag.flag}=${p.drainFlag.seconds}` : undefined, `${g.id}/${m.id}`);
       const budget = byKind(docsOf(text), 'PodDisruptionBudget');
-      assert.deepEqual(
-        budget.spec,
-        { maxUnavailable: 1, selector: { matchLabels: { app: 'vllm-qwen3-32b' } } },
-        `${g.id}/${m.id}`,
-      );
+      // The default name follows the server and model (written out by hand for each preset).
+      const name = {
+        vllm: 'vllm-qwen3-32b',
+        sglang: 'sglang-qwen3-32b',
+        tgi: 'tgi-qwen3-32b',
+        triton: 'triton-qwen3-32b',
+        llamacpp: 'llamacpp-qwen3-32b-gguf-q4-k-m',
+      }[m.id];
+      assert.deepEqual(budget.spec, { maxUnavailable: 1, selector: { matchLabels: { app: name } } }, `${g.id}/${m.id}`);
     }
   }
 });

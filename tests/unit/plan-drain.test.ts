@@ -118,11 +118,14 @@ test('kind fixed still works for data that uses it: a warning when the fixed tim
 });
 
 test('the manifest comment for a server that does not drain says so, and what is not verified', () => {
-  // llama.cpp: kind none, with the caveat that this is read from PR descriptions.
+  // llama.cpp: kind none, with the caveat that this is read in the server's code, not tested.
+  const text = manifestOf({ 'model-server': 'llamacpp' });
   assert.match(
-    manifestOf({ 'model-server': 'llamacpp' }),
-    /# llama\.cpp server has no drain flag: it does not drain; in-flight requests end at SIGTERM \(going by the PR descriptions; not tested\)\.\n/,
+    text,
+    /# llama\.cpp server has no drain flag: it does not drain; in-flight requests end at SIGTERM \(read in the server's code on master; not tested\)\.\n/,
   );
+  // No drain budget for a server that exits at SIGTERM: 35 s preStop + 0 s drain + 15 s teardown = 50 s.
+  assert.match(text, /terminationGracePeriodSeconds: 50 # 35s preStop \+ 0s drain \+ 15s teardown\n/);
 });
 
 test('llama.cpp does not drain, and the plan says so', () => {
@@ -131,6 +134,11 @@ test('llama.cpp does not drain, and the plan says so', () => {
   assert.ok(codesOf(p).includes('no-drain'));
   assert.match(
     p.warnings.find((w) => w.code === 'no-drain')!.message,
-    /^llama\.cpp server does not drain on SIGTERM \(going by the PR descriptions; not tested\): requests still running/,
+    /^llama\.cpp server does not drain on SIGTERM \(read in the server's code on master; not tested\): requests still running/,
   );
+  // The plan gives it no drain: 30 s removal + 5 s margin = 35 s preStop, 0 s drain, 15 s teardown = 50 s grace,
+  // under the autoscaler's 600 s, so no autoscaler note.
+  assert.equal(p.drainSeconds, 0);
+  assert.equal(p.terminationGracePeriodSeconds, 50);
+  assert.ok(!codesOf(p).includes('grace-exceeds-autoscaler'));
 });

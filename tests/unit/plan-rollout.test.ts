@@ -50,7 +50,7 @@ test('rollout: steps × (model load + grace), and the replicas that serve during
   assert.equal(planOf({ replicas: 7 }).rolloutCapacityPercent, 85);
 });
 
-test('a grace period above 600 s warns about cluster-autoscaler\u2019s --max-graceful-termination-sec', () => {
+test('a grace period above 600 s notes the safe-to-evict annotation the output adds for cluster-autoscaler', () => {
   // 550 s longest request, no headroom: drain 550; 35 + 550 + 15 = 600: not above
   const at600 = planOf({ 'max-request-seconds': 550, 'drain-headroom-percent': 0 });
   assert.equal(at600.terminationGracePeriodSeconds, 600);
@@ -59,13 +59,15 @@ test('a grace period above 600 s warns about cluster-autoscaler\u2019s --max-gra
   const above = planOf({ 'max-request-seconds': 551, 'drain-headroom-percent': 0 });
   assert.equal(above.terminationGracePeriodSeconds, 601);
   const w = above.warnings.find((x) => x.code === 'grace-exceeds-autoscaler');
-  assert.equal(w?.severity, 'warning');
+  assert.equal(w?.severity, 'info');
   assert.equal(
     w?.message,
     'The 601s grace period is longer than the 600s cluster-autoscaler gives a pod when it removes a node (its '
-      + '--max-graceful-termination-sec, 600 unless set): a scale-down kills a draining pod after 600s and cuts its requests. Raise '
-      + '--max-graceful-termination-sec to at least 601, or keep these pods off nodes it removes (the pod annotation '
-      + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false"); a node drain that shortens the grace period (kubectl drain --grace-period below it) cuts them the same way, while kubectl drain --timeout only bounds how long the command waits.',
+      + '--max-graceful-termination-sec, 600 unless set), so the manifest adds the pod annotation '
+      + 'cluster-autoscaler.kubernetes.io/safe-to-evict: "false": the autoscaler then does not remove a node while one of these pods '
+      + 'runs there, and such nodes are not scaled down, even when idle. To let them scale down, raise --max-graceful-termination-sec '
+      + 'to at least 601 and remove the annotation. A node drain that shortens the grace period (kubectl drain --grace-period below it) '
+      + 'still cuts these pods; kubectl drain --timeout only bounds how long the command waits.',
   );
 });
 

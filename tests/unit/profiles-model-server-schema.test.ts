@@ -32,8 +32,8 @@ test('TGI has --graceful-termination-timeout, default 90, from 3.2.2; the preset
   assert.ok(!('fixedScope' in tgi.drain) && tgi.drain.zeroAborts !== true);
 });
 
-test('llama.cpp\u2019s missing drain is read from PR descriptions, not tested', () => {
-  assert.equal(server('llamacpp').drain.caveat, 'going by the PR descriptions; not tested');
+test('llama.cpp\u2019s missing drain is read in the server\u2019s code, not tested', () => {
+  assert.equal(server('llamacpp').drain.caveat, "read in the server's code on master; not tested");
 });
 
 test('servers without the new fields read without them (no undefined keys)', () => {

@@ -1,7 +1,7 @@
 // Input validation: every bad value gets a message naming the field and its allowed range.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveInputs } from '../../src/model/resolve.ts';
+import { changedInputs, resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/drain.ts';
 
 const errorOf = (raw: Record<string, unknown>) => {
@@ -76,4 +76,19 @@ test('bad values fall back to defaults so pages can go on', () => {
   const { inputs } = resolveInputs({ replicas: 'many', gateway: 'istio' }, profiles);
   assert.equal(inputs.replicas, 3);
   assert.equal(inputs.gateway, 'istio');
+});
+
+test('the default name follows the model server and model, unless a name is given', () => {
+  const nameOf = (raw: Record<string, string>) => resolveInputs(raw, profiles).inputs.name;
+  assert.equal(nameOf({}), 'vllm-qwen3-32b');
+  assert.equal(nameOf({ 'model-server': 'sglang' }), 'sglang-qwen3-32b');
+  // llama.cpp's preset model Qwen/Qwen3-32B-GGUF:Q4_K_M: its last segment, ':' and '_' each a '-'.
+  assert.equal(nameOf({ 'model-server': 'llamacpp' }), 'llamacpp-qwen3-32b-gguf-q4-k-m');
+  assert.equal(nameOf({ model: 'meta-llama/Llama-3.1-8B-Instruct' }), 'vllm-llama-3-1-8b-instruct');
+  assert.equal(nameOf({ 'model-server': 'sglang', name: 'mine' }), 'mine');
+  // A derived name is not an input the reader changed; a given one is.
+  const changed = (raw: Record<string, string>) =>
+    changedInputs(resolveInputs(raw, profiles).inputs, profiles).map(([flag]) => flag);
+  assert.deepEqual(changed({ 'model-server': 'sglang' }), ['model-server']);
+  assert.deepEqual(changed({ 'model-server': 'sglang', name: 'mine' }), ['model-server', 'name']);
 });

@@ -186,6 +186,9 @@ export function policyRules(plan: Plan, inputs: DrainInputs, servers: readonly M
   const aborting = withFlag.filter(({ m }) => m.drain.zeroAborts).map(({ m, flag }) => `${m.name} ${flag}`);
   const removal = Math.ceil(plan.removalSeconds);
   const longest = Math.ceil(plan.maxRequestSeconds);
+  // What the grace period must leave after the preStop sleep: the longest request, unless the server does not drain
+  // (its plan has no drain budget: llama.cpp exits at SIGTERM, so nothing waits for the request).
+  const afterPreStop = plan.drainSeconds === 0 ? 0 : longest;
   const preStop = plan.preStopSeconds;
   const startup = inputs.startupSeconds;
   const rules: PolicyRule[] = [];
@@ -223,8 +226,8 @@ export function policyRules(plan: Plan, inputs: DrainInputs, servers: readonly M
     },
     {
       code: 'grace-too-short',
-      expression: `variables.preStopNow > variables.grace || variables.grace - (variables.preStopNow >= ${preStop} ? variables.preStopNow : ${preStop}) >= ${longest}`,
-      message: `terminationGracePeriodSeconds must leave at least ${longest} seconds (the longest request) after the preStop sleep; ${plan.terminationGracePeriodSeconds} is recommended`,
+      expression: `variables.preStopNow > variables.grace || variables.grace - (variables.preStopNow >= ${preStop} ? variables.preStopNow : ${preStop}) >= ${afterPreStop}`,
+      message: `terminationGracePeriodSeconds must leave at least ${afterPreStop} seconds (${afterPreStop === 0 ? 'the server does not drain' : 'the longest request'}) after the preStop sleep; ${plan.terminationGracePeriodSeconds} is recommended`,
       arithmetic: `error when grace - max(preStop, ${preStop}) < ${s(plan.maxRequestSeconds)} longest request; recommended ${s(preStop)} preStop + ${s(plan.drainSeconds)} drain + ${s(plan.teardownSeconds)} teardown = ${s(plan.terminationGracePeriodSeconds)}`,
     },
     {
