@@ -24,8 +24,12 @@ test('choosing the patch form shows the kustomization and both patches, as the C
   expect(await page.getByTestId('manifest').textContent()).toBe(cli.stdout);
 });
 
-test('the lws form over one node names the Nodes per replica field', async ({ page }) => {
+test('the lws form works at its defaults (2 nodes); over one node it names the Nodes per replica field', async ({
+  page,
+}) => {
   await open(page, '?v=2&output=lws');
+  await expect(page.getByTestId('manifest')).toContainText('kind: LeaderWorkerSet');
+  await page.locator('#in-nodes-per-replica').fill('1');
   await expect(page.getByTestId('manifest')).toContainText('No lws output for these inputs');
   await expect(page.locator('#in-nodes-per-replica')).toHaveAttribute('aria-invalid', 'true');
   await page.locator('#in-nodes-per-replica').fill('2');
