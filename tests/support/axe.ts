@@ -88,6 +88,14 @@ export async function scanDarkTheme(page: Page): Promise<Result[]> {
  * "auto". Resolves once `data-theme` is dark and no CSS transition is running, so that axe reads the final colours.
  */
 async function switchToDark(page: Page): Promise<void> {
+  // The listener for the scheme's change is added by the same module that defines starlight-theme-select (a module
+  // script here, src/site/unblock-parser.mjs): a change emulated before that module ran would go unheard.
+  await page.evaluate(() =>
+    Promise.race([
+      customElements.whenDefined('starlight-theme-select'),
+      new Promise((resolve) => setTimeout(resolve, 10_000)),
+    ]),
+  );
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(
     page.locator('html'),
