@@ -83,19 +83,20 @@ test('the default manifest has the hand-worked drain values; the result reads pl
       expect.soft(terms).not.toContain(key);
   });
 
-  await test.step('the result reads plan, manifest, timeline, derivation, and scrolls with the page', async () => {
+  await test.step('the manifest sits beside the form, held in view; the plan, timeline and derivation follow the form', async () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.evaluate(() => window.scrollTo(0, 0));
     const order = await page
-      .locator('.gen-result > *')
+      .locator('.gen-layout > *, .gen-result > *')
       .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
-    expect.soft(order).toEqual(['plan', 'gen-output', 'gen-timeline', 'derivation']);
-    // No scroll box of its own, not sticky: the page scrolls to the manifest and past it.
-    const style = await page.locator('.gen-result').evaluate((el) => {
+    expect.soft(order).toEqual(['gen-form', 'gen-output-cell', 'gen-result', 'plan', 'gen-timeline', 'derivation']);
+    // Issue #32: readers lost the manifest below the fold and scrolled away from it while changing inputs. It is
+    // sticky now, no taller than the viewport, and scrolls inside its own box.
+    const style = await page.locator('.gen-output').evaluate((el) => {
       const s = getComputedStyle(el);
-      return { overflowY: s.overflowY, maxHeight: s.maxHeight, position: s.position };
+      return { position: s.position, fitsViewport: el.getBoundingClientRect().height <= window.innerHeight };
     });
-    expect.soft(style).toEqual({ overflowY: 'visible', maxHeight: 'none', position: 'static' });
+    expect.soft(style).toEqual({ position: 'sticky', fitsViewport: true });
     // The skip link shows at this width too, and leads to the manifest with Copy beside it.
     const skip = page.getByRole('link', { name: 'Skip to the manifest' });
     await expect(skip).toBeVisible();
