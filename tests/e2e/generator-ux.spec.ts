@@ -151,3 +151,30 @@ test('the patch form shows one tab per file; Copy copies that file; the zip hold
   const unzipped = new Map(Object.entries(entries).map(([name, bytes]) => [name, strFromU8(bytes)]));
   expect(unzipped).toEqual(cli);
 });
+
+test('field help is a sentence or two; the time per token folds where its default comes from, its sources as links', async ({
+  page,
+}) => {
+  await page.setViewportSize(DESKTOP);
+  await page.goto('/generator/');
+  // No help paragraph carries a URL, and none runs past a few lines in the form's column.
+  const helps = page.locator('.gen-help');
+  for (const text of await helps.allTextContents()) expect(text).not.toMatch(/https?:\/\//);
+  const tallest = await helps.evaluateAll((els) => Math.max(...els.map((el) => el.getBoundingClientRect().height)));
+  const lineHeight = await helps.first().evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+  expect(tallest / lineHeight).toBeLessThanOrEqual(6);
+  const tpotHelp = page.locator('#in-tpot-ms-help');
+  expect(((await tpotHelp.textContent()) ?? '').length).toBeLessThan(160);
+
+  const origin = page.getByTestId('origin-tpot-ms');
+  await origin.locator('summary').click();
+  await expect(origin).toContainText('47 ms for the same model on H100');
+  const links = origin.getByRole('link');
+  await expect(links).toHaveCount(2);
+  expect(await links.evaluateAll((els) => els.map((el) => el.getAttribute('href')))).toEqual([
+    'https://github.com/kubernetes-sigs/gateway-api-inference-extension/blob/v1.5.0/config/manifests/vllm/gpu-deployment.yaml',
+    'https://github.com/llm-d/llm-d/pull/1653',
+  ]);
+  await origin.scrollIntoViewIfNeeded();
+  await shot(page, 'tpot-help');
+});

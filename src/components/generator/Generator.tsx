@@ -15,7 +15,7 @@ import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../
 import { plan as planFor } from '../../model/plan.ts';
 import { decodeQuery, encodeQuery, LONG_QUERY_NOTICE } from '../../model/url-state.ts';
 import type { Migration } from '../../model/migrate.ts';
-import { fieldHelp } from '../../model/field-help.ts';
+import { fieldHelpParts, type FieldHelpParts } from '../../model/field-help.ts';
 import { planRelease } from '../../model/plan-release.ts';
 import { MigrationNotice } from './MigrationNotice.tsx';
 import type { Profiles } from '../../facts/profiles.ts';
@@ -238,8 +238,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     return d === undefined ? '' : String(d);
   };
 
-  const helpOf = (spec: FieldSpec): string | undefined =>
-    spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined;
+  const helpOf = (spec: FieldSpec): FieldHelpParts | undefined =>
+    spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelpParts(spec, profiles) : undefined;
 
   const formState = { gateway: inputs.gateway, output: inputs.output, raw, errors };
 
