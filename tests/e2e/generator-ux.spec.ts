@@ -87,6 +87,10 @@ test('on a 390 px phone one tap on Manifest shows the manifest at the top, and o
   expect(formTop).toBeGreaterThanOrEqual(0);
   expect(formTop).toBeLessThan(PHONE.height / 4);
   await shot(page, 'phone-inputs');
+  // Print shows the manifest whichever part the switch shows.
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('manifest')).toBeVisible();
+  await expect(switcher).toBeHidden();
 });
 
 for (const viewport of [DESKTOP, PHONE])

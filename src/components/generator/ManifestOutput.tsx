@@ -191,15 +191,34 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
       <div class="gen-output-bar">
         <h2 id="gen-manifest-heading">Manifest</h2>
         <div class="gen-actions">
-          <button type="button" onClick={onCopy} data-testid="copy" {...off}>
-            {multi ? `Copy ${shownName}` : 'Copy'}
+          {/* With several files the tab names the file: the buttons say it to assistive technology only. */}
+          <button
+            type="button"
+            onClick={onCopy}
+            data-testid="copy"
+            aria-label={multi ? `Copy ${shownName}` : undefined}
+            {...off}
+          >
+            Copy
           </button>
-          <button type="button" onClick={onDownload} data-testid="download" {...off}>
-            {`Download ${shownName}`}
+          <button
+            type="button"
+            onClick={onDownload}
+            data-testid="download"
+            aria-label={multi ? `Download ${shownName}` : undefined}
+            {...off}
+          >
+            {multi ? 'Download' : `Download ${shownName}`}
           </button>
           {multi ? (
-            <button type="button" onClick={onZip} data-testid="download-zip" {...off}>
-              {`Download all (${zipName})`}
+            <button
+              type="button"
+              onClick={onZip}
+              data-testid="download-zip"
+              aria-label={`Download all (zip): ${zipName}`}
+              {...off}
+            >
+              Download all (zip)
             </button>
           ) : null}
           <span role="status" class="gen-copy-status">
