@@ -299,7 +299,9 @@ test('a settings link too long to read leaves the address before the modules loa
 test('a settings link of exactly 4000 characters is still read', async ({ page }) => {
   const query = `v=2&gateway=istio&x=`;
   await open(page, `?${query}${'a'.repeat(4000 - query.length)}`);
-  expect(new URL(page.url()).search.length).toBe(4001);
+  // The head's script kept it. (The address itself is no witness: once the link is read it follows the inputs,
+  // without the unknown setting, when the browser is next idle, which raced this check and failed it 4 runs in 6.)
+  expect(await page.evaluate(() => document.documentElement.dataset.droppedSettings)).toBeUndefined();
   await expect(page.getByTestId('notices')).toContainText('The link has an unknown setting');
   const { container } = podOf(await manifestText(page));
   expect(container.lifecycle.preStop.sleep.seconds).toBe(15);
