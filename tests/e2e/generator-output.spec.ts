@@ -6,6 +6,18 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
+/** Every file tab's text, joined as `hitless generate` prints a form of several files (emit/files.ts joinFiles). */
+async function joinedTabs(page: Page): Promise<string> {
+  const texts: string[] = [];
+  for (const tab of await page.getByRole('tab').all()) {
+    await tab.click();
+    texts.push(
+      `# File: ${await tab.textContent()}: ${await tab.getAttribute('title')}\n${await page.getByTestId('manifest').textContent()}`,
+    );
+  }
+  return texts.join('---\n');
+}
+
 async function open(page: Page, query = '') {
   await page.goto(`/generator/${query}`);
   await hydrated(page, '.gen');
@@ -16,12 +28,14 @@ test('choosing the patch form shows the kustomization and both patches, as the C
   await open(page);
   await page.getByLabel('Output form').selectOption('patch');
   await page.locator('#in-container').fill('server');
-  await expect(page.getByTestId('manifest')).toContainText('# File: drain-flag.yaml');
+  // One tab per file (generator-ux.spec.ts holds each file's text to the CLI's --out-dir); all of them, joined as
+  // `hitless generate` prints them, are the CLI's output.
+  await expect(page.getByRole('tab', { name: 'drain-flag.yaml' })).toBeVisible();
   await expect(page).toHaveURL(/output=patch/);
   const cli = spawnSync(process.execPath, [BIN, 'generate', '--output', 'patch', '--container', 'server'], {
     encoding: 'utf8',
   });
-  expect(await page.getByTestId('manifest').textContent()).toBe(cli.stdout);
+  expect(await joinedTabs(page)).toBe(cli.stdout);
 });
 
 test('the lws form works at its defaults (2 nodes); over one node it names the Nodes per replica field', async ({
@@ -42,5 +56,5 @@ test('the helm-values form shows the chart values and the install command', asyn
   await expect(page.getByTestId('manifest')).toContainText(
     'helm install vllm-qwen3-32b oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0',
   );
-  await expect(page.getByTestId('manifest')).toContainText('# File: model-server.yaml');
+  await expect(page.getByRole('tab', { name: 'model-server.yaml' })).toHaveAttribute('title', /Deployment/);
 });

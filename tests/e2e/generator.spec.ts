@@ -83,19 +83,20 @@ test('the default manifest has the hand-worked drain values; the result reads pl
       expect.soft(terms).not.toContain(key);
   });
 
-  await test.step('the result reads plan, manifest, timeline, derivation, and scrolls with the page', async () => {
+  await test.step('the manifest sits beside the form, held in view; the plan, timeline and derivation follow the form', async () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.evaluate(() => window.scrollTo(0, 0));
     const order = await page
-      .locator('.gen-result > *')
+      .locator('.gen-layout > *, .gen-result > *')
       .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? el.className.split(' ')[0]));
-    expect.soft(order).toEqual(['plan', 'gen-output', 'gen-timeline', 'derivation']);
-    // No scroll box of its own, not sticky: the page scrolls to the manifest and past it.
-    const style = await page.locator('.gen-result').evaluate((el) => {
+    expect.soft(order).toEqual(['gen-form', 'gen-output-cell', 'gen-result', 'plan', 'gen-timeline', 'derivation']);
+    // Issue #32: readers lost the manifest below the fold and scrolled away from it while changing inputs. It is
+    // sticky now, no taller than the viewport, and scrolls inside its own box.
+    const style = await page.locator('.gen-output').evaluate((el) => {
       const s = getComputedStyle(el);
-      return { overflowY: s.overflowY, maxHeight: s.maxHeight, position: s.position };
+      return { position: s.position, fitsViewport: el.getBoundingClientRect().height <= window.innerHeight };
     });
-    expect.soft(style).toEqual({ overflowY: 'visible', maxHeight: 'none', position: 'static' });
+    expect.soft(style).toEqual({ position: 'sticky', fitsViewport: true });
     // The skip link shows at this width too, and leads to the manifest with Copy beside it.
     const skip = page.getByRole('link', { name: 'Skip to the manifest' });
     await expect(skip).toBeVisible();
@@ -298,11 +299,10 @@ test('a settings link too long to read leaves the address before the modules loa
 
 test('a settings link of exactly 4000 characters is still read', async ({ page }) => {
   const query = `v=2&gateway=istio&x=`;
-  await page.goto(`/generator/?${query}${'a'.repeat(4000 - query.length)}`);
-  // Not dropped in <head> (the island, once it has read the link, rewrites the address to the inputs it kept).
-  expect(new URL(page.url()).search.length).toBe(4001);
-  await hydrated(page, '.gen');
-  await expect(page.locator('[data-testid="manifest"][data-pending="false"]')).toBeVisible({ timeout: 30_000 });
+  await open(page, `?${query}${'a'.repeat(4000 - query.length)}`);
+  // The head's script kept it. (The address itself is no witness: once the link is read it follows the inputs,
+  // without the unknown setting, when the browser is next idle, which raced this check and failed it 4 runs in 6.)
+  expect(await page.evaluate(() => document.documentElement.dataset.droppedSettings)).toBeUndefined();
   await expect(page.getByTestId('notices')).toContainText('The link has an unknown setting');
   const { container } = podOf(await manifestText(page));
   expect(container.lifecycle.preStop.sleep.seconds).toBe(15);

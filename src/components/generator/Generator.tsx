@@ -15,7 +15,7 @@ import { defaultsFor, gatewayById, modelServerById, resolveInputs } from '../../
 import { plan as planFor } from '../../model/plan.ts';
 import { decodeQuery, encodeQuery, LONG_QUERY_NOTICE } from '../../model/url-state.ts';
 import type { Migration } from '../../model/migrate.ts';
-import { fieldHelp } from '../../model/field-help.ts';
+import { fieldHelpParts, type FieldHelpParts } from '../../model/field-help.ts';
 import { planRelease } from '../../model/plan-release.ts';
 import { MigrationNotice } from './MigrationNotice.tsx';
 import type { Profiles } from '../../facts/profiles.ts';
@@ -61,6 +61,9 @@ function loadForChanges(): Promise<Loaded> {
   return loading;
 }
 
+/** What a narrow screen shows after the reader's choice in the Inputs | Manifest switch (both before one). */
+type View = 'inputs' | 'manifest';
+
 /** Groups most readers leave alone; they start folded. */
 const FOLDED_GROUPS = ['probes', 'names'];
 
@@ -80,6 +83,13 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const [pending, setPending] = useState<PendingPreset | null>(null);
   // A folded group the reader opened (true) or closed (false) by its summary; absent: open when a field is changed.
   const [foldedChoice, setFoldedChoice] = useState<Record<string, boolean>>({});
+  // The narrow screen's switch: the part chosen last, and a count so that a second tap scrolls to it again.
+  const [view, setView] = useState<{ part: View; taps: number } | null>(null);
+  useEffect(() => {
+    if (!view) return;
+    document.getElementById(view.part === 'manifest' ? 'gen-output' : 'gen-inputs')?.scrollIntoView({ block: 'start' });
+  }, [view]);
+  const show = (part: View) => setView((prev) => ({ part, taps: (prev?.taps ?? 0) + 1 }));
   const root = useRef<HTMLDivElement>(null);
   const presetFirstButton = useRef<HTMLButtonElement>(null);
   const lastEmitted = useRef<PageOutput | null>(null);
@@ -151,6 +161,7 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   }, [isDefault, emit, planned, inputs, profiles]);
   lastEmitted.current = emitted;
   const manifest = emitted?.text ?? null;
+  const files = emitted?.files ?? null;
   // Benchmark marks (scripts/bench.ts): input event → new manifest text in the DOM, before paint.
   useLayoutEffect(() => {
     if (performance.getEntriesByName('hitless:input', 'mark').length === 0) return;
@@ -227,8 +238,8 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
     return d === undefined ? '' : String(d);
   };
 
-  const helpOf = (spec: FieldSpec): string | undefined =>
-    spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelp(spec, profiles) : undefined;
+  const helpOf = (spec: FieldSpec): FieldHelpParts | undefined =>
+    spec.default === 'profile' && spec.key === 'tpotMs' ? fieldHelpParts(spec, profiles) : undefined;
 
   const formState = { gateway: inputs.gateway, output: inputs.output, raw, errors };
 
@@ -250,7 +261,7 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   };
 
   return (
-    <div class="gen" ref={root} data-hydrated="false">
+    <div class="gen" ref={root} data-hydrated="false" data-view={view?.part}>
       {migration ? <MigrationNotice migration={migration} onDismiss={() => setMigration(null)} /> : null}
       {notices.length > 0 ? (
         <div class="gen-notices" role="status" data-testid="notices">
@@ -270,8 +281,19 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
       <p class="gen-skip">
         <a href="#gen-manifest-heading">Skip to the manifest</a>
       </p>
+      {/* A narrow screen shows the inputs or the manifest, one tap apart; a wide one shows both (generator.css). */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a fieldset of form controls */}
+      <div class="gen-switch" role="group" aria-label="Show" data-testid="view-switch">
+        <button type="button" aria-pressed={view?.part !== 'manifest'} onClick={() => show('inputs')}>
+          Inputs
+        </button>
+        <button type="button" aria-pressed={view?.part === 'manifest'} onClick={() => show('manifest')}>
+          Manifest
+        </button>
+      </div>
       <div class="gen-layout">
         <form
+          id="gen-inputs"
           class="gen-form"
           onSubmit={(e) => e.preventDefault()}
           aria-label="Drain settings"
@@ -386,20 +408,23 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
             </button>
           </p>
         </form>
-        <div class="gen-result">
-          <PlanSummary plan={planned} inputErrors={inputErrors} />
+        <div class="gen-output-cell">
           {loadFailed && !emit ? (
             <p class="gen-load-failed" role="alert">
               The page could not load what it needs to update the manifest: reload the page to try again.
             </p>
           ) : null}
           <ManifestOutput
-            manifest={manifest}
+            files={files}
+            form={inputs.output}
             serverHtml={manifestHtml}
             fileName={`${inputs.name}.yaml`}
             pending={manifestPending}
             invalid={invalid}
           />
+        </div>
+        <div class="gen-result">
+          <PlanSummary plan={planned} inputErrors={inputErrors} />
           <LazyTimeline plan={planned} profiles={profiles} />
           <Derivation plan={planned} keep={pristine} />
         </div>

@@ -1,5 +1,6 @@
 /** One labelled input of the drain model, rendered from its field spec. */
 import type { FieldSpec } from '../../model/fields.ts';
+import type { FieldHelpParts } from '../../model/field-help.ts';
 
 interface Props {
   spec: FieldSpec;
@@ -10,12 +11,15 @@ interface Props {
   changed: boolean;
   /** Choices for `profile` fields: [id, label]. */
   options?: [string, string][];
-  /** Help text in place of the field's own. */
-  help?: string;
+  /** Help in place of the field's own: its sentence, and where a data-file default comes from. */
+  help?: FieldHelpParts;
   onInput: (flag: string, value: string) => void;
 }
 
-/** A form row: label, control, unit, help and any error, tied together for assistive technology. */
+/**
+ * A form row: label, control, unit, help and any error, tied together for assistive technology. The help is a
+ * sentence or two; where a default comes from, with its sources as links, folds under it.
+ */
 export function InputField({ spec, value, placeholder, error, changed, options, help, onInput }: Props) {
   const id = `in-${spec.flag}`;
   const describedBy = `${id}-help${error ? ` ${id}-error` : ''}`;
@@ -76,9 +80,22 @@ export function InputField({ spec, value, placeholder, error, changed, options, 
       </label>
       {control}
       <p class="gen-help" id={`${id}-help`}>
-        {`${help ?? spec.help} `}
+        {`${help?.text ?? spec.help} `}
         <code>{`--${spec.flag}`}</code>
       </p>
+      {help?.origin ? (
+        <details class="gen-help-origin" data-testid={`origin-${spec.flag}`}>
+          <summary>{`Where the default, ${help.origin.value}, comes from`}</summary>
+          <p>{`The default is ${help.origin.summary}. Sources, checked ${help.origin.checked}:`}</p>
+          <ul>
+            {help.origin.sources.map((s) => (
+              <li key={s.url}>
+                <a href={s.url}>{s.title}</a>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {error ? (
         <p class="gen-error" id={`${id}-error`}>
           {error}

@@ -54,7 +54,12 @@ export function useCopy(text: string | (() => string)): { onCopy: () => Promise<
 
 /** Save `text` as a YAML file through a temporary link. */
 export function downloadText(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
+  downloadBlob(new Blob([text], { type: 'application/yaml' }), fileName);
+}
+
+/** Save a blob (a YAML file, a zip of several) through a temporary link. */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
