@@ -140,6 +140,22 @@ test('the patch form shows one tab per file; Copy copies that file; the zip hold
     await expect(page.getByTestId('manifest')).toHaveText(cli.get(name) ?? 'missing');
     await page.getByTestId('copy').click();
     await expect(page.locator('.gen-copy-status')).toHaveText('Copied to the clipboard.');
+    await expect(page.getByTestId('copy')).toHaveAccessibleName(`Copy ${name}`);
+    await expect(page.getByTestId('copy')).toContainText('Copied');
+    // While it says so, nothing covers a tab: the pointer finds the tab at every point of a grid over it (the
+    // message, shown as a label under the buttons, covered the top of the last tab for 2.5 s).
+    const covered = await tabs.evaluateAll((els) =>
+      els
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          const points = [0.1, 0.3, 0.5, 0.7, 0.9].flatMap((x) => [0.15, 0.5, 0.85].map((y) => [x, y]));
+          return points.some(
+            ([x, y]) => !el.contains(document.elementFromPoint(r.x + r.width * x, r.y + r.height * y)),
+          );
+        })
+        .map((el) => el.textContent),
+    );
+    expect(covered).toEqual([]);
     expect(await page.evaluate(() => navigator.clipboard.readText()), name).toBe(cli.get(name));
   }
   // Arrow keys move between the tabs.

@@ -1,7 +1,7 @@
 /** The manifest with every fix applied: highlighted once shiki has loaded, with Copy, Download and "check it". */
 import { useState } from 'preact/hooks';
 import { diffLines } from '../../check/fix/diff.ts';
-import { downloadText, useCopy, useHighlighted, YamlCode } from '../generator/yaml-view.tsx';
+import { CopyLabel, CopyStatus, downloadText, useCopy, useHighlighted, YamlCode } from '../generator/yaml-view.tsx';
 
 interface Props {
   text: string;
@@ -24,7 +24,7 @@ const HIGHLIGHT_MAX_CHARS = 32 * 1024;
 export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: Props) {
   const highlighted = useHighlighted(text.length <= HIGHLIGHT_MAX_CHARS ? text : '', 150);
   const [showDiff, setShowDiff] = useState(false);
-  const { onCopy, status } = useCopy(text);
+  const { onCopy, status, copied } = useCopy(text);
   const onDownload = () => downloadText(text, 'fixed-manifest.yaml');
   return (
     <section class="chk-fixed" aria-labelledby="chk-fixed-heading">
@@ -32,7 +32,7 @@ export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: 
         <h2 id="chk-fixed-heading">Fixed manifest</h2>
         <div class="gen-actions">
           <button type="button" onClick={onCopy} data-testid="copy-fixed">
-            Copy
+            <CopyLabel copied={copied} />
           </button>
           <button type="button" onClick={onDownload}>
             Download
@@ -43,9 +43,7 @@ export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: 
           <button type="button" aria-pressed={showDiff} onClick={() => setShowDiff(!showDiff)} data-testid="show-diff">
             {showDiff ? 'Show the manifest' : 'Show changes'}
           </button>
-          <span role="status" class="gen-copy-status">
-            {status}
-          </span>
+          <CopyStatus status={status} copied={copied} />
         </div>
       </div>
       <p class="chk-hint">

@@ -11,7 +11,7 @@ import type { OutputFile } from '../../emit/files.ts';
 import type { OutputForm } from '../../model/fields.ts';
 import { diffLines } from '../../check/fix/diff.ts';
 import { knownLinesOf, linesToRender, type HighlightedLines, type ManifestLine } from './manifest-lines.ts';
-import { downloadBlob, downloadText, useCopy } from './yaml-view.tsx';
+import { CopyLabel, CopyStatus, downloadBlob, downloadText, useCopy } from './yaml-view.tsx';
 import { listOf } from './field-visibility.ts';
 
 /** An invalid input, as the manifest area names it. */
@@ -133,7 +133,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
   const { lines, highlighted } = useManifestLines(manifest, pre);
   const changedLines = useChangedLines(multi ? `${form}/${file!.name}` : form, manifest, pre);
   const textNow = () => manifest ?? pre.current?.textContent ?? '';
-  const { onCopy, status } = useCopy(textNow);
+  const { onCopy, status, copied } = useCopy(textNow);
   const shownName = multi ? file!.name : fileName;
   const onDownload = () => downloadText(textNow(), shownName);
   const zipName = fileName.replace(/\.yaml$/, `-${form}.zip`);
@@ -199,7 +199,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
             aria-label={multi ? `Copy ${shownName}` : undefined}
             {...off}
           >
-            Copy
+            <CopyLabel copied={copied} />
           </button>
           <button
             type="button"
@@ -221,9 +221,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
               Download all (zip)
             </button>
           ) : null}
-          <span role="status" class="gen-copy-status">
-            {status}
-          </span>
+          <CopyStatus status={status} copied={copied} />
         </div>
       </div>
       {multi ? (

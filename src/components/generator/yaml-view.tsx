@@ -49,7 +49,7 @@ export function useCopy(text: string | (() => string)): { onCopy: () => Promise<
       : state === 'failed'
         ? 'Copy failed: select the text and copy it.'
         : '';
-  return { onCopy, status };
+  return { onCopy, status, copied: state === 'copied' };
 }
 
 /** Save `text` as a YAML file through a temporary link. */
@@ -84,5 +84,27 @@ export function YamlCode({ text, lines }: { text: string; lines: HighlightToken[
           ))
         : text}
     </code>
+  );
+}
+
+/**
+ * Copy's label: "Copy", and "Copied" for a moment after. Both sit in one grid cell with the inactive one hidden, so
+ * the button is as wide as the wider and nothing beside it moves.
+ */
+export function CopyLabel({ copied }: { copied: boolean }) {
+  return (
+    <span class="gen-swap">
+      <span aria-hidden={copied ? 'true' : 'false'}>Copy</span>
+      <span aria-hidden={copied ? 'false' : 'true'}>Copied</span>
+    </span>
+  );
+}
+
+/** The live region of `useCopy`'s sentence: read out always, shown only when the copy failed. */
+export function CopyStatus({ status, copied }: { status: string; copied: boolean }) {
+  return (
+    <span role="status" class={copied ? 'gen-copy-status sr-only' : 'gen-copy-status'}>
+      {status}
+    </span>
   );
 }
