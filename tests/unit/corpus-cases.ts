@@ -56,12 +56,7 @@ export const CORPUS: Record<string, CorpusCase> = {
   'lws-vllm-tpu-ray.yaml': {},
   'lws-eks-vllm-helm-rendered.yaml': {},
   // One SGLang server over two pods: the template is rank 0's and rank 1's, so it is a worker's too.
-  'statefulset-sglang-two-node.yaml': {
-    workers: { 1: ['spec.template'] },
-    todo: {
-      4: 'bug (issue 30): the readiness probe goes into the template shared by every rank; ranks > 0 never serve HTTP',
-    },
-  },
+  'statefulset-sglang-two-node.yaml': { workers: { 1: ['spec.template'] } },
   'statefulset-sglang-conflict-markers.yaml': { refused: true },
   // KServe LLMInferenceService: the CR's `main` merges with the preset's `main` (strategic merge by name). The
   // preset owns command and args, so a flag written into the CR's args would replace the preset's: none allowed.
