@@ -65,9 +65,6 @@ export const CORPUS: Record<string, CorpusCase> = {
   },
   'llmisvc-kserve-image-exec-prestop.yaml': {
     controller: [{ doc: 1, containers: 'spec.template.containers', adds: { main: KSERVE_PRESET_PROBES } }],
-    todo: {
-      3: 'bug: --shutdown-timeout written as the args of a `main` with none, which replace the preset\u2019s args',
-    },
   },
   'llmisvc-kserve-prefill-decode.yaml': {
     controller: [

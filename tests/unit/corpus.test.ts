@@ -14,6 +14,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { checkManifest } from '../../src/check/index.ts';
+import { profiles } from '../support/check.ts';
 import { validateDocument } from '../support/manifest-check.ts';
 import {
   addedDrainFlags,
@@ -180,4 +182,18 @@ test('the invariants catch what they are for: two handlers, a flag added, a read
   assert.deepEqual(addedDrainFlags(after, after), []);
   const probed = parseDocs(pod('    readinessProbe:\n      tcpSocket: {port: 1}\n'));
   assert.deepEqual(readinessProbes(at(probed[0], 'spec')), ['containers[0]']);
+});
+
+test('what the checker says instead of writing: ranks sharing a template, a KServe container that takes the preset\u2019s args', () => {
+  const findings = (name: string) => checkManifest(read(name), {}, profiles);
+  const sts = findings('statefulset-sglang-two-node.yaml');
+  assert.ok(sts.ok);
+  const readiness = sts.report.findings.find((f) => f.code === 'readiness-missing');
+  assert.equal(readiness?.remedy, 'manual');
+  assert.match(readiness!.fix!.text, /over --nnodes 2 pods of this template/);
+  const kserve = findings('llmisvc-kserve-image-exec-prestop.yaml');
+  assert.ok(kserve.ok);
+  const flag = kserve.report.findings.find((f) => f.code === 'drain-aborts-in-flight');
+  assert.equal(flag?.remedy, 'manual');
+  assert.match(flag!.fix!.text, /takes its command and args from the controller's preset/);
 });
