@@ -28,11 +28,6 @@ const TRITON = '--exit-timeout-secs';
 /** kserve-config-llm-template (commit bc3894bf…) and the decode/prefill/worker presets: httpGet probes, no hook. */
 const KSERVE_PRESET_PROBES = { livenessProbe: 'httpGet', readinessProbe: 'httpGet' };
 
-const HELM_REFUSED = {
-  1: 'bug: a controller\u2019s own Go template in a CR field ({{.Name}} in a KServe ServingRuntime, {{ .ModelPath }} in an llmaz BackendRuntime) is taken for a Helm chart and the whole file is refused',
-  7: 'the same refusal: nothing is read, so no finding names the CRs',
-};
-
 export const CORPUS: Record<string, CorpusCase> = {
   // GIE release manifests. vLLM 0.8.5, 0.13.0 and 0.15.1 are older than --shutdown-timeout; 0.18.1 has it.
   'deployment-gie-v1.0-vllm-gpu.yaml': {},
@@ -78,8 +73,8 @@ export const CORPUS: Record<string, CorpusCase> = {
   'llmisvc-kserve-sglang-runtime.yaml': {},
   // Serving CRs whose pods a controller writes: left as they are, and named.
   'inferenceservice-kserve-hf-containers.yaml': { unread: [1] },
-  'inferenceservice-rhoai-vllm-rocm.yaml': { unread: [1, 2], todo: HELM_REFUSED },
-  'servingruntime-rhoai-vllm-cuda-entrypoint.yaml': { unread: [1, 2], todo: HELM_REFUSED },
+  'inferenceservice-rhoai-vllm-rocm.yaml': { unread: [1, 2] },
+  'servingruntime-rhoai-vllm-cuda-entrypoint.yaml': { unread: [1, 2] },
   'clusterservingruntime-kserve-vllm-bash.yaml': { unread: [1] },
   'clusterservingruntime-kserve-tritonserver.yaml': { unread: [1] },
   'servingruntime-kserve-hf-multinode.yaml': { unread: [1] },
@@ -91,7 +86,7 @@ export const CORPUS: Record<string, CorpusCase> = {
   'dynamographdeployment-agg.yaml': { unread: [1] },
   'dynamographdeployment-disagg-multinode.yaml': { unread: [1] },
   'clusterservingruntime-ome-sglang.yaml': { unread: [1] },
-  'playground-llmaz-sglang.yaml': { unread: [1, 2], todo: HELM_REFUSED },
+  'playground-llmaz-sglang.yaml': { unread: [1, 2] },
   'nimservice-eks-nim-operator.yaml': { unread: [1] },
   // AIBrix's Deployment: vLLM 0.7.1 (no flag) beside the aibrix-runtime sidecar.
   'deployment-aibrix-runtime-sidecar.yaml': {},
