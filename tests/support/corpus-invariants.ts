@@ -19,7 +19,7 @@ export const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 
 /** The drain flags the model-server data files name (the facts, not the checker's reading of them). */
-export const DRAIN_FLAGS: string[] = profiles.modelServers.flatMap((p) => (p.drain.flag ? [p.drain.flag] : []));
+const DRAIN_FLAGS: string[] = profiles.modelServers.flatMap((p) => (p.drain.flag ? [p.drain.flag] : []));
 
 /** Every YAML document of a text as plain data (`null` for an empty document). */
 export function parseDocs(text: string): unknown[] {
@@ -29,7 +29,7 @@ export function parseDocs(text: string): unknown[] {
 }
 
 /** Walk every mapping of a value with its path (`doc1.spec.template.spec.containers[0]`). */
-export function walk(value: unknown, visit: (obj: Obj, path: string) => void, path = ''): void {
+function walk(value: unknown, visit: (obj: Obj, path: string) => void, path = ''): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${path}[${i}]`));
   else if (isObj(value)) {
     visit(value, path);
@@ -76,7 +76,7 @@ function commandText(obj: Obj): string {
 }
 
 /** Per container-like mapping (by path): how often each drain flag occurs in its command, args and env. */
-export function drainFlagCounts(docs: unknown[]): Map<string, { name: string; counts: Record<string, number> }> {
+function drainFlagCounts(docs: unknown[]): Map<string, { name: string; counts: Record<string, number> }> {
   const out = new Map<string, { name: string; counts: Record<string, number> }>();
   docs.forEach((doc, d) =>
     walk(
