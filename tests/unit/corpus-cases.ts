@@ -50,6 +50,8 @@ export const CORPUS: Record<string, CorpusCase> = {
   'lws-llamacpp-rpc.yaml': {},
   'lws-vllm-tpu-ray.yaml': {},
   'lws-eks-vllm-helm-rendered.yaml': {},
+  // Neuron: a vLLM 0.5.0 build behind a custom tag and run.sh; no flag for a release the tag does not name.
+  'lws-eks-neuron-vllm-run-sh.yaml': {},
   // One SGLang server over two pods: the template is rank 0's and rank 1's, so it is a worker's too.
   'statefulset-sglang-two-node.yaml': { workers: { 1: ['spec.template'] } },
   'statefulset-sglang-conflict-markers.yaml': { refused: true },
@@ -82,6 +84,7 @@ export const CORPUS: Record<string, CorpusCase> = {
   'model-kubeai-ollama.yaml': { unread: [1] },
   'rayservice-kuberay-vllm.yaml': { unread: [1] },
   'rayservice-gke-tpu-envsubst.yaml': { unread: [1] },
+  'rayservice-eks-neuron-vllm.yaml': { unread: [1] },
   'rayclusterfleet-aibrix-two-node.yaml': { unread: [1] },
   'dynamographdeployment-agg.yaml': { unread: [1] },
   'dynamographdeployment-disagg-multinode.yaml': { unread: [1] },
