@@ -58,3 +58,13 @@ test('hitless check exits 2 on a chart template, prints the hint, and reports no
   assert.match(r.stderr, /\| hitless check -/);
   assert.doesNotMatch(r.stdout, /prestop-missing|error {2}/);
 });
+
+test('a controller\u2019s own template in a field it fills ({{.Name}}, {{ .Spec.Model.Name }}) is not Helm; Helm\u2019s objects are', () => {
+  const runtime = (arg: string) =>
+    `apiVersion: serving.kserve.io/v1alpha1\nkind: ServingRuntime\nmetadata:\n  name: r\nspec:\n  containers:\n    - name: kserve-container\n      image: quay.io/modh/vllm:rhoai-2.20-cuda\n      args: ['--port=8080', '${arg}']\n`;
+  // KServe fills {{.Name}} when it builds the pod; the file is applied with kubectl as it is.
+  assert.ok(check(runtime('--served-model-name={{.Name}}')).findings.some((f) => f.code === 'serving-kind-unread'));
+  assert.ok(check(runtime('--served-model-name={{ .Spec.Model.Name }}')));
+  for (const helm of ['{{ .Values.name }}', '{{ .Release.Name }}', '{{ .Chart.Name }}', '{{ $.Values.x }}'])
+    assert.match(problem(runtime(`--served-model-name=${helm}`)).message, /^This is a Helm template/, helm);
+});

@@ -7,12 +7,15 @@ import type { InputProblem } from './guard-input.ts';
 import { positionOf } from './guard-input.ts';
 
 /**
- * A Go template action as Helm charts write it: `{{` (with optional `-` trim marker), then a field or variable
- * (`.Values`, `$name`), or a template keyword or Helm function. Jinja (vLLM chat templates inside args) writes
- * `{{ message }}` or `{% if %}`, never `{{ .x }}`, `{{ $x }}` or these keywords, so it is not matched.
+ * A Go template action as Helm charts write it: `{{` (with optional `-` trim marker), then one of Helm's built-in
+ * objects (`.Values`, `.Release`, `.Chart`, `.Capabilities`, `.Files`, `.Template`), a variable (`$name`), or a
+ * template keyword or Helm function. Jinja (vLLM chat templates inside args) writes `{{ message }}` or `{% if %}`,
+ * never these, so it is not matched. Neither is a controller's own template in a field it fills when it builds the
+ * pod (`{{.Name}}` in a KServe ServingRuntime, `{{ .Spec.Model.Name }}` in an LLMInferenceServiceConfig,
+ * `{{ .ModelPath }}` in an llmaz BackendRuntime): such a file is applied as it is.
  */
 const ACTION =
-  /\{\{-?\s*(?:\.[A-Za-z_]|\$|(?:if|else|end|range|with|define|template|include|block|toYaml|tpl|required|printf|default|quote|nindent|indent)\b)[^\n]*?\}\}/;
+  /\{\{-?\s*(?:\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|\$|(?:if|else|end|range|with|define|template|include|block|toYaml|tpl|required|printf|default|quote|nindent|indent)\b)[^\n]*?\}\}/;
 
 /** A problem naming the first Helm template action in the text, or undefined when it has none. */
 export function helmTemplateProblem(text: string): InputProblem | undefined {

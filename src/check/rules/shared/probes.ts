@@ -37,6 +37,17 @@ function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string,
   };
 }
 
+/**
+ * The `--nnodes` value when one server runs over several pods of this one template (a StatefulSet or Deployment
+ * whose pods are the ranks): every rank gets what the template gets, and ranks above 0 never answer HTTP. A
+ * LeaderWorkerSet's leader template is the leader's alone.
+ */
+function ranksShareTemplate(ctx: WorkloadContext): string | undefined {
+  if (ctx.workload.kind === 'LeaderWorkerSet' || !ctx.invocation?.found) return undefined;
+  const value = findFlag(serverArgs(ctx.invocation), '--nnodes')?.value;
+  return value !== undefined && value !== '1' ? value : undefined;
+}
+
 /** The fix that adds a probe the plan times, or the probe to add by hand when the port is unknown. */
 export function addProbeFix(
   ctx: WorkloadContext,
@@ -45,6 +56,13 @@ export function addProbeFix(
   why?: string,
 ): Fix {
   const value = probeValue(ctx, planned);
+  const nnodes = ranksShareTemplate(ctx);
+  if (nnodes !== undefined) {
+    return {
+      text: `Manual: the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and the ranks above 0 never answer on the server's port: this ${key} would keep them unready (and a StatefulSet's default OrderedReady would never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
+      edits: [],
+    };
+  }
   if (probePort(ctx) === undefined) {
     return {
       text: `Manual: add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none):\n${snippet(key, value)}`,
