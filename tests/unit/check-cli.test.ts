@@ -10,6 +10,7 @@ import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/check.ts';
+import { chart } from '../support/chart.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -20,7 +21,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function generated(raw: Record<string, string>): string {
   const { inputs } = resolveInputs(raw, profiles);
-  return emitManifest(plan(inputs, profiles), inputs, profiles);
+  return emitManifest(plan(inputs, profiles), inputs, profiles, chart);
 }
 
 test('a file with findings exits 1 and prints each with its file, line, path, consequence and fix', () => {

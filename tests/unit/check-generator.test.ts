@@ -8,6 +8,7 @@ import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { check, fixed, profiles } from '../support/check.ts';
+import { chart } from '../support/chart.ts';
 
 const VARIANTS: Record<string, string>[] = [
   {},
@@ -25,7 +26,7 @@ function assertClean(raw: Record<string, string>): void {
   const { inputs, errors } = resolveInputs(raw, profiles);
   assert.deepEqual(errors, []);
   const planned = plan(inputs, profiles);
-  const manifest = emitManifest(planned, inputs, profiles);
+  const manifest = emitManifest(planned, inputs, profiles, chart);
   const report = check(manifest, raw);
   const label = JSON.stringify(raw);
   assert.deepEqual(
@@ -67,7 +68,7 @@ for (const variant of VARIANTS) {
 test('the checker tells the model server from the generator\u2019s manifest, without being told', () => {
   for (const server of profiles.modelServers) {
     const { inputs } = resolveInputs({ 'model-server': server.id }, profiles);
-    const report = check(emitManifest(plan(inputs, profiles), inputs, profiles));
+    const report = check(emitManifest(plan(inputs, profiles), inputs, profiles, chart));
     assert.equal(report.inputs.modelServer, server.id);
   }
 });

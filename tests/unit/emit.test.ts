@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAllDocuments } from 'yaml';
 import { manifestOf, profiles } from '../support/drain.ts';
+import { chart } from '../support/chart.ts';
 
 function docsOf(text: string): Record<string, any>[] {
   const docs = parseAllDocuments(text);
@@ -99,7 +100,7 @@ test('every gateway × model server manifest parses and matches its plan', async
     for (const m of profiles.modelServers) {
       const { inputs } = resolveInputs({ gateway: g.id, 'model-server': m.id }, profiles);
       const p = plan(inputs, profiles);
-      const text = emitManifest(p, inputs, profiles);
+      const text = emitManifest(p, inputs, profiles, chart);
       assert.doesNotMatch(text, /NaN|undefined|null|\[object/, `${g.id}/${m.id}`);
       const pod = byKind(docsOf(text), 'Deployment').spec.template.spec;
       assert.equal(pod.terminationGracePeriodSeconds, p.terminationGracePeriodSeconds, `${g.id}/${m.id}`);

@@ -11,6 +11,7 @@ import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { CONTENT_DIR, readProfiles } from '../../src/facts/read-files.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
+import { chart } from '../support/chart.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/gateways/example-gw.yaml', import.meta.url));
 
@@ -45,7 +46,7 @@ test('--gateway example-gw resolves, plans and emits with the fixture\u2019s num
   assert.equal(p.gatewayRequestTimeoutSeconds, 738);
   assert.equal(p.gatewayDrainingSeconds, null);
   assert.ok(p.warnings.some((w) => w.code === 'removal-estimate'));
-  const text = emitManifest(p, inputs, profiles);
+  const text = emitManifest(p, inputs, profiles, chart);
   const { docs } = await manifestErrors(text);
   assert.deepEqual(
     docs.map((d) => d.kind),
