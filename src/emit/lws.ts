@@ -11,7 +11,7 @@ import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import type { ChartFacts, LwsFacts } from '../facts/profiles.ts';
-import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument, stateInstall } from './bundle.ts';
+import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument, routeTimeoutNote } from './bundle.ts';
 import { installLines } from './chart-install.ts';
 import { shellWord } from './shell.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
@@ -219,11 +219,13 @@ export function lwsFiles(
   const bundle = manifestDocuments(plan, inputs, profiles);
   const set = new Document(leaderWorkerSet(plan, inputs, profiles, facts, bundle[0].toJS() as Obj), DOCUMENT_OPTIONS);
   annotate(set, plan, inputs, facts, server.name);
-  stateInstall(
-    set,
-    installLines(inputs, profiles, chart, `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`),
-  );
   const gateway = gatewayById(profiles, inputs.gateway);
+  const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  set.commentBefore = [
+    set.commentBefore,
+    ...installLines(inputs, profiles, chart, `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`),
+    ...(routeNote ? [routeNote] : []),
+  ].join('\n');
   for (const template of ['leaderTemplate', 'workerTemplate'])
     annotatePodAnnotations(set, ['spec', 'leaderWorkerTemplate', template, 'metadata'], plan, inputs, gateway);
   const note = facts.multiNode[server.id].note;

@@ -224,7 +224,8 @@ export function planMismatches(docs: Obj[], plan: Plan): string[] {
  */
 export function extraPlanMismatches(docs: Obj[], plan: Plan, inputs: Obj, gateway: Obj): string[] {
   const templates: { manifest: unknown }[] = gateway.extraManifests ?? [];
-  const extras = docs.slice(2).filter((d) => d.kind !== 'PodDisruptionBudget');
+  // After the Deployment (the InferencePool is the stated chart install's, not a document).
+  const extras = docs.slice(1).filter((d) => d.kind !== 'PodDisruptionBudget');
   const errors: string[] = [];
   if (extras.length !== templates.length)
     errors.push(`expected ${templates.length} extra documents for ${gateway.id}, found ${extras.length}`);
