@@ -164,9 +164,11 @@ export function manifestDocuments(
   const gateway = gatewayById(profiles, inputs.gateway);
   const deployment = new Document(deploymentFor(plan, inputs, server, gateway), DOCUMENT_OPTIONS);
   const routeNote = routeTimeoutNote(plan, inputs, gateway);
-  deployment.commentBefore = [...headerLines(plan, inputs, profiles), ...install, ...(routeNote ? [routeNote] : [])].join(
-    '\n',
-  );
+  deployment.commentBefore = [
+    ...headerLines(plan, inputs, profiles),
+    ...install,
+    ...(routeNote ? [routeNote] : []),
+  ].join('\n');
   annotateDeployment(deployment, plan, inputs, server, gateway);
   const budget = podDisruptionBudgetDocument(plan, inputs);
   return [

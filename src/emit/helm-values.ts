@@ -10,7 +10,14 @@ import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import type { ChartFacts } from '../facts/profiles.ts';
 import { manifestDocuments } from './bundle.ts';
-import { chartEppName, chartKnowsServer, chartProvider, chartValues, installCommand, type ChartValue } from './chart-install.ts';
+import {
+  chartEppName,
+  chartKnowsServer,
+  chartProvider,
+  chartValues,
+  installCommand,
+  type ChartValue,
+} from './chart-install.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
 import { keyAt as keyIn } from './pod.ts';

@@ -223,7 +223,12 @@ export function lwsFiles(
   const routeNote = routeTimeoutNote(plan, inputs, gateway);
   set.commentBefore = [
     set.commentBefore,
-    ...installLines(inputs, profiles, chart, `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`),
+    ...installLines(
+      inputs,
+      profiles,
+      chart,
+      `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`,
+    ),
     ...(routeNote ? [routeNote] : []),
   ].join('\n');
   for (const template of ['leaderTemplate', 'workerTemplate'])

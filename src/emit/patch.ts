@@ -205,7 +205,12 @@ export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, 
         inputs,
         flag !== undefined,
         objects.length > 0,
-        expectedPoolLines(inputs, profiles, chart, objects.some((doc) => doc.get('kind') !== 'PodDisruptionBudget')),
+        expectedPoolLines(
+          inputs,
+          profiles,
+          chart,
+          objects.some((doc) => doc.get('kind') !== 'PodDisruptionBudget'),
+        ),
       ),
     ]),
     fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [

@@ -71,7 +71,6 @@ function assign(values: Record<string, unknown>, assignment: string, asString: b
     if (!m) throw new Error(`key part not supported: ${part}`);
     return [m[1], ...[...m[2].matchAll(/\[(\d+)\]/g)].map((i) => Number(i[1]))];
   });
-  // biome-ignore lint/suspicious/noExplicitAny: a tree of maps and lists built step by step
   let at: any = values;
   steps.forEach((step, i) => {
     const last = i === steps.length - 1;
@@ -96,7 +95,7 @@ export interface HelmInstall {
 }
 
 /** Read the words of `helm install RELEASE CHART [flags]`. */
-export function readHelmInstall(words: string[]): HelmInstall {
+function readHelmInstall(words: string[]): HelmInstall {
   if (words[0] !== 'helm' || words[1] !== 'install') throw new Error(`not a helm install: ${words.join(' ')}`);
   const positional: string[] = [];
   const install: Omit<HelmInstall, 'release' | 'chart'> = { valuesFiles: [], values: {} };

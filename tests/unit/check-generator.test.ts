@@ -82,6 +82,10 @@ test('the bundle alone, as pasted into the checker, adds only the note that its 
     const manifest = emitManifest(plan(inputs, profiles), inputs, profiles, chart);
     const alone = check(manifest, raw).findings.map((f) => `${f.severity} ${f.code}`);
     const installed = check(withInstalledPool(manifest), raw).findings.map((f) => `${f.severity} ${f.code}`);
-    assert.deepEqual(alone.filter((f) => !installed.includes(f)), ['info no-pool'], gateway.id);
+    assert.deepEqual(
+      alone.filter((f) => !installed.includes(f)),
+      ['info no-pool'],
+      gateway.id,
+    );
   }
 });

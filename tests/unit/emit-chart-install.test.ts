@@ -79,14 +79,20 @@ for (const output of ['bundle', 'lws', 'patch']) {
 }
 
 test('the provider: none on GKE (Hitless writes the two policies itself), istio on Istio, none elsewhere', () => {
-  const provider = (gateway: string) => statedInstalls(outputOf({ gateway }).text)[0].values.provider.name;
+  const provider = (gateway: string) => (statedInstalls(outputOf({ gateway }).text)[0].values as Obj).provider.name;
   assert.equal(provider('gke'), 'none');
   assert.equal(provider('istio'), 'istio');
   for (const gateway of ['agentgateway', 'nginx-gateway-fabric', 'envoy-ai-gateway', 'kgateway', 'custom'])
     assert.equal(provider(gateway), 'none', gateway);
   const gke = outputOf({}).text;
-  assert.match(gke, /# provider\.name none on purpose: the chart’s gke provider would add its own HealthCheckPolicy and GCPBackendPolicy,\n# with the same names and a fixed 300s backend timeout/);
-  assert.match(outputOf({ gateway: 'istio' }).text, /# provider\.name istio: the chart adds what Istio needs to reach the Endpoint Picker\./);
+  assert.match(
+    gke,
+    /# provider\.name none on purpose: the chart’s gke provider would add its own HealthCheckPolicy and GCPBackendPolicy,\n# with the same names and a fixed 300s backend timeout/,
+  );
+  assert.match(
+    outputOf({ gateway: 'istio' }).text,
+    /# provider\.name istio: the chart adds what Istio needs to reach the Endpoint Picker\./,
+  );
 });
 
 test('names Helm would read as another type stay text: --set-string for the selector, release and namespace as given', () => {
@@ -95,7 +101,7 @@ test('names Helm would read as another type stay text: --set-string for the sele
     const [install] = statedInstalls(outputOf({ name, namespace: 'false' }).text);
     assert.equal(install.release, name);
     assert.equal(install.namespace, 'false');
-    assert.deepEqual(install.values.inferencePool.modelServers, { matchLabels: { app: name } }, name);
+    assert.deepEqual((install.values as Obj).inferencePool.modelServers, { matchLabels: { app: name } }, name);
   }
 });
 

@@ -49,7 +49,11 @@ test('the bundle writes no InferencePool: its one stated install creates it over
       namespace: 'serving',
       valuesFiles: [],
       values: {
-        inferencePool: { modelServers: { matchLabels: { app: 'llama' } }, targetPorts: [{ number: 8080 }], modelServerType: 'vllm' },
+        inferencePool: {
+          modelServers: { matchLabels: { app: 'llama' } },
+          targetPorts: [{ number: 8080 }],
+          modelServerType: 'vllm',
+        },
         inferenceExtension: { extProcPort: 9002, failureMode: 'FailOpen' },
         // GKE: Hitless writes its own policies, so not the chart's gke provider (which would add two of the same names).
         provider: { name: 'none' },

@@ -16,12 +16,7 @@ const kindsOf = (docs: Record<string, any>[]) => docs.map((d) => d.kind);
 test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment, all valid, aimed at the installed pool', async () => {
   const { docs, errors } = await manifestErrors(manifestOf({ gateway: 'gke', 'tpot-ms': 10 }));
   assert.deepEqual(errors, []);
-  assert.deepEqual(kindsOf(docs), [
-    'Deployment',
-    'HealthCheckPolicy',
-    'GCPBackendPolicy',
-    'PodDisruptionBudget',
-  ]);
+  assert.deepEqual(kindsOf(docs), ['Deployment', 'HealthCheckPolicy', 'GCPBackendPolicy', 'PodDisruptionBudget']);
   const [, health, backend] = docs;
   // The pool the header's chart install creates: release vllm-qwen3-32b.
   const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
