@@ -58,3 +58,20 @@ test('the helm-values form shows the chart values and the install command', asyn
   );
   await expect(page.getByRole('tab', { name: 'model-server.yaml' })).toHaveAttribute('title', /Deployment/);
 });
+
+test('the bundle states the one chart install that creates its pool, and the install follows the name', async ({
+  page,
+}) => {
+  // Server-rendered (before the emitter loads) and in the browser after an edit: the same header line.
+  await page.goto('/generator/');
+  await expect(page.getByTestId('manifest')).toContainText(
+    '#   helm install vllm-qwen3-32b oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0 --namespace default --set-string inferencePool.modelServers.matchLabels.app=vllm-qwen3-32b ',
+  );
+  await expect(page.getByTestId('manifest')).not.toContainText('kind: InferencePool');
+  await open(page);
+  await page.locator('#in-name').fill('chat');
+  await expect(page.getByTestId('manifest')).toContainText(
+    'helm install chat oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0 --namespace default --set-string inferencePool.modelServers.matchLabels.app=chat ',
+  );
+  await expect(page.getByTestId('manifest')).toContainText('Deployment and Service chat-epp');
+});
