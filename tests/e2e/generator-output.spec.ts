@@ -59,7 +59,7 @@ test('the helm-values form shows the chart values and the install command', asyn
   await expect(page.getByRole('tab', { name: 'model-server.yaml' })).toHaveAttribute('title', /Deployment/);
 });
 
-test('the bundle states the one chart install that creates its pool, and the install follows the name', async ({
+test('the bundle states the one chart install that creates its pool, and the install follows the link\u2019s name', async ({
   page,
 }) => {
   // Server-rendered (before the emitter loads) and in the browser after an edit: the same header line.
@@ -67,9 +67,10 @@ test('the bundle states the one chart install that creates its pool, and the ins
   await expect(page.getByTestId('manifest')).toContainText(
     '#   helm install vllm-qwen3-32b oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0 --namespace default --set-string inferencePool.modelServers.matchLabels.app=vllm-qwen3-32b ',
   );
-  await expect(page.getByTestId('manifest')).not.toContainText('kind: InferencePool');
-  await open(page);
-  await page.locator('#in-name').fill('chat');
+  // No document of its own (the policies' targetRef names the kind, indented).
+  await expect(page.getByTestId('manifest')).not.toContainText(/^kind: InferencePool$/m);
+  // Emitted in the browser from the link's name.
+  await open(page, '?v=2&name=chat');
   await expect(page.getByTestId('manifest')).toContainText(
     'helm install chat oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0 --namespace default --set-string inferencePool.modelServers.matchLabels.app=chat ',
   );
