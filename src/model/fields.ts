@@ -77,13 +77,6 @@ export type OutputForm = (typeof OUTPUT_FORMS)[number];
 /** DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/**
- * RFC 1035 label, a DNS-1123 label that starts with a letter: what a Service's name must be (Kubernetes validates
- * Service names so unless the alpha gate RelaxedServiceNameValidation, from 1.34, is on). The pool's name is GIE's
- * chart release, whose Endpoint Picker Service is `<name>-epp`.
- */
-const RFC1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-
 /** The field table, literal, so `DrainInputs` can be derived from it; read it through `FIELDS`. */
 // biome-ignore format: one field per entry, its help on the second line, reads as a table
 const FIELD_TABLE = [
@@ -135,8 +128,8 @@ const FIELD_TABLE = [
   // kubernetes
   { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'version', group: 'kubernetes', label: 'Kubernetes version', min: 25, max: 40, default: '1.34',
     help: 'Below 1.30 the native sleep action is not enabled (it is alpha and off in 1.29, absent before, beta and on from 1.30), so the preStop uses an exec sleep.' },
-  { key: 'name', flag: 'name', kind: 'name', group: 'names', label: 'Name', default: 'profile', maxLength: 53, pattern: RFC1035_LABEL,
-    shape: 'lower-case letters, digits and "-", starting with a letter (it names the Endpoint Picker Service <name>-epp) and ending with a letter or digit',
+  { key: 'name', flag: 'name', kind: 'name', group: 'names', label: 'Name', default: 'profile', maxLength: 53, pattern: DNS_LABEL,
+    shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
     help: 'Name of the Deployment and InferencePool, and the app label that ties them. Leave empty for the model server and model (vllm-qwen3-32b).' },
   { key: 'namespace', flag: 'namespace', kind: 'name', group: 'names', label: 'Namespace', default: 'default', maxLength: 63, pattern: DNS_LABEL,
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
