@@ -12,7 +12,8 @@ import { annotatePodAnnotations, annotatePodSpec, commentOn, keyAt, podAnnotatio
 import type { ChartFacts, GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
 import { changedInputs, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { extraManifestDocuments } from './gateway-objects.ts';
-import { DOCUMENT_OPTIONS, TO_STRING } from './options.ts';
+import { DOCUMENT_OPTIONS } from './options.ts';
+import { documentText } from './files.ts';
 import { withHeadroom } from '../model/plan-gateway.ts';
 import { formatFactor } from '../model/seconds.ts';
 import { installLines } from './chart-install.ts';
@@ -176,11 +177,6 @@ export function manifestDocuments(
     ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document),
     ...(budget ? [budget] : []),
   ];
-}
-
-/** One document as YAML text, written as in the manifest. */
-export function documentText(doc: Document): string {
-  return doc.toString(TO_STRING);
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { ChartFacts, Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { shellWord } from './shell.ts';
+import { OutputError } from './files.ts';
 
 /** One chart value: its dotted path in the chart's values and what the forms set it to. */
 export type ChartValue = readonly [path: string, value: unknown];
@@ -74,8 +75,23 @@ function setFlags(path: string, value: unknown): string[] {
 }
 
 /**
+ * The release name: the inputs' name, refused (naming the flag) when it starts with a digit. Kubernetes validates a
+ * Service's name as an RFC 1035 label, which starts with a letter (unless the alpha gate RelaxedServiceNameValidation,
+ * from 1.34, is on), and the chart names its picker Service after the release: the install would fail there.
+ */
+function releaseName(inputs: DrainInputs, chart: ChartFacts): string {
+  if (!/^[a-z]/.test(inputs.name))
+    throw new OutputError(
+      'name',
+      `name must start with a letter for this output: it is the release of GIE\u2019s ${chart.chart} chart, which names its Endpoint Picker Service ${chartEppName(inputs.name, chart)}, and a Service\u2019s name must start with a letter`,
+    );
+  return inputs.name;
+}
+
+/**
  * The `helm install` line for the inputs, as one shell line: release and namespace from the inputs, then either a
- * values file (`-f`) or every value of `chartValues` as a --set flag.
+ * values file (`-f`) or every value of `chartValues` as a --set flag. Throws `OutputError` for a name the chart's
+ * Service cannot take.
  */
 export function installCommand(
   inputs: DrainInputs,
@@ -85,7 +101,7 @@ export function installCommand(
 ): string {
   const head = [
     'helm install',
-    shellWord(inputs.name),
+    shellWord(releaseName(inputs, chart)),
     chart.repository,
     '--version',
     chart.release,

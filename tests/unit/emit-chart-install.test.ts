@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { emitOutput } from '../../src/emit/output.ts';
+import { OutputError } from '../../src/emit/files.ts';
 import { readOutputFacts } from '../../src/facts/read-output-files.ts';
 import { validateSchema } from '../support/structural-schema.ts';
 import { validateInferencePool } from '../support/inference-pool-schema.ts';
@@ -96,13 +97,32 @@ test('the provider: none on GKE (Hitless writes the two policies itself), istio 
 });
 
 test('names Helm would read as another type stay text: --set-string for the selector, release and namespace as given', () => {
-  // Helm's --set reads null as "delete the key", true as a boolean and 123 as a number (strvals typedVal).
-  for (const name of ['null', 'true', '123', '0x1f']) {
-    const [install] = statedInstalls(outputOf({ name, namespace: 'false' }).text);
+  // Helm's --set reads null as "delete the key", true as a boolean and 123 as a number (strvals typedVal). A name
+  // starts with a letter (next test); a namespace may be all digits.
+  for (const [name, namespace] of [
+    ['null', 'false'],
+    ['true', '123'],
+    ['false', '0x1f'],
+  ]) {
+    const [install] = statedInstalls(outputOf({ name, namespace }).text);
     assert.equal(install.release, name);
-    assert.equal(install.namespace, 'false');
+    assert.equal(install.namespace, namespace);
     assert.deepEqual((install.values as Obj).inferencePool.modelServers, { matchLabels: { app: name } }, name);
   }
+});
+
+test('a name starting with a digit is refused by every form, naming the flag: the chart\u2019s picker Service could not exist', () => {
+  // Kubernetes validates a Service's name as an RFC 1035 label (a letter first); the chart names it <release>-epp.
+  for (const output of ['bundle', 'lws', 'patch', 'helm-values'])
+    assert.throws(
+      () => outputOf({ name: '1chat', output, ...(output === 'lws' ? MULTI : {}) }),
+      (error: unknown) =>
+        error instanceof OutputError
+        && error.flag === 'name'
+        && /must start with a letter .* Endpoint Picker Service 1chat-epp/.test(error.message),
+      output,
+    );
+  assert.equal(statedInstalls(outputOf({ name: 'chat1' }).text)[0].release, 'chat1');
 });
 
 test('a release over 40 characters: the header names the picker as the chart cuts it', () => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extraManifestDocuments } from '../../src/emit/gateway-objects.ts';
-import { documentText } from '../../src/emit/bundle.ts';
+import { documentText } from '../../src/emit/files.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import type { Profiles } from '../../src/facts/profiles.ts';

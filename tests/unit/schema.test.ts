@@ -121,9 +121,9 @@ describe('the same values in YAML 1.1 (kubectl, sigs.k8s.io/yaml) and YAML 1.2 (
     { image: 'No' },
     { model: '0755' },
     { namespace: '0o17' },
-    { name: '0x1f' },
+    { namespace: '0x1f' },
     { model: '1_000' },
-    { name: '1e3' },
+    { namespace: '1e3' },
   ];
   for (const raw of lookalikes) {
     test(`${JSON.stringify(raw)} stays the string it is`, () => {
