@@ -76,3 +76,10 @@ test('the bundle states the one chart install that creates its pool, and the ins
   );
   await expect(page.getByTestId('manifest')).toContainText('Deployment and Service chat-epp');
 });
+
+test('a name starting with a digit gets no bundle, and the Name field says why', async ({ page }) => {
+  // The chart would name its picker Service 1chat-epp, which Kubernetes refuses (a Service's name starts with a letter).
+  await open(page, '?v=2&name=1chat');
+  await expect(page.getByTestId('manifest')).toContainText('No bundle output for these inputs');
+  await expect(page.locator('#in-name')).toHaveAttribute('aria-invalid', 'true');
+});
