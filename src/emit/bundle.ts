@@ -1,25 +1,25 @@
 /**
- * Emit the annotated manifest for a plan: the model-server Deployment and its InferencePool, plus any extra
- * objects the gateway's profile lists (`emit-extra.ts`), as one multi-document YAML string built with the `yaml`
- * Document API. Every drain value carries a comment with its arithmetic, taken from the plan's derivation;
- * nothing here computes a number of its own.
+ * Emit the annotated manifest for a plan: the model-server Deployment, the extra objects the gateway's profile lists
+ * (`gateway-objects.ts`) and the PodDisruptionBudget, as one multi-document YAML string built with the `yaml`
+ * Document API. The InferencePool and its Endpoint Picker come from GIE's chart, whose one install command the
+ * header states (`chart-install.ts`). Every drain value carries a comment with its arithmetic, taken from the plan's
+ * derivation; nothing here computes a number of its own.
  * User strings reach the YAML only as scalar values (the library quotes them) and only after validation.
  */
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import { annotatePodAnnotations, annotatePodSpec, commentOn, keyAt, podAnnotations, podSpecFor } from './pod.ts';
-import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import type { ChartFacts, GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
 import { changedInputs, gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { extraManifestDocuments } from './gateway-objects.ts';
-import { DOCUMENT_OPTIONS, TO_STRING } from './options.ts';
+import { DOCUMENT_OPTIONS } from './options.ts';
+import { documentText } from './files.ts';
 import { withHeadroom } from '../model/plan-gateway.ts';
 import { formatFactor } from '../model/seconds.ts';
+import { installLines } from './chart-install.ts';
 
 /** The generator's version, named in every manifest header. */
 const GENERATOR_VERSION = '0.1.0';
-
-/** The InferencePool API group and version the manifest uses. */
-const INFERENCE_POOL_API_VERSION = 'inference.networking.k8s.io/v1';
 
 /** The label GIE uses to tell the Endpoint Picker which engine serves the pool. */
 export const ENGINE_TYPE_LABEL = 'inference.networking.k8s.io/engine-type';
@@ -44,23 +44,6 @@ function deploymentFor(
       template: {
         metadata: annotations ? { labels, annotations } : { labels },
         spec: podSpecFor(plan, inputs, server),
-      },
-    },
-  };
-}
-
-function inferencePoolFor(inputs: DrainInputs): Record<string, unknown> {
-  return {
-    apiVersion: INFERENCE_POOL_API_VERSION,
-    kind: 'InferencePool',
-    metadata: { name: inputs.name, namespace: inputs.namespace },
-    spec: {
-      selector: { matchLabels: { app: inputs.name } },
-      targetPorts: [{ number: inputs.port }],
-      endpointPickerRef: {
-        name: `${inputs.name}-epp`,
-        port: { number: inputs.eppPort },
-        failureMode: inputs.failureMode,
       },
     },
   };
@@ -136,7 +119,7 @@ export function podDisruptionBudgetDocument(
 }
 
 /** What the HTTPRoute that sends requests to the pool needs, for a gateway whose default route timeout cuts long requests. */
-function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
+export function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfile): string | undefined {
   const route = gateway.routeTimeout;
   if (!route) return undefined;
   const needed = withHeadroom(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
@@ -155,7 +138,7 @@ function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: GatewayProfi
   return undefined;
 }
 
-/** The header: generator version, the pair profiled, and how to reproduce the output. */
+/** The header: generator version, the pair profiled, how to reproduce the output, and the drain. */
 function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): string[] {
   const changed = changedInputs(inputs, profiles);
   const flags = changed.map(([flag, value]) => (value === 'true' ? `--${flag}` : `--${flag} ${value}`)).join(' ');
@@ -168,39 +151,41 @@ function headerLines(plan: Plan, inputs: DrainInputs, profiles: Profiles): strin
 }
 
 /**
- * The documents of the manifest, annotated: the Deployment, the InferencePool, the gateway's extra objects, then the
- * PodDisruptionBudget when the plan has one.
+ * The documents of the manifest, annotated: the Deployment, the gateway's extra objects, then the PodDisruptionBudget
+ * when the plan has one. No InferencePool: GIE's chart creates it with its Endpoint Picker. The Deployment's comment is
+ * the header, then `install` (the lines that state the chart's install, if any), then what the HTTPRoute needs.
  */
-export function manifestDocuments(plan: Plan, inputs: DrainInputs, profiles: Profiles): Document[] {
+export function manifestDocuments(
+  plan: Plan,
+  inputs: DrainInputs,
+  profiles: Profiles,
+  install: readonly string[] = [],
+): Document[] {
   const server = modelServerById(profiles, inputs.modelServer);
   const gateway = gatewayById(profiles, inputs.gateway);
   const deployment = new Document(deploymentFor(plan, inputs, server, gateway), DOCUMENT_OPTIONS);
-  deployment.commentBefore = headerLines(plan, inputs, profiles).join('\n');
-  annotateDeployment(deployment, plan, inputs, server, gateway);
-  const pool = new Document(inferencePoolFor(inputs), DOCUMENT_OPTIONS);
-  keyAt(pool, ['spec'], 'endpointPickerRef').commentBefore = [
-    ` The Endpoint Picker Service (${inputs.name}-epp) this pool\u2019s gateway asks. GIE v1.5.0\u2019s inferencepool chart`,
-    ` installed as release ${inputs.name} creates that Service, and also an InferencePool ${inputs.name} of its own (failureMode`,
-    ' FailOpen unless inferenceExtension.failureMode is set). Apply this file without this InferencePool; on GKE leave',
-    ' the chart\u2019s provider.name unset so that only these GKE policies exist. Hitless guide: Why requests drop.',
-  ].join('\n');
   const routeNote = routeTimeoutNote(plan, inputs, gateway);
-  if (routeNote) keyAt(pool, [], 'spec').commentBefore = routeNote;
+  deployment.commentBefore = [
+    ...headerLines(plan, inputs, profiles),
+    ...install,
+    ...(routeNote ? [routeNote] : []),
+  ].join('\n');
+  annotateDeployment(deployment, plan, inputs, server, gateway);
   const budget = podDisruptionBudgetDocument(plan, inputs);
   return [
     deployment,
-    pool,
     ...extraManifestDocuments(plan, inputs, profiles).map((extra) => extra.document),
     ...(budget ? [budget] : []),
   ];
 }
 
-/** One document as YAML text, written as in the manifest. */
-export function documentText(doc: Document): string {
-  return doc.toString(TO_STRING);
-}
-
-/** The manifest as YAML text: every document of `manifestDocuments`, separated by `---`. */
-export function emitManifest(plan: Plan, inputs: DrainInputs, profiles: Profiles): string {
-  return manifestDocuments(plan, inputs, profiles).map(documentText).join('---\n');
+/**
+ * The bundle as YAML text: every document of `manifestDocuments`, separated by `---`, the header stating the one
+ * chart install that creates the InferencePool and Endpoint Picker the rest refers to.
+ */
+export function emitManifest(plan: Plan, inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): string {
+  const pods = `the pods of Deployment ${inputs.name} (label app: ${inputs.name})`;
+  return manifestDocuments(plan, inputs, profiles, installLines(inputs, profiles, chart, pods))
+    .map(documentText)
+    .join('---\n');
 }

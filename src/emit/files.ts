@@ -4,7 +4,7 @@
  */
 import type { Document } from 'yaml';
 import type { OutputForm } from '../model/fields.ts';
-import { documentText } from './bundle.ts';
+import { TO_STRING } from './options.ts';
 
 /** One file of an output form. */
 export interface OutputFile {
@@ -30,6 +30,11 @@ export class OutputError extends Error {
     this.name = 'OutputError';
     this.flag = flag;
   }
+}
+
+/** One document as YAML text, written as in the manifest. */
+export function documentText(doc: Document): string {
+  return doc.toString(TO_STRING);
 }
 
 /** A file from annotated documents, written as in the manifest and separated by `---`. */

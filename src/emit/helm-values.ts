@@ -10,6 +10,14 @@ import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import type { ChartFacts } from '../facts/profiles.ts';
 import { manifestDocuments } from './bundle.ts';
+import {
+  chartEppName,
+  chartKnowsServer,
+  chartProvider,
+  chartValues,
+  installCommand,
+  type ChartValue,
+} from './chart-install.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
 import { keyAt as keyIn } from './pod.ts';
@@ -17,13 +25,8 @@ import { keyAt as keyIn } from './pod.ts';
 const VALUES_FILE = 'values.yaml';
 const MODEL_SERVER_FILE = 'model-server.yaml';
 
-/** The Endpoint Picker's name as the chart renders it: the release name cut to the chart's limit, then `-epp`. */
-function chartEppName(release: string, chart: ChartFacts): string {
-  return `${release.slice(0, chart.eppNameReleaseChars)}-epp`;
-}
-
 /** A nested object from dotted paths (`inferencePool.targetPorts`) and their values, in the order given. */
-function nest(entries: readonly [string, unknown][]): Record<string, unknown> {
+function nest(entries: readonly ChartValue[]): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [path, value] of entries) {
     const parts = path.split('.');
@@ -37,14 +40,6 @@ function nest(entries: readonly [string, unknown][]): Record<string, unknown> {
   return root;
 }
 
-/** The chart's provider for a gateway: its own id when the chart knows it and Hitless emits no policies of its own. */
-function providerFor(inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): string {
-  const gateway = gatewayById(profiles, inputs.gateway);
-  return chart.providers.includes(gateway.id) && gateway.extraManifests.length === 0
-    ? gateway.id
-    : chart.defaults.provider;
-}
-
 /** The key node at a dotted values path (`inferencePool.targetPorts`). */
 function keyAt(doc: Document, dotted: string): Scalar {
   const parts = dotted.split('.');
@@ -54,25 +49,15 @@ function keyAt(doc: Document, dotted: string): Scalar {
 function valuesDocument(plan: Plan, inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): Document {
   const server = modelServerById(profiles, inputs.modelServer);
   const gateway = gatewayById(profiles, inputs.gateway);
-  const knownType = chart.modelServerTypes.includes(server.engineType);
-  const provider = providerFor(inputs, profiles, chart);
+  const knownType = chartKnowsServer(inputs, profiles, chart);
+  const provider = chartProvider(inputs, profiles, chart);
   const v = chart.values;
-  const doc = new Document(
-    nest([
-      [v.selector, { app: inputs.name }],
-      [v.targetPorts, [{ number: inputs.port }]],
-      ...(knownType ? [[v.modelServerType, server.engineType] as [string, unknown]] : []),
-      [v.extProcPort, inputs.eppPort],
-      [v.failureMode, inputs.failureMode],
-      [v.provider, provider],
-    ]),
-    DOCUMENT_OPTIONS,
-  );
+  const doc = new Document(nest(chartValues(inputs, profiles, chart)), DOCUMENT_OPTIONS);
   const epp = chartEppName(inputs.name, chart);
   const header = [
     ` Values for GIE\u2019s ${chart.chart} chart ${chart.release}, for ${gateway.name} + ${server.name}. Install it as release ${inputs.name}, the`,
     ` name of the InferencePool it creates (and of the pool the gateway\u2019s HTTPRoute refers to):`,
-    `   helm install ${inputs.name} ${chart.repository} --version ${chart.release} --namespace ${inputs.namespace} -f ${VALUES_FILE}`,
+    `   ${installCommand(inputs, profiles, chart, VALUES_FILE)}`,
     ` The chart also creates the Endpoint Picker Deployment and Service ${epp}. Apply ${MODEL_SERVER_FILE} beside it: the chart does`,
     ' not create the model-server pods.',
   ];
@@ -114,7 +99,7 @@ function valuesDocument(plan: Plan, inputs: DrainInputs, profiles: Profiles, cha
 
 /** The helm-values form's files: the chart's values, and the objects to apply beside the release. */
 export function helmValuesFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): OutputFile[] {
-  const beside = manifestDocuments(plan, inputs, profiles).filter((doc) => doc.get('kind') !== 'InferencePool');
+  const beside = manifestDocuments(plan, inputs, profiles);
   return [
     fileOf(VALUES_FILE, `values for GIE\u2019s ${chart.chart} chart ${chart.release}`, [
       valuesDocument(plan, inputs, profiles, chart),

@@ -3,14 +3,17 @@
  * that spans several nodes, one pod per node. The leader is the bundle's model-server pod, its server started
  * across the group as the model server's multi-node launch says; the workers hold SIGTERM back with a preStop
  * sleep for the leader's preStop and drain, and get the leader's grace period, so no worker exits while the
- * leader still serves a request. The InferencePool selects the leaders only (the workers serve no HTTP).
+ * leader still serves a request. GIE's chart, installed as the header says, creates the InferencePool over the leaders
+ * only (the workers serve no HTTP; they carry no `app` label) and its Endpoint Picker.
  */
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
-import type { LwsFacts } from '../facts/profiles.ts';
-import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument } from './bundle.ts';
+import type { ChartFacts, LwsFacts } from '../facts/profiles.ts';
+import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument, routeTimeoutNote } from './bundle.ts';
+import { installLines } from './chart-install.ts';
+import { shellWord } from './shell.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, OutputError, type OutputFile } from './files.ts';
 import { annotatePodAnnotations, commentOn, keyAt, preStopHook, preStopSecondsPath } from './pod.ts';
@@ -25,11 +28,6 @@ type Obj = Record<string, any>;
 
 /** Tensor-parallel flags the bundle may carry for one pod; the multi-node launch sets its own. */
 const PARALLEL_FLAGS = ['--tensor-parallel-size', '-tp', '--tp', '--tp-size', '--pipeline-parallel-size', '-pp'];
-
-/** One word for `sh -c`: as is when it has only safe characters, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
 
 /** The server's command line from the bundle's container, without the one-pod parallelism flags. */
 function serverWords(container: Obj): string[] {
@@ -205,14 +203,34 @@ function budgetFor(plan: Plan, inputs: DrainInputs): Document | undefined {
   });
 }
 
-/** The lws form's file: the LeaderWorkerSet, the InferencePool over its leaders, the gateway's objects and the budget. */
-export function lwsFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, facts: LwsFacts): OutputFile[] {
+/**
+ * The lws form's file: the LeaderWorkerSet, the gateway's objects and the budget, its header stating the chart install
+ * that creates the InferencePool over the leaders.
+ */
+export function lwsFiles(
+  plan: Plan,
+  inputs: DrainInputs,
+  profiles: Profiles,
+  facts: LwsFacts,
+  chart: ChartFacts,
+): OutputFile[] {
   checkInputs(inputs, profiles, facts);
   const server = modelServerById(profiles, inputs.modelServer);
   const bundle = manifestDocuments(plan, inputs, profiles);
   const set = new Document(leaderWorkerSet(plan, inputs, profiles, facts, bundle[0].toJS() as Obj), DOCUMENT_OPTIONS);
   annotate(set, plan, inputs, facts, server.name);
   const gateway = gatewayById(profiles, inputs.gateway);
+  const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  set.commentBefore = [
+    set.commentBefore,
+    ...installLines(
+      inputs,
+      profiles,
+      chart,
+      `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`,
+    ),
+    ...(routeNote ? [routeNote] : []),
+  ].join('\n');
   for (const template of ['leaderTemplate', 'workerTemplate'])
     annotatePodAnnotations(set, ['spec', 'leaderWorkerTemplate', template, 'metadata'], plan, inputs, gateway);
   const note = facts.multiNode[server.id].note;

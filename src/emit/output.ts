@@ -1,6 +1,6 @@
 /**
- * The output forms of one plan: `bundle` (the whole manifest, `emit.ts`), `patch` (`emit-patch.ts`),
- * `helm-values` (`emit-helm-values.ts`) and `lws` (`emit-lws.ts`). The CLI's `--output` and the generator's
+ * The output forms of one plan: `bundle` (the whole manifest, `bundle.ts`), `patch` (`patch.ts`),
+ * `helm-values` (`helm-values.ts`) and `lws` (`lws.ts`). The CLI's `--output` and the generator's
  * "Output form" select both come here.
  */
 import type { Plan } from '../model/plan.ts';
@@ -24,16 +24,16 @@ export function emitOutput(plan: Plan, inputs: DrainInputs, profiles: Profiles, 
   let files: OutputFile[];
   switch (inputs.output) {
     case 'patch':
-      files = patchFiles(plan, inputs, profiles);
+      files = patchFiles(plan, inputs, profiles, facts.chart);
       break;
     case 'helm-values':
       files = helmValuesFiles(plan, inputs, profiles, facts.chart);
       break;
     case 'lws':
-      files = lwsFiles(plan, inputs, profiles, facts.lws);
+      files = lwsFiles(plan, inputs, profiles, facts.lws, facts.chart);
       break;
     default: {
-      const text = emitManifest(plan, inputs, profiles);
+      const text = emitManifest(plan, inputs, profiles, facts.chart);
       return { form: 'bundle', files: [{ name: BUNDLE_FILE, purpose: 'the whole manifest', text }], text };
     }
   }

@@ -15,9 +15,10 @@
  */
 import { Document, isSeq, type Node } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
-import type { Profiles } from '../facts/profiles.ts';
+import type { ChartFacts, Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { annotateRollout, manifestDocuments } from './bundle.ts';
+import { chartEppName, installCommand } from './chart-install.ts';
 import { DOCUMENT_OPTIONS } from './options.ts';
 import { fileOf, type OutputFile } from './files.ts';
 import { annotatePodAnnotations, annotatePreStop, annotateProbes, commentOn, keyAt, scalarAt } from './pod.ts';
@@ -145,7 +146,25 @@ function flagPatchDocument(plan: Plan, inputs: DrainInputs): Document | undefine
   return doc;
 }
 
-function kustomizationDocument(inputs: DrainInputs, withFlag: boolean, withObjects: boolean): Document {
+/**
+ * The pool the patch form expects, and the install that creates it where the reader has none: its gateway objects
+ * target the InferencePool named after the Deployment.
+ */
+function expectedPoolLines(inputs: DrainInputs, profiles: Profiles, chart: ChartFacts, withObjects: boolean): string[] {
+  return [
+    ` ${withObjects ? `${OBJECTS_FILE} targets` : 'The gateway sends requests through'} the InferencePool ${inputs.name}, whose Endpoint Picker is Service ${chartEppName(inputs.name, chart)},`,
+    ` as GIE’s ${chart.chart} chart ${chart.release} creates them when installed as release ${inputs.name}. If you have no such pool, install it`,
+    ` (the selector assumes your pods carry the label app: ${inputs.name}; change matchLabels.app, or add keys, to match them):`,
+    `   ${installCommand(inputs, profiles, chart)}`,
+  ];
+}
+
+function kustomizationDocument(
+  inputs: DrainInputs,
+  withFlag: boolean,
+  withObjects: boolean,
+  poolLines: readonly string[],
+): Document {
   const target = () => ({ group: 'apps', version: 'v1', kind: 'Deployment', name: inputs.name });
   const patches = [
     { path: PATCH_FILE, target: target() },
@@ -163,6 +182,7 @@ function kustomizationDocument(inputs: DrainInputs, withFlag: boolean, withObjec
   doc.commentBefore = [
     ` Your Deployment ${inputs.name} stays in ${BASE_FILE}; kubectl apply -k . (or kustomize build .) applies the drain settings to it.`,
     ' Check the result before applying: kustomize build . | npx hitless check -',
+    ...poolLines,
   ].join('\n');
   return doc;
 }
@@ -171,17 +191,27 @@ function kustomizationDocument(inputs: DrainInputs, withFlag: boolean, withObjec
  * The patch form's files: the kustomization, the strategic-merge patch, with a drain flag the JSON 6902 patch, and
  * the gateway's objects and the budget when the plan has any.
  */
-export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles): OutputFile[] {
+export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, chart: ChartFacts): OutputFile[] {
   const server = modelServerById(profiles, inputs.modelServer);
   const documents = manifestDocuments(plan, inputs, profiles);
   const bundle = documents[0].toJS() as Obj;
   // The gateway's own objects (GKE's policies: its request timeout and connection draining) and the budget are part
-  // of the plan too; the Deployment and the InferencePool stay the reader's.
-  const objects = documents.slice(1).filter((doc) => doc.get('kind') !== 'InferencePool');
+  // of the plan too; the Deployment stays the reader's, and the InferencePool the chart's.
+  const objects = documents.slice(1);
   const flag = flagPatchDocument(plan, inputs);
   const files = [
     fileOf(KUSTOMIZATION_FILE, 'lists your Deployment, the drain objects and the patches', [
-      kustomizationDocument(inputs, flag !== undefined, objects.length > 0),
+      kustomizationDocument(
+        inputs,
+        flag !== undefined,
+        objects.length > 0,
+        expectedPoolLines(
+          inputs,
+          profiles,
+          chart,
+          objects.some((doc) => doc.get('kind') !== 'PodDisruptionBudget'),
+        ),
+      ),
     ]),
     fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [
       patchDocument(plan, inputs, bundle, server.name, profiles),

@@ -58,3 +58,28 @@ test('the helm-values form shows the chart values and the install command', asyn
   );
   await expect(page.getByRole('tab', { name: 'model-server.yaml' })).toHaveAttribute('title', /Deployment/);
 });
+
+test('the bundle states the one chart install that creates its pool, and the install follows the link\u2019s name', async ({
+  page,
+}) => {
+  // Server-rendered (before the emitter loads) and in the browser after an edit: the same header line.
+  await page.goto('/generator/');
+  await expect(page.getByTestId('manifest')).toContainText(
+    '#   helm install vllm-qwen3-32b oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0 --namespace default --set-string inferencePool.modelServers.matchLabels.app=vllm-qwen3-32b ',
+  );
+  // No document of its own (the policies' targetRef names the kind, indented).
+  await expect(page.getByTestId('manifest')).not.toContainText(/^kind: InferencePool$/m);
+  // Emitted in the browser from the link's name.
+  await open(page, '?v=2&name=chat');
+  await expect(page.getByTestId('manifest')).toContainText(
+    'helm install chat oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0 --namespace default --set-string inferencePool.modelServers.matchLabels.app=chat ',
+  );
+  await expect(page.getByTestId('manifest')).toContainText('Deployment and Service chat-epp');
+});
+
+test('a name starting with a digit gets no bundle, and the Name field says why', async ({ page }) => {
+  // The chart would name its picker Service 1chat-epp, which Kubernetes refuses (a Service's name starts with a letter).
+  await open(page, '?v=2&name=1chat');
+  await expect(page.getByTestId('manifest')).toContainText('No bundle output for these inputs');
+  await expect(page.locator('#in-name')).toHaveAttribute('aria-invalid', 'true');
+});

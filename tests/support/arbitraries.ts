@@ -46,14 +46,24 @@ const YAML_LOOKALIKES = [
 
 const SAFE_LIMIT_SECONDS = 86_000; // under max-request-seconds' 86,400 with room for floating-point noise
 
+/**
+ * What the output forms take beside a field's own pattern: the name is GIE's chart release, whose picker Service
+ * must start with a letter (the forms refuse a name starting with a digit, naming the flag; emit-chart-install tests it).
+ */
+function formsAccept(spec: FieldSpec, value: string): boolean {
+  return spec.flag !== 'name' || /^[a-z]/.test(value);
+}
+
 /** Text a field accepts that also reads as something else in YAML, filtered through the field's own pattern. */
 function lookalikesFor(spec: FieldSpec): string[] {
-  return YAML_LOOKALIKES.filter((s) => spec.pattern!.test(s) && s.length <= spec.maxLength!);
+  return YAML_LOOKALIKES.filter((s) => spec.pattern!.test(s) && s.length <= spec.maxLength! && formsAccept(spec, s));
 }
 
 /** A valid value for a text field: random text matching its pattern, or a YAML look-alike it accepts. */
 function validText(spec: FieldSpec): fc.Arbitrary<string> {
-  const random = fc.stringMatching(spec.pattern!).filter((s) => s.length >= 1 && s.length <= spec.maxLength!);
+  const random = fc
+    .stringMatching(spec.pattern!)
+    .filter((s) => s.length >= 1 && s.length <= spec.maxLength! && formsAccept(spec, s));
   const lookalikes = lookalikesFor(spec);
   return lookalikes.length > 0
     ? fc.oneof({ arbitrary: random, weight: 3 }, { arbitrary: fc.constantFrom(...lookalikes), weight: 1 })

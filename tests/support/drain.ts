@@ -4,6 +4,7 @@ import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan, type Plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import type { ModelServerProfile, Profiles } from '../../src/facts/profiles.ts';
+import { chart } from './chart.ts';
 
 export const profiles = readProfiles();
 
@@ -18,7 +19,7 @@ export function planOf(raw: Record<string, unknown> = {}): Plan {
 export function manifestOf(raw: Record<string, unknown> = {}): string {
   const { inputs, errors } = resolveInputs(raw, profiles);
   if (errors.length > 0) throw new Error(`unexpected input errors: ${errors.map((e) => e.message).join('; ')}`);
-  return emitManifest(plan(inputs, profiles), inputs, profiles);
+  return emitManifest(plan(inputs, profiles), inputs, profiles, chart);
 }
 
 /** The warning codes of a plan. */
@@ -54,5 +55,5 @@ export function generateWith(given: Profiles, raw: Record<string, unknown> = {})
   const { inputs, errors } = resolveInputs(raw, given);
   if (errors.length > 0) throw new Error(`unexpected input errors: ${errors.map((e) => e.message).join('; ')}`);
   const p = plan(inputs, given);
-  return { plan: p, manifest: emitManifest(p, inputs, given) };
+  return { plan: p, manifest: emitManifest(p, inputs, given, chart) };
 }

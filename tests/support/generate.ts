@@ -3,6 +3,7 @@ import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan as planFor, type Plan } from '../../src/model/plan.ts';
 import { resolveInputs, type Resolved } from '../../src/model/resolve.ts';
 import { readProfiles } from '../../src/facts/read-files.ts';
+import { chart } from './chart.ts';
 
 /** The repository's profiles, read once per test process. */
 export const profiles = readProfiles();
@@ -16,7 +17,7 @@ export interface Generated extends Resolved {
 export function generate(raw: Record<string, unknown>): Generated {
   const resolved = resolveInputs(raw, profiles);
   const plan = planFor(resolved.inputs, profiles);
-  return { ...resolved, plan, manifest: emitManifest(plan, resolved.inputs, profiles) };
+  return { ...resolved, plan, manifest: emitManifest(plan, resolved.inputs, profiles, chart) };
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Validate a generated manifest the way a cluster would read it: parse every YAML document strictly (and again
  * as YAML 1.1, which kubectl's parser speaks), validate each document by its apiVersion/kind, check that the
- * documents agree with each other, and check that the numbers are the plan's.
+ * documents agree with each other, and check that the numbers are the plan's. A manifest that states a chart
+ * install (`#   helm install … --set …`, the bundle's header) is checked together with the InferencePool that install
+ * creates (tests/support/helm-install.ts), as the cluster would hold them.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments } from 'yaml';
@@ -11,6 +13,8 @@ import { gcpBackendPolicySchema, GKE_API_VERSION, healthCheckPolicySchema } from
 import { INFERENCE_POOL_API_VERSION, validateInferencePool } from './inference-pool-schema.ts';
 import { unknownFields } from './k8s-strict-fields.ts';
 import { validateSchema } from './structural-schema.ts';
+import { statedInstalls } from './helm-install.ts';
+import { renderedInferencePool } from '../fixtures/charts/gie-inferencepool-v1.5.0.ts';
 
 type Obj = Record<string, any>;
 
@@ -165,9 +169,17 @@ export async function manifestErrors(text: string): Promise<{ docs: Obj[]; error
     return { docs: [], errors: [`parse: ${(error as Error).message}`] };
   }
   const errors: string[] = [];
-  for (const doc of docs)
+  let installed: Obj[];
+  try {
+    installed = statedInstalls(text)
+      .filter((install) => install.valuesFiles.length === 0)
+      .map((install) => renderedInferencePool(install.values, install.release, install.namespace ?? 'default'));
+  } catch (error) {
+    return { docs, errors: [`stated install: ${(error as Error).message}`] };
+  }
+  for (const doc of [...docs, ...installed])
     for (const e of await validateDocument(doc)) errors.push(`${doc.kind ?? '?'} ${doc.metadata?.name ?? '?'}: ${e}`);
-  errors.push(...crossDocumentErrors(docs));
+  errors.push(...crossDocumentErrors([...docs, ...installed]));
   errors.push(...yaml11Differences(text, docs));
   return { docs, errors };
 }
@@ -212,7 +224,8 @@ export function planMismatches(docs: Obj[], plan: Plan): string[] {
  */
 export function extraPlanMismatches(docs: Obj[], plan: Plan, inputs: Obj, gateway: Obj): string[] {
   const templates: { manifest: unknown }[] = gateway.extraManifests ?? [];
-  const extras = docs.slice(2).filter((d) => d.kind !== 'PodDisruptionBudget');
+  // After the Deployment (the InferencePool is the stated chart install's, not a document).
+  const extras = docs.slice(1).filter((d) => d.kind !== 'PodDisruptionBudget');
   const errors: string[] = [];
   if (extras.length !== templates.length)
     errors.push(`expected ${templates.length} extra documents for ${gateway.id}, found ${extras.length}`);

@@ -10,6 +10,7 @@ import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { profiles } from '../support/check.ts';
+import { chart } from '../support/chart.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -20,7 +21,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function generated(raw: Record<string, string>): string {
   const { inputs } = resolveInputs(raw, profiles);
-  return emitManifest(plan(inputs, profiles), inputs, profiles);
+  return emitManifest(plan(inputs, profiles), inputs, profiles, chart);
 }
 
 test('a file with findings exits 1 and prints each with its file, line, path, consequence and fix', () => {
@@ -49,20 +50,23 @@ test('the generator\u2019s output exits 0, from a file and from stdin', () => {
   const r = run([file, '--gateway', 'istio']);
   assert.equal(r.status, 0, r.stdout + r.stderr);
   // Istio's removal p99 is an estimate (a note); the 15 + 738 + 15 = 768 s grace is over cluster-autoscaler's 600 s, and the
-  // manifest carries safe-to-evict "false" (a note).
-  assert.match(r.stdout, /generated\.yaml: 2 notes \(1 model-server workload checked\)/);
+  // manifest carries safe-to-evict "false" (a note); the InferencePool comes from the chart install the header states,
+  // so its selector and ports are not checked (a note naming the release).
+  assert.match(r.stdout, /generated\.yaml: 3 notes \(1 model-server workload checked\)/);
+  assert.match(r.stdout, /info {4}no-pool .*\n.*chart install that creates it \(release triton-qwen3-32b\)/);
   assert.match(r.stdout, /\n {2}Checked for: Istio \(your setting\); change it with --gateway ID\n/);
   const s = run(['-'], generated({}));
   assert.equal(s.status, 0, s.stdout + s.stderr);
   // The gateway: not given, so read from the manifest, whose GKE HealthCheckPolicy names it before the header does.
   assert.match(
     s.stdout,
-    /^-: 1 note \(1 model-server workload checked\)\n {2}Checked for: GKE Gateway \(detected from HealthCheckPolicy\/vllm-qwen3-32b\); change it with --gateway ID\n {2}info {4}grace-exceeds-autoscaler/,
+    /^-: 2 notes \(1 model-server workload checked\)\n {2}Checked for: GKE Gateway \(detected from HealthCheckPolicy\/vllm-qwen3-32b\); change it with --gateway ID\n {2}info {4}grace-exceeds-autoscaler/,
   );
-  // With a measured 10.5 ms per token: 52 s longest request, 78 s drain, 128 s grace, under 600 s: nothing to note.
+  // With a measured 10.5 ms per token: 52 s longest request, 78 s drain, 128 s grace, under 600 s: only the note that
+  // the pool (from the stated chart install) was not checked.
   const m = run(['-', '--tpot-ms', '10.5'], generated({ 'tpot-ms': '10.5' }));
   assert.equal(m.status, 0, m.stdout + m.stderr);
-  assert.match(m.stdout, /^-: No findings \(1 model-server workload checked\)/);
+  assert.match(m.stdout, /^-: 1 note \(1 model-server workload checked\)\n.*\n {2}info {4}no-pool /);
 });
 
 test('without --gateway, the generator\u2019s header names the gateway; without a header, the default is said', () => {

@@ -8,6 +8,7 @@ import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { check, codes, docs, fixed, only, pool, problems, profiles, vllm } from '../support/check.ts';
+import { chart } from '../support/chart.ts';
 
 const policy = (target: string, namespace = '') => `apiVersion: networking.gke.io/v1
 kind: GCPBackendPolicy
@@ -56,7 +57,7 @@ test('gke chosen, a pool and no GCPBackendPolicy: a warning on the pool whose fi
   assert.equal(f.fix!.text, EXPECTED_FIX);
   // The same document the generator writes for a pool named m, less the namespace it would set.
   const { inputs } = resolveInputs({ name: 'm', 'tpot-ms': 10 }, profiles);
-  const generated = emitManifest(plan(inputs, profiles), inputs, profiles)
+  const generated = emitManifest(plan(inputs, profiles), inputs, profiles, chart)
     .split('---\n')
     .find((d) => d.includes('kind: GCPBackendPolicy'))!;
   assert.equal(f.fix!.text, generated.replace('  namespace: default\n', '').trimEnd());

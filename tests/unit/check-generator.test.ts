@@ -1,13 +1,16 @@
 // The generator's own output checks clean: for every gateway × model server, and for inputs that change the
 // shape of the manifest (Kubernetes 1.29 exec sleep, a spare GPU, unbounded drain, one replica, long requests,
 // a model load that is not a multiple of the probe period). Clean means: no error, no warning the plan itself
-// does not give, and nothing to fix.
+// does not give, and nothing to fix. The bundle writes no InferencePool: the chart install at its top creates it, so
+// the manifest is checked with that pool beside it, as the cluster holds them (tests/support/helm-install.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emitManifest } from '../../src/emit/bundle.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { check, fixed, profiles } from '../support/check.ts';
+import { withInstalledPool } from '../support/helm-install.ts';
+import { chart } from '../support/chart.ts';
 
 const VARIANTS: Record<string, string>[] = [
   {},
@@ -25,7 +28,7 @@ function assertClean(raw: Record<string, string>): void {
   const { inputs, errors } = resolveInputs(raw, profiles);
   assert.deepEqual(errors, []);
   const planned = plan(inputs, profiles);
-  const manifest = emitManifest(planned, inputs, profiles);
+  const manifest = withInstalledPool(emitManifest(planned, inputs, profiles, chart));
   const report = check(manifest, raw);
   const label = JSON.stringify(raw);
   assert.deepEqual(
@@ -67,7 +70,22 @@ for (const variant of VARIANTS) {
 test('the checker tells the model server from the generator\u2019s manifest, without being told', () => {
   for (const server of profiles.modelServers) {
     const { inputs } = resolveInputs({ 'model-server': server.id }, profiles);
-    const report = check(emitManifest(plan(inputs, profiles), inputs, profiles));
+    const report = check(emitManifest(plan(inputs, profiles), inputs, profiles, chart));
     assert.equal(report.inputs.modelServer, server.id);
+  }
+});
+
+test('the bundle alone, as pasted into the checker, adds only the note that its pool was not checked', () => {
+  for (const gateway of profiles.gateways) {
+    const raw = { gateway: gateway.id };
+    const { inputs } = resolveInputs(raw, profiles);
+    const manifest = emitManifest(plan(inputs, profiles), inputs, profiles, chart);
+    const alone = check(manifest, raw).findings.map((f) => `${f.severity} ${f.code}`);
+    const installed = check(withInstalledPool(manifest), raw).findings.map((f) => `${f.severity} ${f.code}`);
+    assert.deepEqual(
+      alone.filter((f) => !installed.includes(f)),
+      ['info no-pool'],
+      gateway.id,
+    );
   }
 });

@@ -82,3 +82,15 @@ test('no-pool and no-workload: a Deployment alone, or a pool alone, gets a note 
   assert.deepEqual(codes(check(pool())), ['gateway-policy-missing', 'no-workload']);
   assert.deepEqual(codes(check(pool(), { gateway: 'istio' })), ['no-workload']);
 });
+
+test('no-pool: a comment that states the inferencepool chart install is named, with how to check its pool', () => {
+  const install =
+    '#   helm install m oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool --version v1.5.0\n';
+  const stated = only(check(install + vllm()), 'no-pool');
+  assert.equal(stated.severity, 'info');
+  assert.match(stated.message, /states the inferencepool chart install that creates it \(release m\)/);
+  assert.match(stated.message, /helm template with the same flags/);
+  // Another chart, or no install line: the plain note.
+  const other = only(check(`#   helm install m oci://example.com/charts/vllm --version 1.0.0\n${vllm()}`), 'no-pool');
+  assert.match(other.message, /^The input has no InferencePool, so the pool/);
+});

@@ -16,6 +16,8 @@ import { validateSchema } from '../support/structural-schema.ts';
 import { validateInferencePool } from '../support/inference-pool-schema.ts';
 import { profiles } from '../support/generate.ts';
 import { leaderWorkerSetSchema } from '../fixtures/charts/lws-v0.10.0.ts';
+import { renderedInferencePool } from '../fixtures/charts/gie-inferencepool-v1.5.0.ts';
+import { statedInstalls, withInstalledPool } from '../support/helm-install.ts';
 
 type Obj = Record<string, any>;
 const facts = readOutputFacts();
@@ -37,7 +39,13 @@ function problems(text: string, raw: Record<string, string>, planCodes: Set<stri
   const result = checkManifest(text, settings, profiles);
   assert.ok(result.ok, result.ok ? '' : result.problem.message);
   return result.report.findings
-    .filter((f) => f.severity === 'error' || (f.severity === 'warning' && !planCodes.has(f.code)))
+    .filter(
+      (f) =>
+        f.severity === 'error'
+        || (f.severity === 'warning' && !planCodes.has(f.code))
+        || f.code === 'no-pool'
+        || f.code === 'pool-selector-mismatch',
+    )
     .map((f) => `${f.severity} ${f.code}: ${f.message}`);
 }
 
@@ -68,9 +76,13 @@ test('the LeaderWorkerSet at the defaults over 2 nodes, worked out by hand', () 
   assert.equal(leader.containers[0].args, undefined);
 });
 
-test('the pool selects the leaders only: the workers serve no HTTP', () => {
-  const { set, docs } = lws(MULTI);
-  const pool = docs.find((d) => d.kind === 'InferencePool')!;
+test('the pool the stated install creates selects the leaders only: the workers serve no HTTP', () => {
+  const { set, docs, out } = lws(MULTI);
+  assert.ok(!docs.some((d) => d.kind === 'InferencePool'));
+  const installs = statedInstalls(out.text);
+  assert.equal(installs.length, 1);
+  assert.equal(installs[0].release, 'vllm-qwen3-32b');
+  const pool = renderedInferencePool(installs[0].values, installs[0].release, 'default') as Obj;
   const selector = pool.spec.selector.matchLabels;
   const matches = (labels: Obj = {}) => Object.entries(selector).every(([k, v]) => labels[k] === v);
   assert.ok(matches(set.spec.leaderWorkerTemplate.leaderTemplate.metadata.labels));
@@ -90,7 +102,7 @@ for (const server of Object.keys(facts.lws.multiNode)) {
       assert.deepEqual(validateSchema(emptied, leaderWorkerSetSchema), []);
       for (const role of ['leaderTemplate', 'workerTemplate'])
         new PodTemplateSpec(set.spec.leaderWorkerTemplate[role]).validate();
-      assert.deepEqual(problems(out.text, raw, new Set(planned.warnings.map((w) => w.code))), []);
+      assert.deepEqual(problems(withInstalledPool(out.text), raw, new Set(planned.warnings.map((w) => w.code))), []);
     });
   }
 }
@@ -104,7 +116,7 @@ for (const variant of VARIANTS) {
   test(`the LeaderWorkerSet checks clean for ${JSON.stringify(variant)}`, () => {
     const raw: Record<string, string> = { ...MULTI, ...variant };
     const { out, planned } = lws(raw);
-    assert.deepEqual(problems(out.text, raw, new Set(planned.warnings.map((w) => w.code))), []);
+    assert.deepEqual(problems(withInstalledPool(out.text), raw, new Set(planned.warnings.map((w) => w.code))), []);
   });
 }
 

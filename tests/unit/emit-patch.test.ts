@@ -14,6 +14,7 @@ import { readOutputFacts } from '../../src/facts/read-output-files.ts';
 import { applyJsonPatch, strategicMerge, type JsonPatchOp } from '../support/strategic-merge.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
 import { profiles } from '../support/generate.ts';
+import { installedPool } from '../support/helm-install.ts';
 
 type Obj = Record<string, any>;
 const facts = readOutputFacts();
@@ -316,9 +317,8 @@ test('the patch follows the inputs: Kubernetes 1.29 gets an exec sleep, a spare 
 test('a Deployment patched by the kustomization checks clean and validates', async () => {
   const { file, planned } = patchFor({ container: 'server' });
   const merged = kustomize(parse(PLAIN), file);
-  const pool = parseAllDocuments(patchFor({ output: 'bundle' }).out.text)
-    .map((d) => d.toJS())
-    .find((d) => d.kind === 'InferencePool');
+  // The pool the install stated in kustomization.yaml creates.
+  const pool = installedPool(file('kustomization.yaml')!);
   const text = `${stringify(merged)}---\n${stringify(pool)}---\n${file('drain-objects.yaml')}`;
   const { errors } = await manifestErrors(text);
   assert.deepEqual(errors, []);
@@ -362,7 +362,7 @@ for (const gateway of profiles.gateways) {
       wc.startupProbe = byNumber(wc.startupProbe);
       wc.readinessProbe = byNumber(wc.readinessProbe);
       assert.deepEqual(merged, want);
-      const pool = bundle.find((d) => d.kind === 'InferencePool');
+      const pool = installedPool(file('kustomization.yaml')!);
       const objects = file('drain-objects.yaml');
       const result = checkManifest(
         `${stringify(merged)}---\n${stringify(pool)}${objects ? `---\n${objects}` : ''}`,

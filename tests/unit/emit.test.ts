@@ -4,6 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAllDocuments } from 'yaml';
 import { manifestOf, profiles } from '../support/drain.ts';
+import { chart } from '../support/chart.ts';
+import { statedInstalls } from '../support/helm-install.ts';
+import { renderedInferencePool } from '../fixtures/charts/gie-inferencepool-v1.5.0.ts';
 
 function docsOf(text: string): Record<string, any>[] {
   const docs = parseAllDocuments(text);
@@ -34,16 +37,37 @@ test('the default manifest parses back to the hand-worked numbers', () => {
   assert.deepEqual(deployment.spec.selector.matchLabels, { app: 'vllm-qwen3-32b' });
 });
 
-test('the InferencePool selects the pods and targets the http port', () => {
-  const pool = byKind(
-    docsOf(manifestOf({ name: 'llama', namespace: 'serving', port: 8080, 'failure-mode': 'FailOpen' })),
-    'InferencePool',
-  );
-  assert.equal(pool.apiVersion, 'inference.networking.k8s.io/v1');
-  assert.deepEqual(pool.metadata, { name: 'llama', namespace: 'serving' });
+test('the bundle writes no InferencePool: its one stated install creates it over the pods, on the http port', () => {
+  const text = manifestOf({ name: 'llama', namespace: 'serving', port: 8080, 'failure-mode': 'FailOpen' });
+  assert.ok(!docsOf(text).some((d) => d.kind === 'InferencePool'));
+  const installs = statedInstalls(text);
+  assert.deepEqual(installs, [
+    {
+      release: 'llama',
+      chart: 'oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool',
+      version: 'v1.5.0',
+      namespace: 'serving',
+      valuesFiles: [],
+      values: {
+        inferencePool: {
+          modelServers: { matchLabels: { app: 'llama' } },
+          targetPorts: [{ number: 8080 }],
+          modelServerType: 'vllm',
+        },
+        inferenceExtension: { extProcPort: 9002, failureMode: 'FailOpen' },
+        // GKE: Hitless writes its own policies, so not the chart's gke provider (which would add two of the same names).
+        provider: { name: 'none' },
+      },
+    },
+  ]);
+  // The chart's inferencepool.yaml and epplib's _helpers.tpl at v1.5.0: pool named after the release, picker <release>-epp.
+  const pool = renderedInferencePool(installs[0].values, 'llama', 'serving') as Record<string, any>;
   assert.deepEqual(pool.spec.selector, { matchLabels: { app: 'llama' } });
   assert.deepEqual(pool.spec.targetPorts, [{ number: 8080 }]);
   assert.deepEqual(pool.spec.endpointPickerRef, { name: 'llama-epp', port: { number: 9002 }, failureMode: 'FailOpen' });
+  const deployment = byKind(docsOf(text), 'Deployment');
+  assert.equal(deployment.spec.template.metadata.labels.app, 'llama');
+  assert.deepEqual(deployment.spec.template.spec.containers[0].ports, [{ name: 'http', containerPort: 8080 }]);
 });
 
 test('every drain value carries its arithmetic as a comment', () => {
@@ -99,7 +123,7 @@ test('every gateway × model server manifest parses and matches its plan', async
     for (const m of profiles.modelServers) {
       const { inputs } = resolveInputs({ gateway: g.id, 'model-server': m.id }, profiles);
       const p = plan(inputs, profiles);
-      const text = emitManifest(p, inputs, profiles);
+      const text = emitManifest(p, inputs, profiles, chart);
       assert.doesNotMatch(text, /NaN|undefined|null|\[object/, `${g.id}/${m.id}`);
       const pod = byKind(docsOf(text), 'Deployment').spec.template.spec;
       assert.equal(pod.terminationGracePeriodSeconds, p.terminationGracePeriodSeconds, `${g.id}/${m.id}`);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extraManifestDocuments } from '../../src/emit/gateway-objects.ts';
-import { documentText } from '../../src/emit/bundle.ts';
+import { documentText } from '../../src/emit/files.ts';
 import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import type { Profiles } from '../../src/facts/profiles.ts';
@@ -13,17 +13,12 @@ import { manifestErrors } from '../support/manifest-check.ts';
 
 const kindsOf = (docs: Record<string, any>[]) => docs.map((d) => d.kind);
 
-test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment and InferencePool, all valid', async () => {
+test('GKE gets a HealthCheckPolicy and a GCPBackendPolicy after the Deployment, all valid, aimed at the installed pool', async () => {
   const { docs, errors } = await manifestErrors(manifestOf({ gateway: 'gke', 'tpot-ms': 10 }));
   assert.deepEqual(errors, []);
-  assert.deepEqual(kindsOf(docs), [
-    'Deployment',
-    'InferencePool',
-    'HealthCheckPolicy',
-    'GCPBackendPolicy',
-    'PodDisruptionBudget',
-  ]);
-  const [, , health, backend] = docs;
+  assert.deepEqual(kindsOf(docs), ['Deployment', 'HealthCheckPolicy', 'GCPBackendPolicy', 'PodDisruptionBudget']);
+  const [, health, backend] = docs;
+  // The pool the header's chart install creates: release vllm-qwen3-32b.
   const target = { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' };
   assert.equal(health.apiVersion, 'networking.gke.io/v1');
   assert.deepEqual(health.metadata, { name: 'vllm-qwen3-32b', namespace: 'default' });
@@ -72,7 +67,7 @@ test('names, port, model server and inputs flow into the policies', async () => 
     }),
   );
   assert.deepEqual(errors, []);
-  const [, , health, backend] = docs;
+  const [, health, backend] = docs;
   assert.deepEqual(health.metadata, { name: 'llama', namespace: 'serving' });
   assert.equal(health.spec.targetRef.name, 'llama');
   assert.deepEqual(health.spec.default.config.httpHealthCheck, {
@@ -83,11 +78,11 @@ test('names, port, model server and inputs flow into the policies', async () => 
   assert.deepEqual(backend.spec.default, { timeoutSec: 300, connectionDraining: { drainingTimeoutSec: 184 } });
 });
 
-test('gateways without extra objects keep the Deployment, the InferencePool and the PodDisruptionBudget', async () => {
+test('gateways without extra objects keep the Deployment and the PodDisruptionBudget (the chart makes the pool)', async () => {
   for (const gateway of ['istio', 'agentgateway', 'nginx-gateway-fabric', 'envoy-ai-gateway', 'kgateway', 'custom']) {
     const { docs, errors } = await manifestErrors(manifestOf({ gateway }));
     assert.deepEqual(errors, [], gateway);
-    assert.deepEqual(kindsOf(docs), ['Deployment', 'InferencePool', 'PodDisruptionBudget'], gateway);
+    assert.deepEqual(kindsOf(docs), ['Deployment', 'PodDisruptionBudget'], gateway);
   }
 });
 

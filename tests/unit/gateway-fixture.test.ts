@@ -11,6 +11,7 @@ import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { CONTENT_DIR, readProfiles } from '../../src/facts/read-files.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
+import { chart } from '../support/chart.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/gateways/example-gw.yaml', import.meta.url));
 
@@ -45,14 +46,17 @@ test('--gateway example-gw resolves, plans and emits with the fixture\u2019s num
   assert.equal(p.gatewayRequestTimeoutSeconds, 738);
   assert.equal(p.gatewayDrainingSeconds, null);
   assert.ok(p.warnings.some((w) => w.code === 'removal-estimate'));
-  const text = emitManifest(p, inputs, profiles);
+  const text = emitManifest(p, inputs, profiles, chart);
   const { docs } = await manifestErrors(text);
   assert.deepEqual(
     docs.map((d) => d.kind),
-    ['Deployment', 'InferencePool', 'ExampleTimeoutPolicy', 'PodDisruptionBudget'],
+    ['Deployment', 'ExampleTimeoutPolicy', 'PodDisruptionBudget'],
   );
+  // The InferencePool the policy targets comes from the chart install the header states; example-gw is no provider
+  // the chart knows (gke, istio, none), so none.
+  assert.match(text, /^# {3}helm install vllm-qwen3-32b .* --set-string provider\.name=none$/m);
   assert.equal(docs[0].spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds, 13);
-  assert.deepEqual(docs[2].spec, {
+  assert.deepEqual(docs[1].spec, {
     targetRef: { group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'vllm-qwen3-32b' },
     requestTimeoutSeconds: 738,
   });

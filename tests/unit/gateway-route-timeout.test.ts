@@ -17,7 +17,8 @@ test('Envoy AI Gateway: a warning and a manifest comment ask for timeouts.reques
   );
   assert.match(
     manifestOf({ gateway: 'envoy-ai-gateway' }),
-    /# Envoy AI Gateway cuts a request after 15s .* set spec\.rules\[\]\.timeouts\.request: 738s \(492s longest request × 1\.5 headroom\)\.\nspec:\n {2}selector:/,
+    // In the header, after the install that creates the pool the HTTPRoute sends to.
+    /\n# {3}helm install vllm-qwen3-32b .*\n# Envoy AI Gateway cuts a request after 15s .* set spec\.rules\[\]\.timeouts\.request: 738s \(492s longest request × 1\.5 headroom\)\.\n\napiVersion: apps\/v1\n/,
   );
 });
 

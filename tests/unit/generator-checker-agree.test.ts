@@ -7,6 +7,7 @@ import { plan } from '../../src/model/plan.ts';
 import { resolveInputs } from '../../src/model/resolve.ts';
 import { emitManifest } from '../../src/emit/bundle.ts';
 import { check, profiles } from '../support/check.ts';
+import { chart } from '../support/chart.ts';
 
 /** Inputs that change the manifest's shape; the checker gets the settings it cannot read from the manifest. */
 const CASES: Record<string, string>[] = [
@@ -43,7 +44,7 @@ for (const raw of CASES) {
     const { inputs, errors } = resolveInputs(raw, profiles);
     assert.deepEqual(errors, []);
     const generated = plan(inputs, profiles);
-    const manifest = emitManifest(generated, inputs, profiles);
+    const manifest = emitManifest(generated, inputs, profiles, chart);
     // The checker reads model, names, GPUs and probes from the manifest; it gets the rest as settings.
     const settings: Record<string, string> = {};
     for (const [flag, value] of Object.entries(raw)) if (!['model', 'name'].includes(flag)) settings[flag] = value;
@@ -81,7 +82,7 @@ test('a case with no plan warnings checks with no warning or error at all', () =
     generated.warnings.filter((w) => w.severity !== 'info').map((w) => w.code),
     [],
   );
-  const report = check(emitManifest(generated, inputs, profiles), raw);
+  const report = check(emitManifest(generated, inputs, profiles, chart), raw);
   assert.equal(report.counts.error, 0);
   assert.equal(report.counts.warning, 0, report.findings.map((f) => `${f.severity} ${f.code}`).join(', '));
 });

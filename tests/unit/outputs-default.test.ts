@@ -157,11 +157,7 @@ for (const output of OUTPUT_FORMS) {
             assert.equal(t.metadata?.annotations?.['cluster-autoscaler.kubernetes.io/safe-to-evict'], 'false');
         }
       });
-      // The bundle's and lws form's InferencePool names an Endpoint Picker that they neither create nor install, and
-      // the patch form's policies name a pool it does not state: #31 item 2, not built yet.
-      const todo =
-        output !== 'helm-values' ? '#31 item 2: the bundle, lws and patch forms do not yet state the install' : false;
-      test(`${label}: every reference resolves`, { todo }, () => {
+      test(`${label}: every reference resolves`, () => {
         const { inputs, out, docs } = outputOf(gateway.id, server.id, output);
         assert.deepEqual(
           unresolved(

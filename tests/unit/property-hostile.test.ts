@@ -16,6 +16,7 @@ import { decodeQuery, MAX_QUERY_LENGTH } from '../../src/model/url-state.ts';
 import { fieldWithInvalidValue, invalidValue, validInputs, validValue } from '../support/arbitraries.ts';
 import { brokenValueWords, profiles } from '../support/generate.ts';
 import { manifestErrors } from '../support/manifest-check.ts';
+import { chart } from '../support/chart.ts';
 
 /** Characters a message must show escaped: controls (newlines, NEL), line/paragraph separators, bidi overrides. */
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
@@ -25,7 +26,7 @@ const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String
 /** Plan and emit from resolved inputs, as the generator page does after falling back to defaults. */
 async function manifestProblems(resolved: Resolved): Promise<string[]> {
   const plan = planFor(resolved.inputs, profiles);
-  const manifest = emitManifest(plan, resolved.inputs, profiles);
+  const manifest = emitManifest(plan, resolved.inputs, profiles, chart);
   return [...(await manifestErrors(manifest)).errors, ...brokenValueWords(manifest, resolved.inputs)];
 }
 

@@ -7,6 +7,7 @@ import { plan, type Plan } from '../../model/plan.ts';
 import { resolveInputs } from '../../model/resolve.ts';
 import { emitPolicy, type PolicyFormat } from '../../emit/policy/policy.ts';
 import { profiles } from '../../facts/site.ts';
+import { outputFacts } from '../../facts/site-output.ts';
 
 export { profiles };
 
@@ -24,7 +25,7 @@ export function planOf(raw: Record<string, unknown> = {}): Plan {
 /** The annotated manifest for raw inputs, as the generator and `hitless generate` print it. */
 export function manifestOf(raw: Record<string, unknown> = {}): string {
   const inputs = resolved(raw);
-  return emitManifest(plan(inputs, profiles), inputs, profiles);
+  return emitManifest(plan(inputs, profiles), inputs, profiles, outputFacts.chart);
 }
 
 /** The admission policy (Warn + Audit, every namespace) for raw inputs, as `hitless policy` prints it. */

@@ -4,7 +4,8 @@
  * these; every number comes from the core.
  */
 import type { Document } from 'yaml';
-import { documentText, manifestDocuments } from '../../emit/bundle.ts';
+import { manifestDocuments } from '../../emit/bundle.ts';
+import { documentText } from '../../emit/files.ts';
 import { extraManifestDocuments } from '../../emit/gateway-objects.ts';
 import { plan as planFor, type DerivationStep, type Plan } from '../../model/plan.ts';
 import type { Profiles } from '../../facts/profiles.ts';

@@ -6,7 +6,7 @@
  * default, which may not be the reader's.
  */
 import { Document } from 'yaml';
-import { documentText } from '../../../emit/bundle.ts';
+import { documentText } from '../../../emit/files.ts';
 import { extraManifestDocuments, extraValuesKey } from '../../../emit/gateway-objects.ts';
 import { DOCUMENT_OPTIONS, TO_STRING } from '../../../emit/options.ts';
 import type { Profiles } from '../../../facts/profiles.ts';
