@@ -181,7 +181,7 @@ function kustomizationDocument(
   );
   doc.commentBefore = [
     ` Your Deployment ${inputs.name} stays in ${BASE_FILE}; kubectl apply -k . (or kustomize build .) applies the drain settings to it.`,
-    ' Check the result before applying: kustomize build . | npx hitless check -',
+    ' Check the result before applying: kustomize build . | hitless check -',
     ...poolLines,
   ].join('\n');
   return doc;
