@@ -27,8 +27,16 @@ export function useHighlighted(text: string, delayMs = 0): HighlightToken[][] | 
   return tokens && tokens.code === text ? tokens.lines : null;
 }
 
-/** Copy `text` (or what a function gives at the click) to the clipboard; `status` is the sentence to show for 2.5 s after. */
-export function useCopy(text: string | (() => string)): { onCopy: () => Promise<void>; status: string } {
+/**
+ * Copy `text` (or what a function gives at the click) to the clipboard; `status` is the sentence for 2.5 s after.
+ * After a copy the button itself says so (`copied`) and the sentence is for screen readers only: shown, it covered
+ * the first line under the buttons (a file tab). A failure is shown, since the reader has to act on it.
+ */
+export function useCopy(text: string | (() => string)): {
+  onCopy: () => Promise<void>;
+  status: string;
+  copied: boolean;
+} {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
