@@ -116,7 +116,8 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
     // request id, server, status, termination state (the flags a lost request is reported with)
     const req = /^req (\S+) (\S+) (\d+) (\S+)/.exec(line);
     if (req) {
-      if (requests.size < MAX_LOGGED) requests.set(req[1], { server: req[2] === '<NOSRV>' ? null : req[2], flags: req[4] });
+      if (requests.size < MAX_LOGGED)
+        requests.set(req[1], { server: req[2] === '<NOSRV>' ? null : req[2], flags: req[4] });
       return;
     }
     const change = /Server \S+\/(\S+) is (UP|DOWN)/.exec(line);

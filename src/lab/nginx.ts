@@ -158,6 +158,8 @@ async function startOnce(
     return proxy;
   } catch (error) {
     await resources.release([proxy.pid]);
-    throw new Error(`nginx did not start: ${errors.trim().split('\n').slice(-3).join(' / ') || (error as Error).message}`);
+    throw new Error(
+      `nginx did not start: ${errors.trim().split('\n').slice(-3).join(' / ') || (error as Error).message}`,
+    );
   }
 }

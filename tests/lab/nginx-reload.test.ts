@@ -45,7 +45,12 @@ function complete(port: number, onFirstChunk: () => void = () => {}): Promise<An
         });
         res.on('error', () => {});
         res.on('close', () =>
-          resolve({ status: res.statusCode ?? 0, pod: (res.headers['x-pod'] as string) ?? null, body, complete: res.complete }),
+          resolve({
+            status: res.statusCode ?? 0,
+            pod: (res.headers['x-pod'] as string) ?? null,
+            body,
+            complete: res.complete,
+          }),
         );
       },
     );
@@ -86,7 +91,10 @@ async function withStack(
 
 const skip = nginxVersion() ? false : 'nginx is not installed';
 
-test('a reload that removes the pod: the old worker finishes the stream it holds, new requests go to the new upstream', { skip, timeout: 60_000 }, async () => {
+test('a reload that removes the pod: the old worker finishes the stream it holds, new requests go to the new upstream', {
+  skip,
+  timeout: 60_000,
+}, async () => {
   await withStack(null, async ({ port, pod2Port, nginx }) => {
     let reloaded!: Promise<void>;
     const first = await complete(port, () => {
@@ -108,7 +116,10 @@ test('a reload that removes the pod: the old worker finishes the stream it holds
   });
 });
 
-test('worker_shutdown_timeout bounds it: the old worker closes the stream it still holds', { skip, timeout: 60_000 }, async () => {
+test('worker_shutdown_timeout bounds it: the old worker closes the stream it still holds', {
+  skip,
+  timeout: 60_000,
+}, async () => {
   // 5 model seconds = 500 ms after the reload, well before the 5 s stream ends.
   await withStack(5, async ({ port, pod2Port, nginx }) => {
     let reloaded!: Promise<void>;

@@ -108,7 +108,11 @@ function alive(p: Proc): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait (bounded) until a run is under way: the proxy and the three stand-ins are up and listening below `root`. */
-async function midRun(child: ChildProcess, output: () => string, nginx: boolean): Promise<{ procs: Proc[]; ports: number[] }> {
+async function midRun(
+  child: ChildProcess,
+  output: () => string,
+  nginx: boolean,
+): Promise<{ procs: Proc[]; ports: number[] }> {
   const deadline = Date.now() + START_WITHIN_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
