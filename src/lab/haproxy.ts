@@ -46,7 +46,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Send one runtime API command (one per connection) and return the answer; bounded by 2 s. */
-export function runtime(socket: string, command: string): Promise<string> {
+function runtime(socket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const conn = connect(socket);
     let answer = '';

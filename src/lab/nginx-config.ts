@@ -27,7 +27,7 @@ export interface NginxConfigOptions {
 export const ACCESS_LOG = 'access.log';
 
 /** The upstream's name in the config. */
-export const UPSTREAM = 'pool';
+const UPSTREAM = 'pool';
 
 /**
  * A path as an nginx string: in double quotes, with `\` and `"` escaped. A `$` (nginx would read a variable in

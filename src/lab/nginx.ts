@@ -26,7 +26,7 @@ const WAIT_MS = 3000;
  * Each request's line in the access log: its id, the pod chosen (by address), and the statuses to the client and
  * from the pod as its own account (e.g. "502 502": the pod refused the connection).
  */
-export function readAccessLog(file: string, names: ReadonlyMap<string, string>) {
+function readAccessLog(file: string, names: ReadonlyMap<string, string>) {
   const requests = new Map<string, { server: string | null; flags: string }>();
   let text = '';
   try {
