@@ -6,7 +6,7 @@ import { profiles } from '../../facts/site.ts';
 import { gatewayLabel, type LabScenarioData } from './lab-data.ts';
 
 /** The gateway's name: "GKE Gateway". */
-function gatewayNameOf(s: LabScenarioData): string {
+export function gatewayNameOf(s: LabScenarioData): string {
   return s.gatewayName ?? profiles.gateways.find((g) => g.id === s.gateway)?.name ?? s.gateway;
 }
 
@@ -20,7 +20,7 @@ export function serverNameOf(s: LabScenarioData): string {
   return s.modelServerName ?? profiles.modelServers.find((m) => m.id === s.modelServer)?.name ?? s.modelServer;
 }
 
-/** A scenario's page title, distinct across scenarios: "The plan (GKE Gateway, vLLM)". */
+/** A scenario's page title, distinct across scenarios: "The plan (GKE Gateway, vLLM)", "… (GKE Gateway, vLLM, on nginx)". */
 export function scenarioTitle(s: LabScenarioData): string {
-  return `${s.title} (${gatewayNameOf(s)}, ${serverNameOf(s)})`;
+  return `${s.title} (${gatewayNameOf(s)}, ${serverNameOf(s)}${s.proxy === 'nginx' ? ', on nginx' : ''})`;
 }
