@@ -1,7 +1,7 @@
 /**
  * The nginx configuration the lab writes, in the shape NGINX Gateway Fabric 2.6.7 gives open-source nginx: one
- * `upstream` block holding the ready endpoints (upstreams_template.go), `proxy_http_version 1.1` and `proxy_pass`
- * to it (servers_template.go). NGF changes an endpoint set by writing the files anew and reloading nginx (its agent
+ * `upstream` block holding the ready endpoints, with `zone <name> 512k` (internal/controller/nginx/config/
+ * upstreams_template.go and upstreams.go), `proxy_http_version 1.1` and `proxy_pass` to it (servers_template.go). NGF changes an endpoint set by writing the files anew and reloading nginx (its agent
  * sends the master SIGHUP); so does the lab, with every path inside the run's temp dir and the listener on 127.0.0.1.
  */
 import { toWallMs } from './scale.ts';

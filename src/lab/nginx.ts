@@ -1,7 +1,10 @@
 /**
  * Run a real nginx for one lab run the way NGINX Gateway Fabric runs open-source nginx: each endpoint change writes
- * the config anew and reloads it (nginx-agent v3.11.2 sends the master SIGHUP, then waits for a worker newer than
- * the old ones), so the reload's old workers finish the requests they hold while new ones take new requests.
+ * the config anew and reloads it. NGF v2.6.7 sends its agent the files (internal/controller/nginx/agent/agent.go,
+ * UpdateConfig; upstreams change in place only with NGINX Plus), and the agent it pins, v3.11.2, sends the master
+ * SIGHUP and waits for a worker newer than the old ones (internal/nginx/nginx_instance_operator.go, Reload and
+ * checkWorkers; pkg/host/exec/exec.go, KillProcess). The reload's old workers finish the requests they hold while
+ * new ones take new requests (nginx.org/en/docs/control.html).
  * nginx runs as PID 1 of a PID namespace of its own (`unshare --pid --fork --kill-child`): its workers outlive a
  * killed master, but not the namespace's first process, so however the lab stops, the kernel ends them all.
  */
