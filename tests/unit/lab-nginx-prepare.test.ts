@@ -2,6 +2,8 @@
 // worker_shutdown_timeout), the predictions that follow, and which scenarios run on both proxies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { standInGatewayLabel } from '../../src/lab/labels.ts';
 import { checkSet, LabInputError, prepare, publishSet } from '../../src/lab/prepare.ts';
 import { readProfiles } from '../../src/facts/read-files.ts';
@@ -58,4 +60,22 @@ test('publish runs each scenario on HAProxy, then on nginx right after it, but f
 test('labels name nginx, and no health checks for it', () => {
   assert.equal(standInGatewayLabel('epp-only', 'Istio', 'nginx'), "nginx with Istio's removal delay");
   assert.equal(standInGatewayLabel('endpoint-view', 'GKE Gateway', 'nginx'), "nginx with GKE Gateway's removal delay");
+});
+
+test('the CLI names --proxy in its usage errors, before it starts anything', () => {
+  const lab = (...args: string[]) =>
+    spawnSync(process.execPath, ['src/cli/main.ts', 'lab', ...args], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+  const wrong = lab('--proxy', 'envoy');
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /--proxy must be one of haproxy, nginx \(got "envoy"\)/);
+  const hc = lab('--scenario', 'hc-no-prestop', '--proxy', 'nginx');
+  assert.equal(hc.status, 2);
+  assert.match(hc.stderr, /--proxy nginx cannot stand in for custom, which only health-checks/);
+  const fixed = lab('--publish', '--proxy', 'nginx');
+  assert.equal(fixed.status, 2);
+  assert.match(fixed.stderr, /--publish runs a fixed set/);
 });
