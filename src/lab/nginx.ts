@@ -118,7 +118,8 @@ async function startOnce(
       }),
   };
   eachLine(child.stderr!, (line) => {
-    if (errors.length < 4000 && /\[(emerg|alert|crit)\]/.test(line)) errors += `${line}\n`;
+    // Anything but nginx's notices: its errors, and unshare's own (no PID namespace without privileges or user namespaces).
+    if (errors.length < 4000 && line.trim() && !/\[(notice|info|warn)\]/.test(line)) errors += `${line}\n`;
     if (/start worker process \d+/.test(line)) generations++;
     if (waiter && generations > waiter.after) waiter.resolve();
     else if (waiter && /\[emerg\]/.test(line)) waiter.reject(new Error(`nginx did not reload: ${line}`));
