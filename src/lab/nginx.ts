@@ -133,13 +133,14 @@ async function startOnce(
     new Promise<void>((resolve, reject) => {
       if (generations > after) return resolve();
       if (exited) return reject(new Error('nginx is not running'));
-      const timer = setTimeout(() => reject(new Error(`no new nginx worker within ${WAIT_MS} ms`)), WAIT_MS);
       const done = (f: () => void) => () => {
         clearTimeout(timer);
         waiter = null;
         f();
       };
-      waiter = { resolve: done(resolve), reject: (e) => done(() => reject(e))(), after };
+      const fail = (e: Error) => done(() => reject(e))();
+      const timer = setTimeout(() => fail(new Error(`no new nginx worker within ${WAIT_MS} ms`)), WAIT_MS);
+      waiter = { resolve: done(resolve), reject: fail, after };
     });
   // Reloads one at a time: write the config, SIGHUP the master, wait for the new generation.
   let queue = Promise.resolve();
