@@ -106,11 +106,11 @@ export function proxyName(s: LabScenarioData): string {
 }
 
 /** Each scenario run on HAProxy, with the same scenario on nginx when the lab ran it there too. */
-export function byProxy(scenarios: readonly LabScenarioData[]): { haproxy: LabScenarioData; nginx?: LabScenarioData }[] {
+export function byProxy(
+  scenarios: readonly LabScenarioData[],
+): { haproxy: LabScenarioData; nginx?: LabScenarioData }[] {
   const nginx = new Map(scenarios.filter((s) => s.proxy === 'nginx').map((s) => [s.id, s]));
-  return scenarios
-    .filter((s) => s.proxy !== 'nginx')
-    .map((s) => ({ haproxy: s, nginx: nginx.get(`${s.id}/nginx`) }));
+  return scenarios.filter((s) => s.proxy !== 'nginx').map((s) => ({ haproxy: s, nginx: nginx.get(`${s.id}/nginx`) }));
 }
 
 /** The same scenario on the other proxy, if the results hold it. */
