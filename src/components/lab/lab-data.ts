@@ -96,7 +96,7 @@ export function scenarioPath(id: string): string {
 }
 
 /** What stood in for the scenario's gateway: "HAProxy with Istio's removal delay" (results before it was recorded too). */
-export function gatewayLabel(s: LabScenarioData): string {
+function gatewayLabel(s: LabScenarioData): string {
   return s.gatewayLabel ?? standInGatewayLabel(s.mechanism, s.gatewayName ?? s.gateway, s.proxy);
 }
 
