@@ -1,10 +1,11 @@
 /**
- * `hitless lab`: replay a pod deletion against a real HAProxy on 127.0.0.1 and count every
+ * `hitless lab`: replay a pod deletion against a real HAProxy or nginx on 127.0.0.1 and count every
  * request's fate. Exit codes: 0 every outcome as the model predicts, 1 an outcome contradicts the
  * model (or the lab could not run), 2 bad flags.
  */
 import { LabInputError, checkSet, prepare, publishSet, type Prepared } from '../lab/prepare.ts';
-import { haproxyVersion, HAPROXY } from '../lab/haproxy.ts';
+import { PROXY_BINARIES, proxyVersion } from '../lab/data-plane.ts';
+import { PROXIES, PROXY_NAMES } from '../lab/proxy.ts';
 import { LabResources, stopOnSignals } from '../lab/processes.ts';
 import { machineInfo, resultsDocument, writeResults, RESULTS_FILE } from '../lab/publish.ts';
 import { scenarioJson, scenarioText } from '../lab/report.ts';
@@ -13,17 +14,18 @@ import { runScenario, type ScenarioResult } from '../lab/suite.ts';
 import { readProfiles } from '../facts/read-files.ts';
 import { choiceOption, noPositional, numberOption, parseArgs, UsageError } from './args.ts';
 
-export const LAB_HELP = `hitless lab: replay a pod deletion behind a real HAProxy on 127.0.0.1 and count every request's fate
+export const LAB_HELP = `hitless lab: replay a pod deletion behind a real HAProxy or nginx on 127.0.0.1 and count every request's fate
 
 Usage:
-  hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--runs N] [--seed N] [--format text|json] [--<input> VALUE ...]
-  hitless lab --check     the short CI check: the plan for each detection mechanism, no-prestop, vllm-abort
-  hitless lab --publish   every scenario ${3} times; writes content/lab/results.json
+  hitless lab [--scenario NAME] [--gateway ID] [--model-server ID] [--proxy haproxy|nginx] [--runs N] [--seed N] [--format text|json] [--<input> VALUE ...]
+  hitless lab --check     the short CI check: the plan for each detection mechanism, no-prestop, vllm-abort; the plan and no-prestop on nginx
+  hitless lab --publish   every scenario ${3} times, on HAProxy and on nginx; writes content/lab/results.json
 
 Scenarios:
 ${SCENARIOS.map((s) => `  ${s.name.padEnd(16)} ${s.summary}`).join('\n')}
 
---runs is 1 to 10 (default 3; the median is reported), --seed 0 to 4294967295 (default 42; run i uses seed + i).
+--proxy is the data plane standing in for the gateway (default haproxy; nginx reloads on each endpoint change, as
+NGINX Gateway Fabric does). --runs is 1 to 10 (default 3; the median is reported), --seed 0 to 4294967295 (default 42; run i uses seed + i).
 Drain-model inputs (see "hitless inputs") change the plan the scenario starts from. Time is scaled:
 1 model second = 100 ms. Exits 1 when an outcome contradicts what the drain model predicts.`;
 
@@ -51,16 +53,18 @@ function runSeconds(p: Prepared): number {
 
 /** Run `hitless lab` with its arguments; returns the exit code. */
 export async function runLab(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['scenario', 'runs', 'seed', 'format'], ['check', 'publish']);
+  const args = parseArgs(argv, ['scenario', 'runs', 'seed', 'format', 'proxy'], ['check', 'publish']);
   noPositional(args, 'lab');
   const format = choiceOption(args, 'format', FORMATS, 'text');
+  const proxy = choiceOption(args, 'proxy', PROXIES, 'haproxy');
   const check = args.options.check === 'true';
   const publish = args.options.publish === 'true';
   if (check && publish) throw new UsageError('--check and --publish cannot be combined');
   const seed = numberOption(args.options.seed, 'seed', [0, 4294967295, DEFAULT_SEED]);
   const runs = numberOption(args.options.runs, 'runs', [1, 10, 3]);
   const { gateway, 'model-server': modelServer, ...inputs } = args.inputs;
-  if ((check || publish) && (args.options.scenario || args.options.runs || Object.keys(args.inputs).length > 0)) {
+  const fixed = args.options.scenario || args.options.runs || args.options.proxy || Object.keys(args.inputs).length > 0;
+  if ((check || publish) && fixed) {
     throw new UsageError(`--${check ? 'check' : 'publish'} runs a fixed set; it takes only --seed and --format`);
   }
   const profiles = readProfiles();
@@ -70,15 +74,16 @@ export async function runLab(argv: string[]): Promise<number> {
       ? checkSet(profiles)
       : publish
         ? publishSet(profiles)
-        : [prepare(args.options.scenario ?? 'recommended', profiles, { gateway, modelServer, inputs })];
+        : [prepare(args.options.scenario ?? 'recommended', profiles, { gateway, modelServer, inputs, proxy })];
   } catch (error) {
     if (error instanceof LabInputError) throw new UsageError(error.message);
     throw error;
   }
-  const version = haproxyVersion();
-  if (!version) {
+  for (const needed of PROXIES.filter((p) => prepared.some((x) => x.setup.proxy === p))) {
+    if (proxyVersion(needed)) continue;
+    const where = PROXY_BINARIES[needed];
     process.stderr.write(
-      `hitless lab: HAProxy was not found at ${HAPROXY} (install the haproxy package, or set HITLESS_HAPROXY)\n`,
+      `hitless lab: ${PROXY_NAMES[needed]} was not found at ${where.path} (install the ${where.debian} package, or set ${where.env})\n`,
     );
     return 1;
   }
@@ -101,7 +106,7 @@ async function execute(
   const lanes = Math.min(o.check ? CHECK_LANES : 1, prepared.length);
   try {
     process.stderr.write(
-      `hitless lab: ${prepared.length} scenario(s) × ${o.runs} runs on ${machine.cores} cores${lanes > 1 ? `, ${lanes} at once` : ''}, HAProxy ${machine.haproxy}, Node ${machine.node}\n`,
+      `hitless lab: ${prepared.length} scenario(s) × ${o.runs} runs on ${machine.cores} cores${lanes > 1 ? `, ${lanes} at once` : ''}, HAProxy ${machine.haproxy}, nginx ${machine.nginx}, Node ${machine.node}\n`,
     );
     // Each lane takes the next scenario not yet started, with several lanes the longest first (so that they end
     // together); reports come out in the set's order all the same.

@@ -9,20 +9,18 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { BACKEND, haproxyConfig, type HaproxyConfigOptions } from './haproxy-config.ts';
 import { eachLine, type LabResources } from './processes.ts';
+import type { DataPlane, DataPlaneOptions } from './proxy.ts';
 
 /** Where the lab finds HAProxy (Debian's package installs it here). */
 export const HAPROXY = process.env.HITLESS_HAPROXY ?? '/usr/sbin/haproxy';
 
-/** A running HAProxy. */
-export interface Haproxy {
-  pid: number;
-  port: number;
+/** A running HAProxy: a data plane, and its runtime API's socket. */
+export interface Haproxy extends DataPlane {
   socket: string;
-  /** Request log entries by request id. */
-  requests: Map<string, { server: string; status: number; flags: string; retries: string }>;
-  /** Health-check state changes: wall time, server, UP/DOWN. */
-  stateChanges: { at: number; server: string; state: string }[];
 }
+
+/** Log entries kept per run at most. */
+const MAX_LOGGED = 100_000;
 
 /** HAProxy's version line, e.g. "2.6.12-1+deb12u4", or null when it is not installed. */
 export function haproxyVersion(): string | null {
@@ -35,7 +33,7 @@ export function haproxyVersion(): string | null {
 }
 
 /** A free TCP port on 127.0.0.1, found by binding port 0 and closing again. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -48,7 +46,7 @@ function freePort(): Promise<number> {
 }
 
 /** Send one runtime API command (one per connection) and return the answer; bounded by 2 s. */
-export function runtime(socket: string, command: string): Promise<string> {
+function runtime(socket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const conn = connect(socket);
     let answer = '';
@@ -72,17 +70,18 @@ export function runtime(socket: string, command: string): Promise<string> {
   });
 }
 
-/** Start HAProxy with the config (its frontend port is chosen here); retries twice if the port was taken. */
-export async function startHaproxy(
-  resources: LabResources,
-  dir: string,
-  options: Omit<HaproxyConfigOptions, 'frontendPort' | 'adminSocket'>,
-): Promise<Haproxy> {
+/**
+ * Start HAProxy in front of the pods, the spare slot disabled (its frontend port is chosen here); retries twice if
+ * the port was taken.
+ */
+export async function startHaproxy(resources: LabResources, dir: string, options: DataPlaneOptions): Promise<Haproxy> {
+  const servers = [...options.pods, ...(options.spare ? [{ name: options.spare, port: 1, disabled: true }] : [])];
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       return await startOnce(resources, dir, {
-        ...options,
+        servers,
+        checks: options.checks,
         frontendPort: await freePort(),
         adminSocket: join(dir, 'admin.sock'),
       });
@@ -97,18 +96,28 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, haproxyConfig(options));
   const child = resources.spawn(HAPROXY, ['-db', '-f', file]);
+  const socket = options.adminSocket;
+  const server = (pod: string) => `${BACKEND}/${pod}`;
+  const requests = new Map<string, { server: string | null; flags: string }>();
   const proxy: Haproxy = {
     pid: child.pid!,
     port: options.frontendPort,
-    socket: options.adminSocket,
-    requests: new Map(),
+    socket,
+    requestLog: () => requests,
     stateChanges: [],
+    remove: async (pod, state) => void (await runtime(socket, `set server ${server(pod)} state ${state}`)),
+    closeSessions: async (pod) => void (await runtime(socket, `shutdown sessions server ${server(pod)}`)),
+    admit: async (pod, port) => {
+      await runtime(socket, `set server ${server(pod)} addr 127.0.0.1 port ${port}`);
+      await runtime(socket, `set server ${server(pod)} state ready`);
+    },
   };
   const onLine = (line: string) => {
-    const req = /^req (\S+) (\S+) (\d+) (\S+) (\S+)/.exec(line);
+    // request id, server, status, termination state (the flags a lost request is reported with)
+    const req = /^req (\S+) (\S+) (\d+) (\S+)/.exec(line);
     if (req) {
-      if (proxy.requests.size < 100_000)
-        proxy.requests.set(req[1], { server: req[2], status: Number(req[3]), flags: req[4], retries: req[5] });
+      if (requests.size < MAX_LOGGED)
+        requests.set(req[1], { server: req[2] === '<NOSRV>' ? null : req[2], flags: req[4] });
       return;
     }
     const change = /Server \S+\/(\S+) is (UP|DOWN)/.exec(line);

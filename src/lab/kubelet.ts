@@ -1,15 +1,14 @@
 /**
  * The kubelet and control-plane stand-in. At the deletion it starts, in parallel: the gateway's
- * removal (after the removal delay, a runtime-API command that takes the pod out of HAProxy; none for
- * a health-check-only gateway) and the pod's termination (preStop, SIGTERM, SIGKILL at the times
- * kubelet-rules.ts gives). It also brings a replacement pod into rotation for rolling updates.
+ * removal (after the removal delay, the data plane takes the pod out: a runtime-API command to HAProxy,
+ * an upstream rewritten and reloaded in nginx; none for a health-check-only gateway) and the pod's
+ * termination (preStop, SIGTERM, SIGKILL at the times kubelet-rules.ts gives).
  */
 import { writeFileSync } from 'node:fs';
-import { BACKEND } from './haproxy-config.ts';
-import { runtime } from './haproxy.ts';
 import { terminationTimes } from './kubelet-rules.ts';
 import type { Pod } from './pods.ts';
 import type { LabResources } from './processes.ts';
+import type { DataPlane } from './proxy.ts';
 import { toModelSeconds, toWallMs } from './scale.ts';
 import type { LabSetup } from './setup.ts';
 
@@ -44,7 +43,7 @@ export async function deletePod(
   resources: LabResources,
   setup: LabSetup,
   pod: Pod,
-  socket: string,
+  proxy: DataPlane,
   drainFile: string,
   log: EventLog,
   deletionAt: number,
@@ -60,14 +59,16 @@ export async function deletePod(
   const push = (async () => {
     if (setup.pushSeconds === null) return;
     await sleepUntil(deletionAt + toWallMs(setup.pushSeconds));
-    await runtime(socket, `set server ${BACKEND}/${pod.name} state ${setup.pushState}`);
+    await proxy.remove(pod.name, setup.pushState);
     log.add(setup.mechanism === 'epp-only' ? 'Endpoint Picker drops the pod' : 'endpoint removed');
-    if (setup.gatewayDrainingSeconds === null) return;
+    // nginx closes them itself: its old workers stop at worker_shutdown_timeout after the reload.
+    const closeSessions = proxy.closeSessions;
+    if (setup.gatewayDrainingSeconds === null || closeSessions === null) return;
     // The gateway's connection draining: requests still on the pod after this long are closed.
     const closeAt = deletionAt + toWallMs(setup.pushSeconds + setup.gatewayDrainingSeconds);
     await Promise.race([pod.exited, sleepUntil(closeAt)]);
     if (gone) return;
-    await runtime(socket, `shutdown sessions server ${BACKEND}/${pod.name}`);
+    await closeSessions(pod.name);
     log.add('gateway draining timeout: sessions closed');
   })();
   // Awaited at the end; until then this keeps a failure of the push (HAProxy's runtime API slow to answer on a busy
@@ -93,18 +94,4 @@ export async function deletePod(
     await Promise.race([pod.exited, sleepUntil(killAt + 2000)]);
   }
   await push;
-}
-
-/** Point the spare slot at a started replacement and put it into rotation once its health check passes. */
-export async function admitReplacement(
-  socket: string,
-  slot: string,
-  pod: Pod,
-  healthy: Promise<boolean>,
-  log: EventLog,
-): Promise<void> {
-  await runtime(socket, `set server ${BACKEND}/${slot} addr 127.0.0.1 port ${pod.port}`);
-  if (!(await healthy)) throw new Error(`replacement ${slot} never became healthy`);
-  await runtime(socket, `set server ${BACKEND}/${slot} state ready`);
-  log.add('replacement ready');
 }

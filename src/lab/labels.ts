@@ -1,6 +1,6 @@
 /**
  * What the lab calls its stand-ins, so that no reader mistakes them for the real thing: the gateway is always
- * HAProxy doing what the named gateway's mechanism does, and the pod's log is the stand-in's, shaped like the
+ * HAProxy or nginx doing what the named gateway's mechanism does, and the pod's log is the stand-in's, shaped like the
  * real server's log at the release its data file's `shutdownLog.follows` names. Used by the CLI's reports and by the lab page.
  */
 
@@ -11,9 +11,14 @@ export function standInLogLabel(follows: string | undefined, modelServerName: st
     : `Stand-in output; it does not follow a ${modelServerName} release. Times are model seconds after the deletion.`;
 }
 
-/** What stands in for the gateway: "HAProxy with Istio's removal delay", never just the gateway's name. */
-export function standInGatewayLabel(mechanism: string, gatewayName: string): string {
-  if (mechanism === 'health-check') return 'HAProxy with health checks only';
-  if (mechanism === 'endpoint-view') return `HAProxy with ${gatewayName}'s removal delay and health checks`;
-  return `HAProxy with ${gatewayName}'s removal delay`;
+/**
+ * What stands in for the gateway: "HAProxy with Istio's removal delay", never just the gateway's name. nginx runs no
+ * health checks, so its label for an endpoint-view gateway names only the removal delay.
+ */
+export function standInGatewayLabel(mechanism: string, gatewayName: string, proxy = 'haproxy'): string {
+  const name = proxy === 'nginx' ? 'nginx' : 'HAProxy';
+  if (mechanism === 'health-check') return `${name} with health checks only`;
+  if (mechanism === 'endpoint-view' && proxy !== 'nginx')
+    return `${name} with ${gatewayName}'s removal delay and health checks`;
+  return `${name} with ${gatewayName}'s removal delay`;
 }

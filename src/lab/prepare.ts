@@ -12,13 +12,14 @@ import {
   resolveInputs,
 } from '../model/resolve.ts';
 import { predict, type Prediction } from './predict.ts';
+import type { ProxyKind } from './proxy.ts';
 import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec } from './scenarios.ts';
 import type { LabSetup } from './setup.ts';
 import { runShape, type RunShape } from './shape.ts';
 
 /** A scenario ready to run. */
 export interface Prepared {
-  /** scenario@gateway/model-server */
+  /** scenario@gateway/model-server, and /nginx when nginx stands in for the gateway */
   id: string;
   spec: ScenarioSpec;
   /** Display names of the gateway and model server, from their profiles. */
@@ -41,7 +42,7 @@ export class LabInputError extends Error {
 export function prepare(
   name: string,
   profiles: Profiles,
-  options: { gateway?: string; modelServer?: string; inputs?: Record<string, string> } = {},
+  options: { gateway?: string; modelServer?: string; inputs?: Record<string, string>; proxy?: ProxyKind } = {},
 ): Prepared {
   const spec = scenarioByName(name);
   if (!spec)
@@ -85,6 +86,7 @@ export function prepare(
   if (resolved.errors.length > 0) throw new LabInputError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
   const planned = makePlan(resolved.inputs, profiles);
   const setup = deriveSetup(spec, resolved.inputs, profiles, planned);
+  if (options.proxy === 'nginx') onNginx(setup, gateway);
   const prediction = predict(setup);
   const shape = runShape(setup, prediction);
   if (shape.deadline > MAX_RUN_SECONDS) {
@@ -94,7 +96,34 @@ export function prepare(
     );
   }
   const names = { gateway: gateway.name, modelServer: server.name };
-  return { id: `${name}@${gatewayId}/${modelServerId}`, spec, names, plan: planned, setup, prediction, shape };
+  const id = `${name}@${gatewayId}/${modelServerId}${setup.proxy === 'nginx' ? '/nginx' : ''}`;
+  return { id, spec, names, plan: planned, setup, prediction, shape };
+}
+
+/**
+ * nginx in place of HAProxy. Open-source nginx has no active health checks (NGF's profile says so), so a
+ * health-check-only gateway cannot run on it, and an endpoint-view gateway's pod leaves rotation only with the
+ * endpoint update. A gateway's draining timeout becomes worker_shutdown_timeout: after a reload, old workers
+ * close what they still hold that long after it.
+ */
+function onNginx(setup: LabSetup, gateway: GatewayProfile): void {
+  if (setup.mechanism === 'health-check') {
+    throw new LabInputError(
+      `--proxy nginx cannot stand in for ${gateway.id}, which only health-checks: open-source nginx has no active health checks`,
+    );
+  }
+  setup.proxy = 'nginx';
+  if (setup.checks) {
+    setup.checks = null;
+    setup.changes.push(
+      'nginx runs no health checks (open-source nginx has none): the pod leaves rotation only when its endpoint is removed and nginx reloads',
+    );
+  }
+  if (setup.gatewayDrainingSeconds !== null) {
+    setup.changes.push(
+      `the gateway's ${setup.gatewayDrainingSeconds} s draining timeout is nginx's worker_shutdown_timeout: the old worker closes what it still holds that long after the reload`,
+    );
+  }
 }
 
 /** Whether a model server's profile has a drain flag the plan can set. */
@@ -109,17 +138,28 @@ function gatewayPerMechanism(profiles: Profiles): string[] {
   return [...first.values()];
 }
 
-/** The short CI check: the plan once per detection mechanism, then no-prestop and vllm-abort. */
+/** The short CI check: the plan once per detection mechanism, then no-prestop and vllm-abort; the plan and no-prestop on nginx. */
 export function checkSet(profiles: Profiles): Prepared[] {
   return [
     ...gatewayPerMechanism(profiles).map((gateway) => prepare('recommended', profiles, { gateway })),
     prepare('no-prestop', profiles),
     prepare('vllm-abort', profiles),
+    prepare('recommended', profiles, { proxy: 'nginx' }),
+    prepare('no-prestop', profiles, { proxy: 'nginx' }),
   ];
 }
 
+/** Each scenario on HAProxy, followed by the same on nginx where nginx can stand in for its gateway. */
+function onBothProxies(set: readonly Prepared[], profiles: Profiles): Prepared[] {
+  return set.flatMap((p) => {
+    if (p.setup.mechanism === 'health-check') return [p];
+    const { gateway, modelServer } = p.setup;
+    return [p, prepare(p.spec.name, profiles, { gateway, modelServer, proxy: 'nginx' })];
+  });
+}
+
 /**
- * What --publish runs: the plan once per detection mechanism and every mistake that fits it, with the default
+ * What --publish runs, each on HAProxy and (but for health-check-only gateways) nginx: the plan once per detection mechanism and every mistake that fits it, with the default
  * model server (vLLM); then, for every other
  * model server, the plan and what its own drain setting predicts: a drain flag shorter than the longest request
  * where the server has a flag, a grace period shorter than the drain where it drains without a bound of its own,
@@ -144,5 +184,5 @@ export function publishSet(profiles: Profiles): Prepared[] {
     for (const only of SCENARIOS.filter((s) => fits(s, server)))
       set.push(prepare(only.name, profiles, { modelServer: server.id }));
   }
-  return set;
+  return onBothProxies(set, profiles);
 }

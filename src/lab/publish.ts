@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { haproxyVersion } from './haproxy.ts';
+import { proxyVersion } from './data-plane.ts';
 import { LAG_NOISE_MS } from '../verify/lag.ts';
 import {
   LAB_MIX,
@@ -34,7 +34,8 @@ export function machineInfo() {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     os: `${process.platform} ${release()}`,
     node: process.version,
-    haproxy: haproxyVersion(),
+    haproxy: proxyVersion('haproxy'),
+    nginx: proxyVersion('nginx'),
     loadAverageAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
   };
 }

@@ -21,8 +21,10 @@ export function scenarioJson(result: ScenarioResult) {
     summary: p.spec.summary,
     gateway: s.gateway,
     gatewayName: p.names.gateway,
-    /** What stood in for the gateway, e.g. "HAProxy with Istio's removal delay". */
-    gatewayLabel: standInGatewayLabel(s.mechanism, p.names.gateway),
+    /** What stood in for the gateway, e.g. "nginx with Istio's removal delay". */
+    gatewayLabel: standInGatewayLabel(s.mechanism, p.names.gateway, s.proxy),
+    /** The data plane that stood in for the gateway. */
+    proxy: s.proxy,
     modelServer: s.modelServer,
     modelServerName: p.names.modelServer,
     mechanism: s.mechanism,
@@ -98,7 +100,7 @@ export function scenarioText(result: ScenarioResult): string {
   const { prepared: p } = result;
   const s = p.setup;
   const lines = [
-    `${p.spec.name} — ${p.spec.title} (${standInGatewayLabel(s.mechanism, p.names.gateway)}; ${p.names.modelServer} stand-in)`,
+    `${p.spec.name} — ${p.spec.title} (${standInGatewayLabel(s.mechanism, p.names.gateway, s.proxy)}; ${p.names.modelServer} stand-in)`,
     `  plan: removal ${p.plan.removalSeconds} s, preStop ${p.plan.preStopSeconds} s, drain ${p.plan.drainSeconds} s`
       + `${s.plan.drainFlag ? ` (${s.plan.drainFlag})` : ''}, grace ${p.plan.terminationGracePeriodSeconds} s`,
   ];

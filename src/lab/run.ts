@@ -1,13 +1,13 @@
 /**
- * One run of one scenario: three stand-in pods behind a real HAProxy, steady seeded load, the
+ * One run of one scenario: three stand-in pods behind a real HAProxy or nginx, steady seeded load, the
  * deletion of pod1 by the kubelet stand-in (and, in a rolling update, a replacement pod4), then
  * every request classified. Everything started here is stopped by PID in `finally`.
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { zeroCounts, type Outcome } from './classify.ts';
-import { startHaproxy } from './haproxy.ts';
-import { admitReplacement, deletePod, EventLog, type LabEvent } from './kubelet.ts';
+import { startDataPlane } from './data-plane.ts';
+import { deletePod, EventLog, type LabEvent } from './kubelet.ts';
 import { LAG_NOISE_MS, startLagMonitor } from '../verify/lag.ts';
 import { buildSchedule } from './load-mix.ts';
 import { runLoad, type RequestRecord } from './load.ts';
@@ -30,7 +30,7 @@ export interface RunResult {
   records: RequestRecord[];
   /** The deleted pod's log lines, model seconds after the deletion. */
   podLog: LabEvent[];
-  /** HAProxy termination states of the lost requests, e.g. { "SC--": 9 }. */
+  /** The proxy's account of the lost requests: HAProxy's termination states ({ "SC--": 9 }), nginx's statuses to the client and from the pod ({ "502 502": 9 }). */
   flags: Record<string, number>;
   /** When the deleted pod's process exited, model seconds after the deletion (null if it never did). */
   podExitSeconds: number | null;
@@ -72,9 +72,11 @@ export async function runOnce(
     const checkPath = setup.checks?.path ?? setup.healthPaths[0];
     for (const pod of pods)
       if (!(await waitHealthy(pod.port, checkPath, 5000))) throw new Error(`${pod.name} never became healthy`);
-    const proxy = await startHaproxy(resources, dir, {
-      servers: [...pods.map((p) => ({ name: p.name, port: p.port })), { name: SPARE, port: 1, disabled: true }],
+    const proxy = await startDataPlane(setup.proxy, resources, dir, {
+      pods: pods.map((p) => ({ name: p.name, port: p.port })),
+      spare: SPARE,
       checks: setup.checks,
+      gatewayDrainingSeconds: setup.gatewayDrainingSeconds,
     });
     pids.push(proxy.pid);
     // A gateway's connection pool: idle keep-alive connections to the pod that will be deleted.
@@ -96,14 +98,16 @@ export async function runOnce(
       const pod = await startPod(resources, podOptions(setup, SPARE, dir, LAB_STARTUP_SECONDS));
       pids.push(pod.pid);
       log.add('replacement started', started);
-      const healthy = waitHealthy(pod.port, checkPath, toWallMs(LAB_STARTUP_SECONDS + 20));
-      await admitReplacement(proxy.socket, SPARE, pod, healthy, log);
+      if (!(await waitHealthy(pod.port, checkPath, toWallMs(LAB_STARTUP_SECONDS + 20))))
+        throw new Error(`replacement ${SPARE} never became healthy`);
+      await proxy.admit(SPARE, pod.port);
+      log.add('replacement ready');
       if (setup.rolling === 'surge-first' && performance.now() > deletionAt)
         log.add('replacement was not ready before the deletion');
     };
     const replacement = setup.rolling ? replace() : Promise.resolve();
     const drainFile = podOptions(setup, DELETED, dir).drainFile;
-    const deletion = deletePod(resources, setup, pods[0], proxy.socket, drainFile, log, deletionAt);
+    const deletion = deletePod(resources, setup, pods[0], proxy, drainFile, log, deletionAt);
     const deadline = new Promise<never>((_, reject) => {
       setTimeout(
         () => reject(new Error('the run passed its deadline')),
@@ -116,11 +120,12 @@ export async function runOnce(
         log.add(`checks mark ${change.server} ${change.state}`, change.at);
     }
     const flags: Record<string, number> = {};
+    const logged = proxy.requestLog();
     for (const r of records) {
-      const entry = proxy.requests.get(String(r.id));
+      const entry = logged.get(String(r.id));
       if (entry) {
         r.flags = entry.flags;
-        r.pod ??= entry.server === '<NOSRV>' ? null : entry.server;
+        r.pod ??= entry.server;
       }
       if (r.outcome !== 'ok' && r.flags) flags[r.flags] = (flags[r.flags] ?? 0) + 1;
     }

@@ -141,6 +141,7 @@ export function deriveSetup(
   const routing = routingFor(gateway, planned, healthPaths[0], healthCheck);
   const setup: LabSetup = {
     scenario: spec.name,
+    proxy: 'haproxy',
     gateway: gateway.id,
     modelServer: server.id,
     ...routing,

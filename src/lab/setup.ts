@@ -8,6 +8,7 @@ import type { GatewayProfile, Mechanism, ModelServerProfile } from '../facts/pro
 import type { ShutdownLogLines } from '../facts/schemas/model-server-log.ts';
 import type { RolloutOrder } from './kubelet-rules.ts';
 import type { CheckSettings } from './haproxy-config.ts';
+import type { ProxyKind } from './proxy.ts';
 
 /** How the stand-in model server reacts to SIGTERM. */
 export interface ServerShutdown {
@@ -35,12 +36,14 @@ export interface ServerShutdown {
 /** Everything one run applies. */
 export interface LabSetup {
   scenario: string;
+  /** The data plane standing in for the gateway. */
+  proxy: ProxyKind;
   gateway: string;
   modelServer: string;
   mechanism: Mechanism;
   /** When the control plane removes the pod from the load balancer (null: only checks notice). */
   pushSeconds: number | null;
-  /** HAProxy runtime state for the push: drain (picker stops choosing it) or maint (endpoint removed). */
+  /** The push: the picker stops choosing the pod (drain) or its endpoint is removed (maint); nginx reloads for both. */
   pushState: 'drain' | 'maint';
   checks: CheckSettings | null;
   /**

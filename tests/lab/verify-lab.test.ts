@@ -81,8 +81,9 @@ async function runWithin(name: string, prepared: Prepared, resources: LabResourc
       if (!(await waitHealthy(pod.port, setup.checks?.path ?? setup.healthPaths[0], 5000)))
         throw new Error(`${pod.name} never became healthy`);
     const proxy = await startHaproxy(resources, dir, {
-      servers: pods.map((p) => ({ name: p.name, port: p.port })),
+      pods: pods.map((p) => ({ name: p.name, port: p.port })),
       checks: setup.checks,
+      gatewayDrainingSeconds: setup.gatewayDrainingSeconds,
     });
     debug(`${name}: stand-ins and HAProxy up`);
     const raws = new Map<number, RawResponse>();
@@ -102,7 +103,7 @@ async function runWithin(name: string, prepared: Prepared, resources: LabResourc
     });
     const deletionAt = load.zeroMs + toWallMs(LAB_WARMUP_SECONDS);
     const log = new EventLog(deletionAt);
-    const deletion = deletePod(resources, setup, pods[0], proxy.socket, options('pod1').drainFile, log, deletionAt);
+    const deletion = deletePod(resources, setup, pods[0], proxy, options('pod1').drainFile, log, deletionAt);
     deletion.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
     setTimeout(() => load.stopSending(), deletionAt + toWallMs(shape.loadEnd) - performance.now());
     const results = await load.finished;

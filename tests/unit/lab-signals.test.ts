@@ -1,7 +1,9 @@
 /**
  * The lab always cleans up: signal each documented entry point mid-run (`npm run lab`, `npx hitless lab`, the
  * Node-20 re-exec wrapper bin/hitless.mjs, the lab itself with SIGKILL) and check that no process it started and
- * no port it bound remains 3 s later. Needs HAProxy (skipped without it, as `npm run test:lab` needs it too).
+ * no port it bound remains 3 s later; and the same for nginx, whose workers outlive a killed master unless the lab
+ * runs it in a PID namespace of its own. Needs HAProxy and nginx (each skipped without it, as `npm run test:lab`
+ * needs them too).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,9 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { haproxyVersion } from '../../src/lab/haproxy.ts';
+import { nginxVersion } from '../../src/lab/nginx.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LAB_ARGS = ['lab', '--scenario', 'recommended', '--gateway', 'istio', '--runs', '1'];
+const NGINX_ARGS = [...LAB_ARGS, '--proxy', 'nginx'];
 /** How long the entry point may take to reach the middle of a run (npx is slow on a busy machine). */
 const START_WITHIN_MS = 60_000;
 /** The issue's bound: nothing the lab started remains this long after the signal. */
@@ -103,13 +107,18 @@ function alive(p: Proc): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Wait (bounded) until a run is under way: HAProxy and the three stand-ins are up and listening below `root`. */
-async function midRun(child: ChildProcess, output: () => string): Promise<{ procs: Proc[]; ports: number[] }> {
+/** Wait (bounded) until a run is under way: the proxy and the three stand-ins are up and listening below `root`. */
+async function midRun(
+  child: ChildProcess,
+  output: () => string,
+  nginx: boolean,
+): Promise<{ procs: Proc[]; ports: number[] }> {
   const deadline = Date.now() + START_WITHIN_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     const procs = tree(child.pid!);
-    const haproxy = procs.some((p) => /(^|\/)haproxy /.test(p.cmd));
+    // nginx: a worker is up (the master forks it once it listens), below the master, below unshare.
+    const haproxy = procs.some((p) => (nginx ? /^nginx: worker process/ : /(^|\/)haproxy /).test(p.cmd));
     const standIns = procs.filter((p) => p.cmd.includes('server-main.ts')).length;
     const ports = haproxy && standIns >= 3 ? portsOf(procs.map((p) => p.pid)) : [];
     if (ports.length >= 4) return { procs, ports };
@@ -149,7 +158,7 @@ async function signalMidRun(
   });
   let procs: Proc[] = [];
   try {
-    const running = await midRun(child, () => output);
+    const running = await midRun(child, () => output, args.includes('nginx'));
     procs = running.procs;
     assert.notDeepEqual(labFolders(), [], 'the running lab keeps its files in a folder under TMPDIR');
     const ports = running.ports;
@@ -239,6 +248,18 @@ test('SIGKILL to the re-exec wrapper: the lab notices it lost its parent and sto
 
 test('SIGKILL to the lab itself leaves no HAProxy and no stand-in running', options, async () => {
   await signalMidRun(process.execPath, ['src/cli/main.ts', ...LAB_ARGS], 'SIGKILL', labProcess, {
+    leavesFolders: true,
+  });
+});
+
+const nginxOptions = { ...options, skip: nginxVersion() ? false : 'nginx is not installed' };
+
+test('SIGTERM to npm run lab --proxy nginx stops nginx, its workers and the stand-ins', nginxOptions, async () => {
+  await signalMidRun('npm', ['run', '--silent', 'lab', '--', ...NGINX_ARGS.slice(1)], 'SIGTERM', front);
+});
+
+test('SIGKILL to the lab itself leaves no nginx worker running', nginxOptions, async () => {
+  await signalMidRun(process.execPath, ['src/cli/main.ts', ...NGINX_ARGS], 'SIGKILL', labProcess, {
     leavesFolders: true,
   });
 });

@@ -40,6 +40,8 @@ export interface LabEventData {
 export interface LabScenarioData {
   id: string;
   scenario: string;
+  /** The data plane that stood in for the gateway (absent in results from before nginx: HAProxy). */
+  proxy?: string;
   title: string;
   summary: string;
   gateway: string;
@@ -94,8 +96,27 @@ export function scenarioPath(id: string): string {
 }
 
 /** What stood in for the scenario's gateway: "HAProxy with Istio's removal delay" (results before it was recorded too). */
-export function gatewayLabel(s: LabScenarioData): string {
-  return s.gatewayLabel ?? standInGatewayLabel(s.mechanism, s.gatewayName ?? s.gateway);
+function gatewayLabel(s: LabScenarioData): string {
+  return s.gatewayLabel ?? standInGatewayLabel(s.mechanism, s.gatewayName ?? s.gateway, s.proxy);
+}
+
+/** The proxy's display name: "HAProxy" or "nginx". */
+export function proxyName(s: LabScenarioData): string {
+  return s.proxy === 'nginx' ? 'nginx' : 'HAProxy';
+}
+
+/** Each scenario run on HAProxy, with the same scenario on nginx when the lab ran it there too. */
+export function byProxy(
+  scenarios: readonly LabScenarioData[],
+): { haproxy: LabScenarioData; nginx?: LabScenarioData }[] {
+  const nginx = new Map(scenarios.filter((s) => s.proxy === 'nginx').map((s) => [s.id, s]));
+  return scenarios.filter((s) => s.proxy !== 'nginx').map((s) => ({ haproxy: s, nginx: nginx.get(`${s.id}/nginx`) }));
+}
+
+/** The same scenario on the other proxy, if the results hold it. */
+export function counterpart(s: LabScenarioData, scenarios: readonly LabScenarioData[]): LabScenarioData | undefined {
+  const id = s.proxy === 'nginx' ? s.id.replace(/\/nginx$/, '') : `${s.id}/nginx`;
+  return scenarios.find((x) => x.id === id);
 }
 
 /** The label of the deleted pod's log: stand-in output, shaped like which server's log at which release. */

@@ -3,16 +3,11 @@
  * written before the lab recorded the names).
  */
 import { profiles } from '../../facts/site.ts';
-import { gatewayLabel, type LabScenarioData } from './lab-data.ts';
+import type { LabScenarioData } from './lab-data.ts';
 
 /** The gateway's name: "GKE Gateway". */
-function gatewayNameOf(s: LabScenarioData): string {
+export function gatewayNameOf(s: LabScenarioData): string {
   return s.gatewayName ?? profiles.gateways.find((g) => g.id === s.gateway)?.name ?? s.gateway;
-}
-
-/** What stood in for the gateway, with its name: "HAProxy with GKE Gateway's removal delay". */
-export function gatewayStandInOf(s: LabScenarioData): string {
-  return gatewayLabel({ ...s, gatewayName: gatewayNameOf(s) });
 }
 
 /** The model server's name: "vLLM". */
@@ -20,7 +15,7 @@ export function serverNameOf(s: LabScenarioData): string {
   return s.modelServerName ?? profiles.modelServers.find((m) => m.id === s.modelServer)?.name ?? s.modelServer;
 }
 
-/** A scenario's page title, distinct across scenarios: "The plan (GKE Gateway, vLLM)". */
+/** A scenario's page title, distinct across scenarios: "The plan (GKE Gateway, vLLM)", "… (GKE Gateway, vLLM, on nginx)". */
 export function scenarioTitle(s: LabScenarioData): string {
-  return `${s.title} (${gatewayNameOf(s)}, ${serverNameOf(s)})`;
+  return `${s.title} (${gatewayNameOf(s)}, ${serverNameOf(s)}${s.proxy === 'nginx' ? ', on nginx' : ''})`;
 }
