@@ -20,6 +20,7 @@ import { locate, poolSelects, selects, type Workload } from './workload/locate.t
 import { containersOf } from './workload/pod.ts';
 import { readManifest, type Manifest } from './read/read-manifest.ts';
 import { planNotes } from './plan-notes.ts';
+import { assumedBases, assumedText } from './workload/assumed.ts';
 import { changesNothing } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
 import {
@@ -27,6 +28,7 @@ import {
   detectGateway,
   findSettings,
   generatorSettings,
+  CHECK_SETTING_FLAGS,
   headerSettings,
   resolveSettings,
   usableSettings,
@@ -60,6 +62,8 @@ export interface CheckReport {
 export interface WholeInput {
   gateway?: FoundSetting;
   modelServer?: FoundSetting;
+  /** The inputs the generator's header lists, when it lists them (see `headerSettings`). */
+  inputs?: FoundSetting[];
 }
 
 export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } | { ok: false; problem: InputProblem };
@@ -69,18 +73,14 @@ function workloadContexts(
   check: CheckContext,
   user: Record<string, string>,
   hint: FoundSetting | undefined,
-  whole?: WholeInput,
+  header: WholeInput,
 ): { contexts: WorkloadContext[]; skipped: Workload[] } {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
   const skipped: Workload[] = [];
   const givenServer = user['model-server'];
   // The model server the generator's header names: used only for a workload the profiles do not recognise.
-  const headerServer = givenServer
-    ? undefined
-    : whole
-      ? whole.modelServer
-      : headerSettings(check.manifest.text, profiles).modelServer;
+  const headerServer = givenServer ? undefined : header.modelServer;
   for (const workload of located.workloads) {
     const object = workload.object;
     const containers = containersOf(workload.serving);
@@ -95,6 +95,8 @@ function workloadContexts(
     const found = findSettings(workload, container, identified, pool);
     if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
+    // The inputs the generator's header lists, where the manifest itself does not state them.
+    for (const f of header.inputs ?? []) if (!found.some((g) => g.flag === f.flag)) found.push(f);
     const { inputs, unused } = resolveSettings(user, found, profiles);
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
@@ -173,7 +175,9 @@ function runRule<C>(
   ctx: C,
   check: CheckContext,
   own: WorkloadContext['object'] | undefined,
+  found: readonly FoundSetting[],
 ): void {
+  const known = (flag: string) => check.given.has(flag) || check.stated.has(flag) || found.some((f) => f.flag === flag);
   const {
     appliesTo,
     check: judge,
@@ -189,6 +193,11 @@ function runRule<C>(
       throw new Error(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
+    const assumed = verdict.severity === 'error' ? assumedBases(rule.restsOn ?? [], known) : [];
+    if (assumed.length > 0) {
+      verdict.severity = 'warning';
+      verdict.message += assumedText(assumed);
+    }
     const remedy = fixInRange(
       fix?.(ctx, verdict),
       verdict.object === undefined ? own : (verdict.object ?? undefined),
@@ -210,7 +219,8 @@ function runRule<C>(
       continue;
     }
     const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
-    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, remedy);
+    const flags = assumed.length > 0 ? [...new Set(assumed.flatMap((a) => a.flags))] : undefined;
+    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, remedy, flags);
   }
 }
 
@@ -256,15 +266,19 @@ export function checkRead(
     };
   }
   const located = locate(manifest, profiles);
-  const check: CheckContext = { manifest, located, profiles, findings: [] };
   const user = usableSettings(settings, profiles);
+  const header: WholeInput = whole ?? headerSettings(manifest.text, profiles);
+  // A generator header that lists its inputs states every input (the others were at their defaults): known.
+  const given = new Set(Object.keys(user));
+  const stated = header.inputs ? new Set(CHECK_SETTING_FLAGS) : new Set<string>();
+  const check: CheckContext = { manifest, located, profiles, findings: [], given, stated };
   const hint = user.gateway ? undefined : whole ? whole.gateway : detectGateway(text, located, profiles);
   const gatewayUsed = checkedFor(user, hint, profiles);
-  const { contexts, skipped } = workloadContexts(check, user, hint, whole);
+  const { contexts, skipped } = workloadContexts(check, user, hint, header);
 
   const seen = new Set<string>();
   for (const ctx of contexts) {
-    for (const rule of RULES) if (rule.scope === 'workload') runRule(rule, ctx, check, ctx.object);
+    for (const rule of RULES) if (rule.scope === 'workload') runRule(rule, ctx, check, ctx.object, ctx.found);
     planNotes(ctx, seen);
   }
   const base = resolveSettings(user, hint ? [hint] : [], profiles).inputs;
@@ -288,7 +302,9 @@ export function checkRead(
     },
     fallback: { plan: fallbackPlan, inputs: base },
   };
-  for (const rule of RULES) if (rule.scope === 'manifest') runRule(rule, input, check, undefined);
+  // A rule over the whole input knows what any workload's manifest states (and the gateway the manifest names).
+  const foundAny = [...(hint ? [hint] : []), ...contexts.flatMap((c) => c.found)];
+  for (const rule of RULES) if (rule.scope === 'manifest') runRule(rule, input, check, undefined, foundAny);
   applySuppressions(check);
 
   const findings = sortFindings(dedupe(check.findings));

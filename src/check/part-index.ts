@@ -146,7 +146,13 @@ function indexPart(
     index,
     gateway: { policy, gateway },
     header:
-      'gateway' in header ? { gateway: moved(header.gateway), modelServer: moved(header.modelServer) } : undefined,
+      'gateway' in header
+        ? {
+            gateway: moved(header.gateway),
+            modelServer: moved(header.modelServer),
+            inputs: header.inputs?.map((f) => moved(f)!),
+          }
+        : undefined,
   };
 }
 
@@ -180,6 +186,10 @@ export function indexParts(profiles: Profiles): PartsIndexer {
       header ??= indexed.header;
       return undefined;
     },
-    whole: () => ({ gateway: hints.policy ?? hints.gateway ?? header?.gateway, modelServer: header?.modelServer }),
+    whole: () => ({
+      gateway: hints.policy ?? hints.gateway ?? header?.gateway,
+      modelServer: header?.modelServer,
+      inputs: header?.inputs,
+    }),
   };
 }

@@ -67,7 +67,10 @@ Checks the manifests (read as one; - reads stdin) against the drain model for th
 settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
 "fixed" holds the fixed manifest) or what to do by hand (manual); --fix writes the fixable ones into the FILE (one,
 checked whole) and then reports what is left. A workload annotated hitless.dev/ignore: CODE[,CODE] — REASON has
-those findings shown as notes with the reason. --strict also fails a run that checked no model-server workload. The
+those findings shown as notes with the reason. An error that rests on an input the manifest does not state and you
+did not give (the longest request, the gateway's removal p99, the model load time, spare GPUs, the Kubernetes
+version: a default) is reported as a warning naming the settings to give; --strict fails the run on those too, and
+on a run that checked no model-server workload. A generator header listing its inputs states them all. The
 manifest supplies the model server, replicas, GPUs, probes and names; an input given here replaces the manifest's
 value, and the output lists each one it replaced. --format github prints GitHub Actions annotations (file and
 line); --format sarif a SARIF 2.1.0 log for code scanning. Without --gateway, the gateway is read from the manifest
@@ -95,6 +98,8 @@ function diffPath(name: string): { path: string; applyIn?: string } {
 /** The printed findings (sorted) and their counts: of a whole check's report, or of a check in parts' store. */
 interface Printed {
   counts: CheckReport['counts'];
+  /** Errors reported as warnings because they rest on assumed inputs (--strict fails the run on them). */
+  assumed: number;
   pieces: () => Iterable<string>;
 }
 
@@ -119,11 +124,13 @@ async function check(
     const whole = withPlainEnv(() => checkManifest(input.text, settings, profiles));
     if (!whole.ok) return whole;
     const { findings, counts } = whole.report;
-    return { ok: true, report: whole.report, printed: { counts, pieces: () => findings.map(print) }, whole };
+    const assumed = findings.filter((f) => f.assumed).length;
+    return { ok: true, report: whole.report, printed: { counts, assumed, pieces: () => findings.map(print) }, whole };
   }
   if (input.problem || !input.indexer || !input.store) return { ok: false, problem: input.problem! };
   const { indexer, store } = input;
   const found: FindingStore = storeFindings(print);
+  let assumed = 0;
   stores.push(found);
   const result = withPlainEnv(() =>
     checkIndexedParts(
@@ -135,11 +142,14 @@ async function check(
       },
       settings,
       profiles,
-      (f) => found.add(f),
+      (f) => {
+        if (f.assumed) assumed++;
+        found.add(f);
+      },
     ),
   );
   if (!result.ok) return result;
-  return { ok: true, report: result.report, printed: { counts: found.counts, pieces: () => found.sorted() } };
+  return { ok: true, report: result.report, printed: { counts: found.counts, assumed, pieces: () => found.sorted() } };
 }
 
 /** Run `hitless check` with its arguments; returns the exit code. */
@@ -248,8 +258,9 @@ async function checkAndPrint(
   const manifest = result.whole?.ok ? result.whole.manifest : undefined;
   const findings = result.whole?.ok ? result.whole.report.findings : [];
   const { counts } = printed;
-  // --strict (for CI): a run that checked no model-server workload fails too.
-  const code = counts.error > 0 || (strict && report.workloads === 0) ? 1 : 0;
+  // --strict (for CI): a run that checked no model-server workload fails too, and so does an error that rests on
+  // assumed inputs (reported as a warning without it).
+  const code = counts.error > 0 || (strict && (report.workloads === 0 || printed.assumed > 0)) ? 1 : 0;
   const overrides = findOverrides(args.inputs, report.found);
   const names = joined.starts.map((s) => s.name);
   if (format === 'diff') {
@@ -328,6 +339,11 @@ async function checkAndPrint(
       : `${names.join(', ')}: ${describeCounts(counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
     `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
     ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
+    ...(printed.assumed > 0
+      ? [
+          `  Assumed: ${printed.assumed} warning${printed.assumed === 1 ? '' : 's'} would be ${printed.assumed === 1 ? 'an error' : 'errors'} on inputs the manifest does not state; each names the settings to give${strict ? ' (--strict fails the run on them)' : ', or --strict fails the run on them'}`,
+        ]
+      : []),
   ];
   await writeInPieces(
     process.stdout,

@@ -21,9 +21,17 @@ export const profiles = readProfiles();
 
 /**
  * Settings every checker test starts from: 10 ms per output token, so that the hand-worked numbers stay small
- * (4096 × 10 ms × 1.2 → 50 s longest request). A test's own settings win.
+ * (4096 × 10 ms × 1.2 → 50 s longest request). The other inputs a rule's error can rest on are given at their
+ * defaults, so that a test's error stands on given inputs, not assumed ones (tests/unit/check-assumed.test.ts holds
+ * what happens without them). A test's own settings win.
  */
-export const CHECK_TEST_SETTINGS: Readonly<Record<string, string>> = { 'tpot-ms': '10' };
+export const CHECK_TEST_SETTINGS: Readonly<Record<string, string>> = {
+  'tpot-ms': '10',
+  'max-output-tokens': '4096',
+  'startup-seconds': '600',
+  'spare-gpus': '0',
+  'kubernetes-version': '1.34',
+};
 
 /** Check text that must be usable; returns the report. */
 export function check(text: string, settings: Record<string, string> = {}): CheckReport {

@@ -28,12 +28,19 @@ test('a file with findings exits 1 and prints each with its file, line, path, co
   const r = run(['gie-v1.5.0-gpu-deployment.yaml']);
   assert.equal(r.status, 1, r.stderr);
   // At the defaults (492 s longest request, 738 s drain, 788 s grace). Notes: no-pool, readiness-path-differs.
-  // The fixture requests no GPU, so a surge needs no spare one. Two errors: the drain flag, and the 130 s grace that
-  // leaves 130 - 35 = 95 s after the sleep, less than 492 s. Four warnings: the preStop margin, the progress
-  // deadline, readiness every 1 s with a 1 s timeout, and the 788 s grace the fix writes, over cluster-autoscaler's 600 s.
+  // The fixture requests no GPU, so a surge needs no spare one. One error: the drain flag (read: vLLM 0.18.1 without
+  // --shutdown-timeout). Five warnings: the 130 s grace that leaves 130 - 35 = 95 s after the sleep, less than 492 s,
+  // which would be an error but rests on the assumed longest request and removal p99 (issue 30: nothing in the file
+  // states the token count, the time per token or the gateway); the preStop margin, the progress deadline,
+  // readiness every 1 s with a 1 s timeout, and the 788 s grace the fix writes, over cluster-autoscaler's 600 s.
   assert.match(
     r.stdout,
-    /^gie-v1\.5\.0-gpu-deployment\.yaml: 2 errors, 4 warnings, 2 notes \(1 model-server workload checked\)/,
+    /^gie-v1\.5\.0-gpu-deployment\.yaml: 1 error, 5 warnings, 2 notes \(1 model-server workload checked\)/,
+  );
+  assert.match(r.stdout, /\n {2}Assumed: 1 warning would be an error on inputs the manifest does not state; /);
+  assert.match(
+    r.stdout,
+    /warning grace-too-short .*\n.*less than the 492s longest request, so long requests are cut mid-stream\. This rests on an assumed longest request and removal p99 \(defaults the manifest does not state\), so it is a warning until you give --max-output-tokens, --tpot-ms and --gateway \(your real values\)\./,
   );
   assert.match(
     r.stdout,
@@ -117,7 +124,11 @@ test('--format json gives counts, findings with paths and fixes, the found setti
   // ok means what the exit code means: findings at error severity, so not ok (issue 32).
   assert.equal(out.ok, false);
   assert.equal(out.exitCode, 1);
-  assert.deepEqual(out.counts, { error: 2, warning: 4, info: 2 });
+  assert.deepEqual(out.counts, { error: 1, warning: 5, info: 2 });
+  // The grace error that rests on assumed inputs: a warning naming the settings that would make them known.
+  const grace = out.findings.find((f: { code: string }) => f.code === 'grace-too-short');
+  assert.equal(grace.severity, 'warning');
+  assert.deepEqual(grace.assumed, ['max-output-tokens', 'tpot-ms', 'gateway']);
   const vllmFinding = out.findings.find((f: { code: string }) => f.code === 'drain-aborts-in-flight');
   assert.equal(vllmFinding.path, 'spec.template.spec.containers[0].args');
   assert.equal(vllmFinding.line, 25);

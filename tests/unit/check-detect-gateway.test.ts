@@ -31,11 +31,13 @@ test('a generator header for istio: checked for Istio, and a 15 s sleep is no er
   assert.ok(!codes(report).includes('gateway-policy-missing'), 'Istio needs no gateway policy');
 });
 
-test('without a header: the default, GKE, and the 15 s sleep is below its 30 s removal p99', () => {
+test('without a header: the default, GKE, and the 15 s sleep is below its 30 s removal p99, a warning (assumed)', () => {
   const report = check(docs(istioDeployment, pool()));
   assert.deepEqual(report.checkedFor, { gateway: 'gke', name: 'GKE Gateway', source: 'default' });
   const short = report.findings.find((f) => f.code === 'prestop-too-short');
-  assert.equal(short?.severity, 'error');
+  // Below the removal p99 is an error, but the gateway (and so its removal p99) is the default, not the manifest's.
+  assert.equal(short?.severity, 'warning');
+  assert.deepEqual(short?.assumed, ['gateway']);
   assert.match(short!.fix!.text, /^35 \(30s removal p99 \+ 5s margin\)/);
 });
 

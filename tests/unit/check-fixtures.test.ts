@@ -151,7 +151,10 @@ test('a server spread over two pods (--nnodes 2) is one replica holding 16 GPUs,
 });
 
 test('--max-model-len 2048 bounds the longest request; readiness failureThreshold 600 is reported, not dropped; 1 s / 1 s readiness is flagged', () => {
-  const report = check(read('probe-fast.yaml'));
+  // Without the tests' given max-output-tokens, which would replace the manifest's.
+  const result = checkManifest(read('probe-fast.yaml'), { 'tpot-ms': '10' }, profiles);
+  assert.ok(result.ok);
+  const { report } = result;
   assert.equal(report.found.find((f) => f.flag === 'max-output-tokens')?.value, '2048');
   assert.equal(report.inputs.maxOutputTokens, 2048);
   const range = report.findings.find((f) => f.code === 'value-out-of-range');

@@ -20,6 +20,10 @@ import type { Targets } from '../workload/targets.ts';
 /** The whole check: manifest, objects, profiles and the findings so far. */
 export interface CheckContext {
   manifest: Manifest;
+  /** The settings the reader gave (by flag). */
+  given: ReadonlySet<string>;
+  /** The inputs the manifest states all at once (a generator header listing its inputs), by flag. */
+  stated: ReadonlySet<string>;
   located: Located;
   profiles: Profiles;
   findings: Finding[];
@@ -80,6 +84,7 @@ export function report(
   path: Segment[],
   message: string,
   fix?: Fix,
+  assumed?: string[],
 ): void {
   const full = object ? [...object.base, ...path] : [];
   check.findings.push({
@@ -92,6 +97,7 @@ export function report(
     message: escapeBidi(message),
     fix: fix ? { ...fix, text: escapeBidi(fix.text) } : undefined,
     remedy: fix && fix.edits.length > 0 ? 'applied' : 'manual',
+    ...(assumed ? { assumed } : {}),
   });
 }
 

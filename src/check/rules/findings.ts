@@ -39,6 +39,11 @@ export interface Finding {
   fix?: Fix;
   /** `applied`: the fixed manifest carries the fix. `manual`: the fix (or the message) says what to do by hand. */
   remedy: 'applied' | 'manual';
+  /**
+   * An error that rests on inputs the check assumed, reported as a warning: the settings that would make it known
+   * (`--strict` counts it as an error).
+   */
+  assumed?: string[];
   /** Set when the workload's `hitless.dev/ignore` annotation names this code: the reason given there. */
   suppressed?: string;
 }

@@ -8,6 +8,7 @@ import type { Segment } from '../read/path.ts';
 import type { ManifestObject } from '../read/read-manifest.ts';
 import type { InputContext, WorkloadContext } from './context.ts';
 import type { Fix, Severity } from './findings.ts';
+import type { Basis } from '../workload/assumed.ts';
 
 /**
  * How severe a rule's findings are: one level, or each level it reports with the condition for it, the usual level
@@ -45,6 +46,11 @@ interface RuleMetadata<C extends string> {
   remedy: 'applied' | 'manual';
   /** Where it runs and is listed: rules run (and findings on one line are listed) in increasing order. */
   order: number;
+  /**
+   * The inputs its errors rest on (workload/assumed.ts): an error whose input the check assumed (a default the
+   * manifest does not state and the reader did not give) is reported as a warning that names what to set.
+   */
+  restsOn?: readonly Basis[];
   /** Check settings for its fixtures, over the tests' CHECK_TEST_SETTINGS (`{ gateway: 'gke' }`). */
   fixtureSettings?: Readonly<Record<string, string>>;
 }
@@ -84,9 +90,14 @@ export function severitiesOf(rule: Pick<Rule, 'severity'>): Severity[] {
 }
 
 /** A rule's severity in words, each level with its condition: "error below the longest request; warning …". */
-export function describeSeverity(rule: Pick<Rule, 'severity'>): string {
-  if (typeof rule.severity === 'string') return rule.severity;
-  return Object.entries(rule.severity)
-    .map(([level, when]) => (when ? `${level} ${when}` : level))
-    .join('; ');
+export function describeSeverity(rule: Pick<Rule, 'severity' | 'restsOn'>): string {
+  const levels =
+    typeof rule.severity === 'string'
+      ? rule.severity
+      : Object.entries(rule.severity)
+          .map(([level, when]) => (when ? `${level} ${when}` : level))
+          .join('; ');
+  return rule.restsOn
+    ? `${levels} (the error a warning while the ${rule.restsOn.join(' or the ')} is assumed)`
+    : levels;
 }

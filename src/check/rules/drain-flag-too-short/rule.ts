@@ -9,6 +9,7 @@ export const rule = defineRule({
   order: 80,
   scope: 'workload',
   severity: { error: 'below the longest request', warning: 'below the drain budget' },
+  restsOn: ['longest request'],
   summary: 'The server\u2019s drain flag (or its default) ends the drain early.',
   remediation: 'Raise the drain flag to the drain budget.',
   remedy: 'applied',

@@ -11,6 +11,7 @@ export const rule = defineRule({
   order: 250,
   scope: 'manifest',
   severity: { error: 'below the longest request', warning: 'below the plan\u2019s gateway timeout' },
+  restsOn: ['longest request'],
   summary: 'A gateway policy or HTTPRoute timeout that cuts long responses.',
   remediation: 'Raise the timeout to the plan\u2019s: the longest request with headroom.',
   remedy: 'applied',

@@ -8,6 +8,7 @@ export const rule = defineRule({
   order: 60,
   scope: 'workload',
   severity: { error: 'below preStop + longest request', warning: 'below preStop + drain + teardown' },
+  restsOn: ['longest request', 'removal p99'],
   summary: 'terminationGracePeriodSeconds leaves too little time after the preStop sleep.',
   remediation: 'Raise terminationGracePeriodSeconds to preStop + drain + teardown.',
   remedy: 'applied',

@@ -9,6 +9,7 @@ export const rule = defineRule({
   order: 20,
   scope: 'workload',
   severity: { error: 'below the removal p99', warning: 'below removal + margin' },
+  restsOn: ['removal p99'],
   summary: 'The preStop sleep ends before every gateway has stopped routing to the pod.',
   remediation: 'Raise the preStop sleep to the removal p99 + margin.',
   remedy: 'applied',

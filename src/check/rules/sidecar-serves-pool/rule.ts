@@ -25,6 +25,7 @@ export const rule = defineRule({
   order: 390,
   scope: 'manifest',
   severity: { error: 'below Kubernetes 1.29 (native sidecars off by default)', info: 'otherwise' },
+  restsOn: ['Kubernetes version'],
   summary:
     'A native sidecar (an initContainer with restartPolicy: Always) serves the pool\u2019s port: the kubelet stops it only after the model server has exited, with what is left of the same grace period, so the proxy accepts throughout the server\u2019s drain.',
   remediation:

@@ -10,6 +10,7 @@ export const rule = defineRule({
   order: 130,
   scope: 'workload',
   severity: { error: 'when liveness would restart a loading model', info: 'otherwise' },
+  restsOn: ['model load time'],
   summary: 'No startup probe for the model load.',
   remediation: 'Add a startup probe whose period \u00d7 failureThreshold covers the model load.',
   remedy: 'applied',

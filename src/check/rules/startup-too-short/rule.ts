@@ -9,6 +9,7 @@ export const rule = defineRule({
   order: 140,
   scope: 'workload',
   severity: 'error',
+  restsOn: ['model load time'],
   summary: 'The startup probe gives up before the model load time.',
   remediation: 'Raise the startup probe\u2019s failureThreshold to cover the model load.',
   remedy: 'applied',

@@ -7,6 +7,7 @@ export const rule = defineRule({
   order: 150,
   scope: 'workload',
   severity: { error: 'when maxUnavailable is 0', warning: 'otherwise' },
+  restsOn: ['spare GPUs'],
   summary: 'maxSurge above 0 while the cluster has no spare GPUs for an extra pod.',
   remediation: 'Set maxSurge 0 and maxUnavailable 1, or say how many GPUs are spare (--spare-gpus).',
   remedy: 'applied',
