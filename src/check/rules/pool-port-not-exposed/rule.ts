@@ -1,4 +1,3 @@
-/** pool-port-not-exposed: An InferencePool targetPort the model-server container does not expose. */
 import { findFlag } from '../../workload/command-line.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 import { objectName, setEdit } from '../context.ts';
