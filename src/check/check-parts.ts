@@ -15,14 +15,14 @@
  * (read-plain-yaml.ts: the same objects as the full parse, and the line of each node), and any other with `yaml`.
  */
 import type { Profiles } from '../facts/profiles.ts';
-import { checkManifest, checkRead, dedupe, type CheckReport, type WholeInput } from './check.ts';
-import { countFindings, sortFindings, type Finding } from './rules/findings.ts';
+import { checkManifest, checkRead, type CheckReport, type WholeInput } from './check.ts';
+import type { Finding } from './rules/findings.ts';
 import type { InputProblem } from './read/guard-input.ts';
 import { GROUP_LIMITS } from './read/limits.ts';
 import { selects } from './workload/locate.ts';
-import { indexParts, problemInInput, type PartIndex, type PartsIndexer } from './part-index.ts';
+import { problemInInput, type PartIndex, type PartsIndexer } from './part-index.ts';
 import { readPlainManifest } from './read/read-plain-manifest.ts';
-import { pieceAt, type Part } from './read/split-documents.ts';
+import { pieceAt } from './read/split-documents.ts';
 
 /** Bounds on one batch: parts are added until either is reached (a group is never split). */
 export interface BatchLimits {
@@ -36,9 +36,6 @@ export interface BatchLimits {
  * 140 MB at 2,000 documents to 300–370 MB at 10,000; with 8, to about 215 MB, for the same CPU time.
  */
 const DEFAULT_LIMITS: BatchLimits = { bytes: 8 * 1024, parts: 8 };
-
-/** The outcome: the report (as `checkManifest` gives it, for the whole input) or the first problem. */
-export type PartsResult = { ok: true; report: CheckReport } | { ok: false; problem: InputProblem };
 
 /** Union-find over part indices. */
 function unionFind(size: number): { find: (i: number) => number; union: (a: number, b: number) => void } {
@@ -126,38 +123,11 @@ export type IndexedResult =
   | { ok: false; problem: InputProblem };
 
 /**
- * Check the parts of an input (from `splitDocuments`, in input order) as `checkManifest` checks the whole text:
- * findings carry the input's documents and lines. `limits` bound a batch (tests make them small).
- */
-export function checkParts(
-  parts: Part[],
-  settings: Record<string, string>,
-  profiles: Profiles,
-  limits: BatchLimits = DEFAULT_LIMITS,
-): PartsResult {
-  const indexer = indexParts(profiles);
-  for (const part of parts) {
-    const problem = indexer.add(part);
-    if (problem) return { ok: false, problem };
-  }
-  const findings: Finding[] = [];
-  const result = checkIndexedParts(
-    indexer,
-    (i) => parts[i].text,
-    settings,
-    profiles,
-    (f) => findings.push(f),
-    limits,
-  );
-  if (!result.ok) return result;
-  const sorted = sortFindings(dedupe(findings));
-  return { ok: true, report: { ...result.report, findings: sorted, counts: countFindings(sorted) } };
-}
-
-/**
- * The second pass of `checkParts`, over parts already indexed: `partAt` gives a part's text when its batch is
- * checked, and `emit` takes each finding as it is made. A finding may be emitted more than once (`dedupe` keeps the
- * first), and they come in no particular order (`sortFindings` orders them); the report counts none of them.
+ * Check the parts of an input, indexed in input order (`indexParts`), as `checkManifest` checks the whole text: findings
+ * carry the input's documents and lines. `partAt` gives a part's text when its batch is checked, and `emit` takes each
+ * finding as it is made. A finding may be emitted more than once (`dedupe` keeps the first), and they come in no
+ * particular order (`sortFindings` orders them); the report counts none of them. `limits` bound a batch (tests make
+ * them small).
  */
 export function checkIndexedParts(
   indexer: PartsIndexer,

@@ -43,35 +43,22 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     if (RESTATED.has(warning.code)) continue;
     // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
     if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
+    let { severity, message } = warning;
     if (warning.code === 'drain-flag-min-version') {
       const release = workloadRelease(ctx);
       const at = drainFlagAt(ctx.server, release);
       if (at.kind === 'available' || at.kind === 'no-flag') continue;
       if (at.kind === 'too-old') {
-        report(
-          ctx.check,
-          ctx.object,
-          warning.code,
-          'warning',
-          WARNING_PATHS[warning.code]!(ctx),
-          `The image is ${ctx.server.name} ${release}, older than ${at.since}, the first release expected to have ${at.flag}: ${warning.message}`,
-        );
-        continue;
+        severity = 'warning';
+        message = `The image is ${ctx.server.name} ${release}, older than ${at.since}, the first release expected to have ${at.flag}: ${warning.message}`;
       }
     }
+    // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
+    if (warning.code === 'drain-unbounded-server')
+      message = `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`;
     const where = WARNING_PATHS[warning.code];
-    if (warning.code === 'drain-unbounded-server') {
-      // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
-      report(
-        ctx.check,
-        ctx.object,
-        warning.code,
-        warning.severity,
-        where!(ctx),
-        `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`,
-      );
-    } else if (where) {
-      report(ctx.check, ctx.object, warning.code, warning.severity, where(ctx), warning.message);
+    if (where) {
+      report(ctx.check, ctx.object, warning.code, severity, where(ctx), message);
     } else if (!seen.has(`${warning.code}\n${warning.message}`)) {
       seen.add(`${warning.code}\n${warning.message}`);
       report(ctx.check, undefined, warning.code, warning.severity, [], warning.message);

@@ -7,22 +7,27 @@ import { pieceAt } from '../check/read/split-documents.ts';
 import type { Joined } from './check-input.ts';
 import { annotationLevel, formatAnnotation } from './github-annotations.ts';
 
+/** The file and its own line of a line of the joined text (the file alone, or '', for a finding without a line). */
+export function placeOf(joined: Joined, line: number | undefined): { file: string; line?: number } {
+  const { starts } = joined;
+  if (line === undefined) return { file: starts.length === 1 ? starts[0].name : '' };
+  const file = starts[pieceAt(starts.length, line, (i) => starts[i].line)];
+  return { file: file.name, line: line - file.line + 1 };
+}
+
 /** `file:line` of a line of the joined text (the file alone, or '', for a finding without a line). */
 export function locate(joined: Joined, line: number | undefined): string {
-  const { starts } = joined;
-  if (line === undefined) return starts.length === 1 ? starts[0].name : '';
-  const file = starts[pieceAt(starts.length, line, (i) => starts[i].line)];
-  return `${file.name}:${line - file.line + 1}`;
+  const place = placeOf(joined, line);
+  return place.line === undefined ? place.file : `${place.file}:${place.line}`;
 }
 
 /** A problem as `file:line:column: message`, its message naming the file's own line. */
 export function problemText(joined: Joined, problem: InputProblem): string {
   if (problem.line === undefined) return problem.message;
-  const place = locate(joined, problem.line);
-  const local = place.slice(place.lastIndexOf(':') + 1);
+  const { file, line } = placeOf(joined, problem.line);
   // The message's own line (`at line N`, with or without a column) is the joined text's: say the file's.
-  const message = problem.message.replace(new RegExp(`at line ${problem.line}\\b`), `at line ${local}`);
-  return `${place}${problem.column ? `:${problem.column}` : ''}: ${message}`;
+  const message = problem.message.replace(new RegExp(`at line ${problem.line}\\b`), `at line ${line}`);
+  return `${file}:${line}${problem.column ? `:${problem.column}` : ''}: ${message}`;
 }
 
 function indent(text: string, by: string): string {
@@ -52,14 +57,11 @@ function findingPrinter(format: string, joined: Joined): (f: Finding) => string 
   if (format === 'github')
     // One workflow annotation per finding, on its file and line, so the run shows them on the changed lines.
     return (f) => {
-      const place = locate(joined, f.line);
-      const at = f.line === undefined ? undefined : place.lastIndexOf(':');
-      const file = at === undefined ? place || undefined : place.slice(0, at);
-      const line = at === undefined ? undefined : Number(place.slice(at + 1));
+      const { file, line } = placeOf(joined, f.line);
       const fix = f.fix ? ` ${f.remedy === 'manual' ? 'Fix (manual)' : 'Fixable'}: ${f.fix.text}` : '';
       return `${formatAnnotation({
         level: annotationLevel(f.severity),
-        file: file === '-' ? undefined : file,
+        file: file === '-' || file === '' ? undefined : file,
         line: file === '-' ? undefined : line,
         title: `hitless ${f.code}${f.object ? ` (${f.object})` : ''}`,
         message: `${f.path ? `${f.path}: ` : ''}${f.message}${fix}`,
@@ -67,14 +69,8 @@ function findingPrinter(format: string, joined: Joined): (f: Finding) => string 
     };
   if (format === 'json')
     return ({ fix, ...f }) => {
-      const place = locate(joined, f.line);
-      const file = f.line === undefined ? place : place.slice(0, place.lastIndexOf(':'));
-      const json = {
-        ...f,
-        file: file || undefined,
-        line: f.line === undefined ? undefined : Number(place.slice(place.lastIndexOf(':') + 1)),
-        fix: fix?.text,
-      };
+      const { file, line } = placeOf(joined, f.line);
+      const json = { ...f, file: file || undefined, line, fix: fix?.text };
       return `,\n${JSON.stringify(json, null, 2).replace(/^/gm, '    ')}`;
     };
   return (f) => `${findingText(joined, f)}\n`;

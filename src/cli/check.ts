@@ -274,40 +274,19 @@ async function checkAndPrint(
     process.stdout.write(unifiedDiff(own(input.text), own(fixManifest(manifest, findings).text), where.path));
     return code;
   }
+  const workloads = `${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked`;
+  let pieces: Iterable<string>;
   if (format === 'github') {
-    await writeInPieces(
-      process.stdout,
-      (function* pieces() {
-        yield* printed.pieces();
-        yield `${formatAnnotation({
-          level: code === 0 ? 'notice' : 'error',
-          title: 'hitless check',
-          message:
-            report.workloads === 0
-              ? `No model-server workload was checked (${describeCounts(counts)}).`
-              : `${describeCounts(counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked).`,
-        })}\n`;
-      })(),
-    );
-    return code;
-  }
-  if (format === 'sarif') {
+    const message =
+      report.workloads === 0
+        ? `No model-server workload was checked (${describeCounts(counts)}).`
+        : `${describeCounts(counts)} (${workloads}).`;
+    const level = code === 0 ? 'notice' : 'error';
+    pieces = framed('', printed.pieces(), `${formatAnnotation({ level, title: 'hitless check', message })}\n`, false);
+  } else if (format === 'sarif') {
     const [before, after] = sarifFrame(code);
-    await writeInPieces(
-      process.stdout,
-      (function* pieces() {
-        yield before;
-        let first = true;
-        for (const piece of printed.pieces()) {
-          yield first ? piece.slice(1) : piece;
-          first = false;
-        }
-        yield after;
-      })(),
-    );
-    return code;
-  }
-  if (format === 'json') {
+    pieces = framed(before, printed.pieces(), after);
+  } else if (format === 'json') {
     // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
     const fixed = names.length === 1 && manifest ? fixManifest(manifest, findings).text : undefined;
     // The findings are written as they are read from the store (the same text as one JSON.stringify), so that a
@@ -316,42 +295,45 @@ async function checkAndPrint(
       `${JSON.stringify({ ok: code === 0, exitCode: code, counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
         '"findings": []',
       );
-    await writeInPieces(
-      process.stdout,
+    pieces =
       counts.error + counts.warning + counts.info === 0
         ? [`${before}"findings": []${after}`]
-        : (function* pieces() {
-            yield `${before}"findings": [`;
-            let first = true;
-            for (const piece of printed.pieces()) {
-              // Each finding's text starts with the comma that separates it from the one before.
-              yield first ? piece.slice(1) : piece;
-              first = false;
-            }
-            yield `\n  ]${after}`;
-          })(),
+        : framed(`${before}"findings": [`, printed.pieces(), `\n  ]${after}`);
+  } else {
+    const out = [
+      report.workloads === 0
+        ? `${names.join(', ')}: no model-server workload was checked, so this is not a pass (${describeCounts(counts)})${strict ? '; --strict fails the run' : ''}`
+        : `${names.join(', ')}: ${describeCounts(counts)} (${workloads})`,
+      `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
+      ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
+      ...(printed.assumed > 0
+        ? [
+            `  Assumed: ${printed.assumed} warning${printed.assumed === 1 ? '' : 's'} would be ${printed.assumed === 1 ? 'an error' : 'errors'} on inputs the manifest does not state; each names the settings to give${strict ? ' (--strict fails the run on them)' : ', or --strict fails the run on them'}`,
+          ]
+        : []),
+    ];
+    const generate = `hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`;
+    pieces = framed(
+      `${out.join('\n')}\n`,
+      printed.pieces(),
+      `  The generator's manifest for these settings: ${generate}\n`,
+      false,
     );
-    return code;
   }
-  const out = [
-    report.workloads === 0
-      ? `${names.join(', ')}: no model-server workload was checked, so this is not a pass (${describeCounts(counts)})${strict ? '; --strict fails the run' : ''}`
-      : `${names.join(', ')}: ${describeCounts(counts)} (${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked)`,
-    `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
-    ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
-    ...(printed.assumed > 0
-      ? [
-          `  Assumed: ${printed.assumed} warning${printed.assumed === 1 ? '' : 's'} would be ${printed.assumed === 1 ? 'an error' : 'errors'} on inputs the manifest does not state; each names the settings to give${strict ? ' (--strict fails the run on them)' : ', or --strict fails the run on them'}`,
-        ]
-      : []),
-  ];
-  await writeInPieces(
-    process.stdout,
-    (function* pieces() {
-      yield `${out.join('\n')}\n`;
-      yield* printed.pieces();
-      yield `  The generator's manifest for these settings: hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}\n`;
-    })(),
-  );
+  await writeInPieces(process.stdout, pieces);
   return code;
+}
+
+/**
+ * `before`, the printed findings and `after`. A JSON or SARIF finding's text starts with the comma that separates it
+ * from the one before (`commas`): the first one's is left out.
+ */
+function* framed(before: string, findings: Iterable<string>, after: string, commas = true): Generator<string> {
+  yield before;
+  let first = commas;
+  for (const piece of findings) {
+    yield first ? piece.slice(1) : piece;
+    first = false;
+  }
+  yield after;
 }

@@ -42,9 +42,6 @@ export async function runPolicy(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'namespace-selector', 'policy-name'], ['deny']);
   noPositional(args, 'policy');
   const format = choiceOption(args, 'format', FORMATS, 'vap');
-  const deny = args.options.deny ?? 'false';
-  if (deny !== 'true' && deny !== 'false')
-    throw new UsageError(`--deny takes true or false (got ${JSON.stringify(deny)})`);
   const name = args.options['policy-name'] ?? 'hitless-drain';
   if (!DNS_NAME.test(name))
     throw new UsageError(
@@ -56,7 +53,7 @@ export async function runPolicy(argv: string[]): Promise<number> {
   const resolved = resolveInputs(args.inputs, profiles);
   if (resolved.errors.length > 0) throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
   const planned = plan(resolved.inputs, profiles);
-  const actions: PolicyAction[] = deny === 'true' ? ['Deny', 'Audit'] : ['Warn', 'Audit'];
+  const actions: PolicyAction[] = args.options.deny === 'true' ? ['Deny', 'Audit'] : ['Warn', 'Audit'];
   process.stdout.write(
     emitPolicy(planned, resolved.inputs, {
       format,

@@ -10,7 +10,7 @@ import { ruleRows } from '../check/rules/index.ts';
 import { WARNING_CODES } from '../model/plan-types.ts';
 import type { Finding } from '../check/index.ts';
 import type { Joined } from './check-input.ts';
-import { locate } from './check-print.ts';
+import { placeOf } from './check-print.ts';
 import { packageVersion } from './version.ts';
 
 /** The schema the log names (OASIS SARIF 2.1.0, errata 01). */
@@ -71,9 +71,7 @@ export function sarifFrame(exitCode: number): [string, string] {
 export function sarifResultPrinter(joined: Joined): (f: Finding) => string {
   const index = new Map<string, number>(sarifRules().map((r, i) => [r.id, i]));
   return (f) => {
-    const place = locate(joined, f.line);
-    const colon = f.line === undefined ? -1 : place.lastIndexOf(':');
-    const file = colon === -1 ? place : place.slice(0, colon);
+    const { file, line } = placeOf(joined, f.line);
     const result: Result = {
       ruleId: f.code,
       ruleIndex: index.get(f.code),
@@ -85,7 +83,7 @@ export function sarifResultPrinter(joined: Joined): (f: Finding) => string {
               {
                 physicalLocation: {
                   artifactLocation: { uri: artifactUri(file) },
-                  ...(colon === -1 ? {} : { region: { startLine: Number(place.slice(colon + 1)) } }),
+                  ...(line === undefined ? {} : { region: { startLine: line } }),
                 },
               },
             ],

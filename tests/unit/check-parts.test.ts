@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { checkManifest } from '../../src/check/index.ts';
-import { checkParts } from '../../src/check/check-parts.ts';
+import { checkParts } from '../support/check-parts.ts';
 import { splitDocuments } from '../../src/check/read/split-documents.ts';
 import { profiles } from '../support/check.ts';
 

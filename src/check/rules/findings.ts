@@ -22,6 +22,11 @@ export interface Fix {
   edits: Edit[];
 }
 
+/** A fix the reader makes by hand: "Manual: " and what to do, with no edits. */
+export function manualFix(todo: string): Fix {
+  return { text: `Manual: ${todo}`, edits: [] };
+}
+
 /** One finding about the manifest. */
 export interface Finding {
   code: FindingCode;

@@ -24,14 +24,16 @@ export function createCheckRunner(profiles: Profiles): CheckRunner {
   let answered = false;
   let nextId = 1;
 
-  const onPage = async (request: CheckRequest) => (await import('./check-messages.ts')).answerCheck(request, profiles);
-
   const settle = (reply: CheckReply | undefined) => {
     if (reply && reply.id !== pending?.request.id) return; // the answer to a request a newer one replaced
     const waiting = pending;
     pending = undefined;
     waiting?.resolve(reply);
   };
+  const onPage = (request: CheckRequest) =>
+    import('./check-messages.ts')
+      .then((m) => m.answerCheck(request, profiles))
+      .then(settle, (error: Error) => settle({ id: request.id, failed: error.message }));
 
   const stop = () => {
     worker?.terminate();
@@ -57,11 +59,7 @@ export function createCheckRunner(profiles: Profiles): CheckRunner {
         event.preventDefault();
         noWorker = true;
         stop();
-        const waiting = pending;
-        if (waiting)
-          onPage(waiting.request).then(settle, (error: Error) =>
-            settle({ id: waiting.request.id, failed: error.message }),
-          );
+        if (pending) void onPage(pending.request);
       };
       started.postMessage({ profiles });
       worker = started;
@@ -85,7 +83,7 @@ export function createCheckRunner(profiles: Profiles): CheckRunner {
         if (running) {
           busySince ??= performance.now();
           running.postMessage(request);
-        } else onPage(request).then(settle, (error: Error) => settle({ id: request.id, failed: error.message }));
+        } else void onPage(request);
       });
     },
     dispose() {

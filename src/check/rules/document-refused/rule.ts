@@ -1,4 +1,3 @@
-/** document-refused: A document the checker refused unread (not valid YAML, a repeated key, nested too deep, or aliases past the bound); the others were checked. */
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({

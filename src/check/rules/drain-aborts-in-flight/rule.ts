@@ -1,4 +1,3 @@
-/** drain-aborts-in-flight: A server whose drain flag defaults to aborting (vLLM --shutdown-timeout) runs without it, or with 0. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { drainFlagAt } from '../../../facts/releases.ts';
 import { drainWhy, flagFix, flagPath, readFlag, workloadRelease } from '../shared/drain-flag.ts';

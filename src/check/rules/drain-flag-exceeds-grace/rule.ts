@@ -1,4 +1,3 @@
-/** drain-flag-exceeds-grace: The drain flag is longer than the grace period leaves after the preStop sleep and teardown. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { flagFix, flagPath, readFlag } from '../shared/drain-flag.ts';
 import { defineRule } from '../rule.ts';

@@ -1,4 +1,3 @@
-/** drain-flag-too-short: The server’s drain flag (or its default) ends the drain early. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf } from '../context.ts';
 import { drainWhy, flagFix, flagPath, readFlag } from '../shared/drain-flag.ts';

@@ -1,4 +1,3 @@
-/** gateway-draining-too-short: A gateway connection-draining timeout shorter than the pod’s preStop + drain. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { shortPolicyTimeouts } from '../shared/gateway.ts';
 import { defineRule } from '../rule.ts';

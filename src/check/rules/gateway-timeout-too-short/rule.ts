@@ -1,4 +1,3 @@
-/** gateway-timeout-too-short: A gateway policy or HTTPRoute timeout that cuts long responses. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf, setFix } from '../context.ts';
 import { parseDuration } from '../../read/duration.ts';

@@ -1,4 +1,3 @@
-/** grace-too-short: terminationGracePeriodSeconds leaves too little time after the preStop sleep. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { graceFix } from '../shared/prestop.ts';
 import { defineRule, type Verdict } from '../rule.ts';

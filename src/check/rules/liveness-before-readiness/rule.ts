@@ -1,4 +1,3 @@
-/** liveness-before-readiness: Liveness gives up (period × threshold) before readiness does. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { setFix, type WorkloadContext } from '../context.ts';
 import { readProbe } from '../../workload/pod.ts';

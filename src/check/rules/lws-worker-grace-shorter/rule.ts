@@ -1,4 +1,3 @@
-/** lws-worker-grace-shorter: A LeaderWorkerSet’s workers get SIGKILL before the leader’s drain ends. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { setEdit } from '../context.ts';
 import { DEFAULT_GRACE_SECONDS, intField, intOr } from '../../workload/pod.ts';

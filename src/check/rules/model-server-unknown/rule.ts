@@ -1,4 +1,3 @@
-/** model-server-unknown: A workload with GPUs or a pool whose model server the checker cannot tell. */
 import { ENGINE_TYPE_LABEL } from '../../../emit/bundle.ts';
 import { defineRule } from '../rule.ts';
 

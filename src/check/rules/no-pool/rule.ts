@@ -1,4 +1,3 @@
-/** no-pool: Model-server workloads without an InferencePool in the input. */
 import { defineRule } from '../rule.ts';
 
 /**

@@ -1,4 +1,3 @@
-/** no-workload: An InferencePool without a workload in the input. */
 import { formatLabels } from '../shared/pool-targets.ts';
 import { defineRule } from '../rule.ts';
 

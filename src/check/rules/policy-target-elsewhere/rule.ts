@@ -1,4 +1,3 @@
-/** policy-target-elsewhere: A gateway policy or route aimed at something other than an InferencePool of the input (another pool, a Service): it is neither checked nor fixed with this input’s plan. */
 import { policyPlans, refName, routeRules } from '../shared/gateway.ts';
 import { defineRule } from '../rule.ts';
 

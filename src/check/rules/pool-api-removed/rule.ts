@@ -1,4 +1,3 @@
-/** pool-api-removed: An InferencePool in the removed inference.networking.x-k8s.io API. */
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({

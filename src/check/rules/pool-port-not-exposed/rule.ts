@@ -1,4 +1,3 @@
-/** pool-port-not-exposed: An InferencePool targetPort the model-server container does not expose. */
 import { findFlag } from '../../workload/command-line.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 import { objectName, setEdit } from '../context.ts';
@@ -6,6 +5,7 @@ import { flagFor } from '../../workload/identify-server.ts';
 import { runningContainersOf, servingPort } from '../../workload/pod.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
 import { defineRule, type PlannedVerdict } from '../rule.ts';
+import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'pool-port-not-exposed',
@@ -58,10 +58,9 @@ export const rule = defineRule({
             planned:
               exposing.length > 0
                 ? // Other workloads of the pool serve this port: changing the pool's port would break them.
-                  {
-                    text: `Manual: make ${who} serve port ${port.number} like the pool\u2019s other pods, or give them a pool of their own; the pool\u2019s port is left as it is because ${exposing.map((t) => objectName(t.object)).join(', ')} serve${exposing.length === 1 ? 's' : ''} it.`,
-                    edits: [],
-                  }
+                  manualFix(
+                    `make ${who} serve port ${port.number} like the pool\u2019s other pods, or give them a pool of their own; the pool\u2019s port is left as it is because ${exposing.map((t) => objectName(t.object)).join(', ')} serve${exposing.length === 1 ? 's' : ''} it.`,
+                  )
                 : { text: `number: ${serving}`, edits: [setEdit(pool.object, port.path, serving)] },
           });
         }

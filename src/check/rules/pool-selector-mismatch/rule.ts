@@ -1,4 +1,3 @@
-/** pool-selector-mismatch: An InferencePool selector that matches no pod template in the manifest. */
 import { objectName } from '../context.ts';
 import { formatLabels, poolTargets, selectorFix } from '../shared/pool-targets.ts';
 import { defineRule } from '../rule.ts';

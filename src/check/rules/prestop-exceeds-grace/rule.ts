@@ -1,4 +1,3 @@
-/** prestop-exceeds-grace: The preStop sleep is longer than terminationGracePeriodSeconds. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { graceFix, judgedSleepSeconds } from '../shared/prestop.ts';
 import { defineRule } from '../rule.ts';

@@ -1,4 +1,3 @@
-/** prestop-missing: The model-server container has no preStop hook, while the plan sleeps before SIGTERM. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { readPreStop, sidecarsOf } from '../../workload/pod.ts';
 import { plannedHook } from '../shared/prestop.ts';

@@ -1,4 +1,3 @@
-/** prestop-sleep-unsupported: The sleep action on a Kubernetes version that does not enable it (below 1.30: alpha and off in 1.29, absent before). */
 import { plannedHook } from '../shared/prestop.ts';
 import { defineRule } from '../rule.ts';
 

@@ -1,4 +1,3 @@
-/** prestop-too-short: The preStop sleep ends before every gateway has stopped routing to the pod. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf, setEdit } from '../context.ts';
 import { judgedSleepSeconds } from '../shared/prestop.ts';

@@ -1,4 +1,3 @@
-/** prestop-unreadable: A preStop hook that is not a sleep, so its length is unknown. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf } from '../context.ts';
 import { defineRule } from '../rule.ts';

@@ -1,4 +1,3 @@
-/** progress-deadline-too-short: progressDeadlineSeconds is below grace + model load (and the 600 s floor). */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { setFix, type WorkloadContext } from '../context.ts';
 import { intField, intOr } from '../../workload/pod.ts';

@@ -1,4 +1,3 @@
-/** readiness-missing: The model-server container has no readiness probe. */
 import { readProbe } from '../../workload/pod.ts';
 import { addProbeFix } from '../shared/probes.ts';
 import { defineRule } from '../rule.ts';

@@ -1,4 +1,3 @@
-/** readiness-path-differs: A readiness path other than the model-server profile’s, with the profile’s reasons. */
 import { readProbe } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 

@@ -1,4 +1,3 @@
-/** readiness-too-tight: A readiness probe every second with a one-second timeout: a busy server misses it and leaves the pool mid-load. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { setEdit } from '../context.ts';
 import { readProbe } from '../../workload/pod.ts';

@@ -1,4 +1,3 @@
-/** server-invocation-unknown: The command that starts the model server cannot be found with certainty, so its drain flag is a manual fix. */
 import { drainWhy, flagFix } from '../shared/drain-flag.ts';
 import { defineRule } from '../rule.ts';
 

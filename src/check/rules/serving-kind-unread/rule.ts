@@ -1,4 +1,3 @@
-/** serving-kind-unread: A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass. */
 import { UNREAD_SERVING_KINDS } from '../../workload/locate.ts';
 import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';

@@ -5,7 +5,7 @@
  */
 import { drainFlagAt, imageRelease } from '../../../facts/releases.ts';
 import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
-import type { Fix } from '../findings.ts';
+import { manualFix, type Fix } from '../findings.ts';
 import { quote, type Segment } from '../../read/path.ts';
 import { flagEdit, invocationText } from '../../workload/server-invocation.ts';
 
@@ -26,26 +26,21 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   // Seconds worked out from huge values (a preStop near int64's end) lose their units in a double, and can come out
   // negative; a negative drain aborts the in-flight requests or stops the server at start: never written.
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    return {
-      text: `Manual: the checker worked out ${setting}, which is no drain a server accepts, from values too large to add exactly; bring the grace period and preStop into a real range, then check again.`,
-      edits: [],
-    };
+    return manualFix(
+      `the checker worked out ${setting}, which is no drain a server accepts, from values too large to add exactly; bring the grace period and preStop into a real range, then check again.`,
+    );
   }
   if (at.kind === 'too-old') {
-    return {
-      text:
-        `Manual: ${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
+    return manualFix(
+      `${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
         + `Move the image to ${at.since} or later, then add ${setting} to ${placeOf(ctx)}.`,
-      edits: [],
-    };
+    );
   }
   if (at.kind === 'unknown-release') {
-    return {
-      text:
-        `Manual: the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
+    return manualFix(
+      `the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
         + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, add ${setting} to ${placeOf(ctx)}; on an older one, move the image first.`,
-      edits: [],
-    };
+    );
   }
   // A KServe LLMInferenceService container that writes neither command nor args runs the preset's (the controller
   // merges the CR's container over the preset's of the same name, and a list such as args is replaced whole): args
@@ -60,17 +55,13 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
     };
   }
   if (!invocation?.found) {
-    return {
-      text: `Manual: add ${setting} to the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
-      edits: [],
-    };
+    return manualFix(
+      `add ${setting} to the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
+    );
   }
   const written = flagEdit(container.line, invocation, container.path, flag, String(seconds));
   if (!written.ok)
-    return {
-      text: `Manual: set ${setting} in ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`,
-      edits: [],
-    };
+    return manualFix(`set ${setting} in ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`);
   const edit = rebase(object, written.edit);
   edit.document = object.document;
   if (invocation.how !== 'script') edit.comment = ` ${why}`;

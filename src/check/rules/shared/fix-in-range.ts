@@ -8,7 +8,7 @@ import type { ValueRanges } from '../../../facts/profiles.ts';
 import { isRecord, type Segment } from '../../read/path.ts';
 import type { ManifestObject } from '../../read/read-manifest.ts';
 import { brokenRelations, maximumOf, rangeAt, writable } from '../../workload/value-ranges.ts';
-import type { Fix } from '../findings.ts';
+import { manualFix, type Fix } from '../findings.ts';
 
 /** Each number a value holds, with its path from the value (the value's own for a number). */
 function numbersIn(value: unknown, path: Segment[] = []): [Segment[], unknown][] {
@@ -33,12 +33,10 @@ export function fixInRange(
       const range = rangeAt(path, ranges, object?.kind);
       if (!range || writable(value, range)) continue;
       const key = String(path.at(-1));
-      return {
-        text:
-          `Manual: the fix would set ${key} to ${value}, outside the ${range.minimum} to ${maximumOf(range)} the API server accepts `
+      return manualFix(
+        `the fix would set ${key} to ${value}, outside the ${range.minimum} to ${maximumOf(range)} the API server accepts `
           + `(${range.type}), so the checker wrote nothing; bring the values it was worked out from into range, then check again.`,
-        edits: [],
-      };
+      );
     }
   }
   return object ? fixKeepsRelations(fix, object, ranges) : fix;
@@ -75,8 +73,7 @@ function fixKeepsRelations(fix: Fix, object: ManifestObject, ranges: ValueRanges
     ({ relation: r }) => !before.has(r) || written.has(r.left.path) || written.has(r.right.path),
   );
   if (!broken) return fix;
-  return {
-    text: `Manual: with the fix, ${broken.message}, which the API server refuses, so the checker wrote nothing; change the values by hand, then check again.`,
-    edits: [],
-  };
+  return manualFix(
+    `with the fix, ${broken.message}, which the API server refuses, so the checker wrote nothing; change the values by hand, then check again.`,
+  );
 }

@@ -1,7 +1,7 @@
 /** The probe the plan wants, as a fix on the port the server answers on: shared by the missing-probe rules. */
 import type { PlannedProbe } from '../../../model/plan.ts';
 import { setEdit, snippet, type WorkloadContext } from '../context.ts';
-import type { Fix } from '../findings.ts';
+import { manualFix, type Fix } from '../findings.ts';
 import { findFlag } from '../../workload/command-line.ts';
 import { flagFor } from '../../workload/identify-server.ts';
 import { servingPort } from '../../workload/pod.ts';
@@ -64,10 +64,9 @@ export function addProbeFix(
     };
   }
   if (probePort(ctx) === undefined) {
-    return {
-      text: `Manual: add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none):\n${snippet(key, value)}`,
-      edits: [],
-    };
+    return manualFix(
+      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none):\n${snippet(key, value)}`,
+    );
   }
   const path = [...ctx.container.path, key];
   const edits = [setEdit(ctx.object, path, value)];

@@ -7,6 +7,7 @@
  */
 import type { WorkloadContext } from '../context.ts';
 import { defineRule } from '../rule.ts';
+import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'shell-swallows-sigterm',
@@ -56,12 +57,10 @@ export const rule = defineRule({
         : script.parsed.traps
           ? 'the script sets a trap'
           : 'other commands follow it';
-    return {
-      text:
-        `Manual: make ${ctx.server.name} PID 1\u2019s direct child receive SIGTERM: start it with exec as the script\u2019s last command, or forward the signal with a trap; `
+    return manualFix(
+      `make ${ctx.server.name} PID 1\u2019s direct child receive SIGTERM: start it with exec as the script\u2019s last command, or forward the signal with a trap; `
         + `the checker did not edit the script because ${why}.`,
-      edits: [],
-    };
+    );
   },
 });
 

@@ -19,6 +19,7 @@ import { poolTargets } from '../shared/pool-targets.ts';
 /** The first Kubernetes minor release that enables native sidecars by default (SidecarContainers beta). */
 const SIDECARS_FROM_MINOR = 29;
 import { defineRule, type PlannedVerdict } from '../rule.ts';
+import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'sidecar-serves-pool',
@@ -53,10 +54,9 @@ export const rule = defineRule({
                 `${name} serves port ${port.number} of InferencePool/${pool.object.name} as a native sidecar, which Kubernetes ${inputs.kubernetesVersion} does not enable by default `
                 + '(SidecarContainers is beta and on from 1.29): without the feature the API server drops restartPolicy from init containers, so the proxy runs as an ordinary '
                 + 'init container that never exits and no pod of this template starts.',
-              planned: {
-                text: `Manual: run Kubernetes 1.29 or later (or enable the SidecarContainers feature gate), or move ${sidecar.name} into containers and hold its SIGTERM back with a preStop hook of its own.`,
-                edits: [],
-              },
+              planned: manualFix(
+                `run Kubernetes 1.29 or later (or enable the SidecarContainers feature gate), or move ${sidecar.name} into containers and hold its SIGTERM back with a preStop hook of its own.`,
+              ),
             });
             continue;
           }
@@ -75,10 +75,9 @@ export const rule = defineRule({
               + `and its drain of up to ${s(plan.drainSeconds)}, so a request that still arrives after ${server.name}\u2019s SIGTERM gets an error from the proxy instead of a refused connection. `
               + `${server.name}\u2019s own preStop sleep is what keeps such requests away; once ${server.name} has exited, a proxy that forwards only to it has nothing left in flight, `
               + `and its own stop comes out of the ${s(plan.teardownSeconds)} teardown.${hook}`,
-            planned: {
-              text: `Manual: nothing to change when ${sidecar.name} forwards only to ${server.name}; a proxy that also holds requests to other pods needs its own drain within the teardown, or a longer grace period.`,
-              edits: [],
-            },
+            planned: manualFix(
+              `nothing to change when ${sidecar.name} forwards only to ${server.name}; a proxy that also holds requests to other pods needs its own drain within the teardown, or a longer grace period.`,
+            ),
           });
         }
       }

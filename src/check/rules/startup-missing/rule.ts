@@ -1,4 +1,3 @@
-/** startup-missing: No startup probe for the model load. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf } from '../context.ts';
 import { probeWindowSeconds, readProbe } from '../../workload/pod.ts';

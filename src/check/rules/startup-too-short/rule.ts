@@ -1,4 +1,3 @@
-/** startup-too-short: The startup probe gives up before the model load time. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf, setEdit } from '../context.ts';
 import { probeWindowSeconds, readProbe } from '../../workload/pod.ts';

@@ -1,4 +1,3 @@
-/** strategy-recreate: The Recreate strategy removes every pod before new ones load. */
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';

@@ -1,4 +1,3 @@
-/** surge-without-spare-gpus: maxSurge above 0 while the cluster has no spare GPUs for an extra pod. */
 import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';
 

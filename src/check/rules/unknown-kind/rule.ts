@@ -1,4 +1,3 @@
-/** unknown-kind: Objects of kinds the checker does not read (ignored). */
 import { readKinds, UNREAD_SERVING_KINDS } from '../../workload/locate.ts';
 import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';

@@ -1,4 +1,3 @@
-/** value-out-of-range: A value the manifest states that is outside the range the drain model reads (readiness failureThreshold 600), so the check could not use it. */
 import { fieldFor } from '../../../model/fields.ts';
 import { quote } from '../../read/path.ts';
 import { defineRule } from '../rule.ts';

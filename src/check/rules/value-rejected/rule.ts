@@ -11,6 +11,7 @@ import { valueAt } from '../../read/path.ts';
 import { allowedOf, brokenRelations, fieldsOf, rejection } from '../../workload/value-ranges.ts';
 import { setEdit } from '../context.ts';
 import { defineRule } from '../rule.ts';
+import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'value-rejected',
@@ -52,10 +53,7 @@ export const rule = defineRule({
                     text: `${key}: ${other ? String(other.value) : decimal}`,
                     edits: [other ?? setEdit(object, path, decimal)],
                   }
-                : {
-                    text: `Manual: write ${key} as ${allowedOf(range)}.`,
-                    edits: [],
-                  },
+                : manualFix(`write ${key} as ${allowedOf(range)}.`),
             },
           ];
         }),
@@ -67,7 +65,7 @@ export const rule = defineRule({
             object,
             path,
             message: `${message}, so the API server rejects ${object.kind}/${object.name}.`,
-            planned: { text: `Manual: ${message.slice(message.indexOf('; ') + 2)}.`, edits: [] },
+            planned: manualFix(`${message.slice(message.indexOf('; ') + 2)}.`),
           })),
         ),
       ),

@@ -1,4 +1,3 @@
-/** value-unreadable: A drain field that is set to something other than a whole number. */
 import { formulaOf, setEdit, type WorkloadContext } from '../context.ts';
 import type { Fix, Severity } from '../findings.ts';
 import { parseDuration } from '../../read/duration.ts';

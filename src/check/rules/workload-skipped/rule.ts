@@ -1,4 +1,3 @@
-/** workload-skipped: A workload that runs no model server the checker knows. */
 import { ENGINE_TYPE_LABEL } from '../../../emit/bundle.ts';
 import { defineRule } from '../rule.ts';
 
