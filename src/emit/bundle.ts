@@ -131,8 +131,8 @@ export function routeTimeoutNote(plan: Plan, inputs: DrainInputs, gateway: Gatew
   }
   if (!route.honored && route.instead && route.instead.defaultSeconds < plan.maxRequestSeconds) {
     return (
-      ` ${gateway.name} accepts timeouts on an HTTPRoute rule but ignores them; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds a`
-      + ` response instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`
+      ` ${gateway.name} accepts timeouts on an HTTPRoute rule but ignores them; ${route.instead.setting} (${route.instead.defaultSeconds}s by default) bounds the`
+      + ` wait between two reads from the pod instead: attach one of at least ${needed}s to the HTTPRoute that sends requests to this pool, or stream responses.`
     );
   }
   return undefined;
