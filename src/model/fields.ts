@@ -162,7 +162,7 @@ const FIELD_TABLE = [
     help: 'Seconds between startup checks while the model loads.' },
   // output form
   { key: 'output', flag: 'output', kind: 'enum', group: 'output', label: 'Output form', choices: OUTPUT_FORMS, default: 'bundle',
-    help: 'bundle: the Deployment and gateway objects, after one helm install of GIE\u2019s chart (the InferencePool and its picker). patch: a patch and kustomization for your own Deployment. helm-values: values for GIE\u2019s inferencepool chart. lws: a LeaderWorkerSet for replicas that span nodes.' },
+    help: 'bundle: the Deployment and gateway objects, after one helm install of GIE\u2019s chart. patch: a patch for your own Deployment. helm-values: values for GIE\u2019s inferencepool chart. lws: a LeaderWorkerSet for replicas that span nodes.' },
   { key: 'container', flag: 'container', kind: 'name', group: 'output', label: 'Container (patch)', maxLength: 63, pattern: DNS_LABEL, onlyForOutput: 'patch',
     shape: 'lower-case letters, digits and "-", starting and ending with a letter or digit',
     help: 'With the patch form: the name of the model-server container in your Deployment. Leave empty for the model server\u2019s id (vllm, sglang, \u2026).' },
