@@ -1,7 +1,9 @@
 /**
- * A container's command line: `command` and `args` as the kubelet passes them (argv), and, when PID 1 is a
- * shell running a `-c` script, the script parsed with a real shell parser (see shell/parse-script.ts).
+ * A container's command line: `command` and `args` as the kubelet passes them (argv, after its `$(VAR)`
+ * expansion: env-expansion.ts), and, when PID 1 is a shell running a `-c` script, the script parsed with a real
+ * shell parser (see shell/parse-script.ts).
  */
+import { envValues, expand, type Expanded } from './env-expansion.ts';
 import { parseScript, type ParsedScript, type ScriptCall } from './shell/parse-script.ts';
 
 /** One word of the command line and where it sits. */
@@ -14,8 +16,19 @@ export interface Token {
   /** Offsets of the word inside a script item; 0 and the item's length otherwise. */
   start: number;
   end: number;
-  /** False when the word's value depends on the shell (`$X`, `$(…)`): it cannot be read or rewritten. */
+  /**
+   * False when the word's value is decided when the container starts: by the shell (`$X`, `$(…)`) or by the
+   * kubelet from a variable the manifest does not give (`$(VAR)` of an env valueFrom, envFrom): it cannot be read
+   * or rewritten.
+   */
   literal: boolean;
+  /**
+   * False when the word holds a value the kubelet put in place of `$(VAR)`: it is read as expanded, but an edit of
+   * it would have to change the variable, so none is made. Offsets (start, end) are in the item as written.
+   */
+  editable: boolean;
+  /** The `$(VAR)` references the word holds, when it holds any. */
+  references?: string[];
 }
 
 /** The shell script PID 1 runs with `-c`. */
@@ -25,6 +38,10 @@ export interface Script {
   /** The shell's path as written (`/bin/bash`). */
   shell: string;
   parsed: ParsedScript;
+  /** The script item as written. */
+  written: string;
+  /** The script as the kubelet expands it (its `$(VAR)` references) before the shell reads it. */
+  expanded: Expanded;
 }
 
 /** The command line of one container. */
@@ -48,24 +65,55 @@ function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : String(v))) : undefined;
 }
 
+/** The `$(VAR)` references of an item as written (`$$(X)` is an escaped `$(X)`, not one). */
+function referencesIn(text: string): string[] {
+  return [...text.matchAll(/\$(\$|\(([A-Za-z_][A-Za-z0-9_.-]*)\))/g)].flatMap((m) => (m[2] ? [m[2]] : []));
+}
+
 /** The tokens of one statement of a script. */
 export function callTokens(script: Script, call: ScriptCall): Token[] {
-  return call.words.map((w) => ({
-    text: w.literal ?? w.source,
-    list: script.list,
-    index: script.index,
-    start: w.start,
-    end: w.end,
-    literal: w.literal !== undefined,
-  }));
+  const { toSource, text } = script.expanded;
+  return call.words.map((w) => {
+    const start = toSource(w.start);
+    const end = toSource(w.end);
+    const written = start !== undefined && end !== undefined ? script.written.slice(start, end) : undefined;
+    const references = written === undefined ? [] : referencesIn(written);
+    return {
+      text: w.literal ?? w.source,
+      list: script.list,
+      index: script.index,
+      start: start ?? w.start,
+      end: end ?? w.end,
+      literal: w.literal !== undefined,
+      // A word the kubelet's expansion changed is read as expanded but not rewritten.
+      editable: written !== undefined && written === text.slice(w.start, w.end),
+      ...(references.length > 0 ? { references } : {}),
+    };
+  });
 }
 
 /** Read a container's command line. */
 export function commandLineOf(container: Record<string, unknown>): CommandLine {
   const command = strings(container.command);
   const args = strings(container.args);
+  const values = envValues(container);
   const items = (list: Token['list'], texts: string[] = []): Token[] =>
-    texts.map((text, index) => ({ text, list, index, start: 0, end: text.length, literal: true }));
+    texts.map((text, index) => {
+      const e = expand(text, values);
+      if (!e.changed && e.known)
+        return { text, list, index, start: 0, end: text.length, literal: true, editable: true };
+      const references = referencesIn(text);
+      return {
+        text: e.known ? e.text : text,
+        list,
+        index,
+        start: 0,
+        end: text.length,
+        literal: e.known,
+        editable: false,
+        ...(references.length > 0 ? { references } : {}),
+      };
+    });
   const argv = [...items('command', command), ...items('args', args)];
   // `sh -c SCRIPT` or `bash -exc SCRIPT`: options first, the script is the next item after them.
   let script: Script | undefined;
@@ -74,11 +122,17 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
     while (i < argv.length && /^[-+][a-zA-Z]+$/.test(argv[i].text) && !/c/.test(argv[i].text)) i++;
     if (i < argv.length && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(argv[i].text) && i + 1 < argv.length) {
       const item = argv[i + 1];
+      const written = (item.list === 'command' ? command : args)![item.index];
+      // The kubelet expands the script's `$(VAR)` references before the shell runs it; references it cannot
+      // resolve stay as written, where the shell reads them as command substitutions.
+      const expanded = expand(written, values);
       script = {
         list: item.list,
         index: item.index,
         shell: argv[0].text,
-        parsed: parseScript(item.text),
+        parsed: parseScript(expanded.text),
+        written,
+        expanded,
       };
     }
   }

@@ -156,6 +156,12 @@ export function flagEdit(
   if (use && !use.flag.literal) return { ok: false, reason: `${flag} is set by the shell (${use.flag.text})` };
   if (use?.valueToken && !use.valueToken.literal)
     return { ok: false, reason: `the value of ${flag} is set by the shell (${use.valueToken.text})` };
+  const expanded = [use?.flag, use?.valueToken].find((t) => t && !t.editable);
+  if (expanded)
+    return {
+      ok: false,
+      reason: `its value comes from ${expanded.references?.map((r) => `$(${r})`).join(', ') || 'a $(VAR)'}, which the kubelet fills in from the container\u2019s env: change ${expanded.references?.length === 1 ? `${expanded.references[0]}\u2019s value` : 'the variable'}, or write the value in its place`,
+    };
   if (invocation.how === 'script' && line.script) {
     const item = invocation.words[0];
     const spliceAt = (start: number, end: number, text: string): FlagEdit => ({
@@ -167,7 +173,12 @@ export function flagEdit(
       if (use.valueToken) return spliceAt(use.valueToken.start, use.valueToken.end, value);
       return spliceAt(use.flag.end, use.flag.end, ` ${value}`);
     }
-    const at = invocation.words.at(-1)!.end;
+    // After the last word as the shell reads it, mapped to the item as written (undefined: inside a value the
+    // kubelet put in place of a $(VAR)).
+    const lastEnd = invocation.call?.words.at(-1)?.end;
+    const at = lastEnd === undefined ? undefined : line.script.expanded.toSource(lastEnd);
+    if (at === undefined)
+      return { ok: false, reason: 'the server\u2019s last argument ends inside a $(VAR) the kubelet puts in place' };
     return spliceAt(at, at, ` ${flag}=${value}`);
   }
   if (use) {

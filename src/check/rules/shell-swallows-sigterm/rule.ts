@@ -35,7 +35,7 @@ export const rule = defineRule({
     const found = execless(ctx);
     if (!found) return undefined;
     const { call, script, first, path } = found;
-    if (call.lastAlone && !call.piped && !call.background && !script.parsed.traps) {
+    if (call.lastAlone && !call.piped && !call.background && !script.parsed.traps && first.editable) {
       return {
         text: `exec ${first.text} \u2026 (the script\u2019s last command replaces the shell)`,
         edits: [
@@ -50,13 +50,15 @@ export const rule = defineRule({
         ],
       };
     }
-    const why = call.background
-      ? 'it runs in the background'
-      : call.piped
-        ? 'it is part of a pipeline'
-        : script.parsed.traps
-          ? 'the script sets a trap'
-          : 'other commands follow it';
+    const why = !first.editable
+      ? `its first word comes from a $(VAR) the kubelet puts in place`
+      : call.background
+        ? 'it runs in the background'
+        : call.piped
+          ? 'it is part of a pipeline'
+          : script.parsed.traps
+            ? 'the script sets a trap'
+            : 'other commands follow it';
     return manualFix(
       `make ${ctx.server.name} PID 1\u2019s direct child receive SIGTERM: start it with exec as the script\u2019s last command, or forward the signal with a trap; `
         + `the checker did not edit the script because ${why}.`,

@@ -89,7 +89,9 @@ function inWorkload(ctx: WorkloadContext): Unreadable[] {
       severity: 'info',
       object,
       path: flagPath(ctx),
-      message: `${f.flag} is ${quote(f.use?.valueToken?.text ?? f.use?.value ?? '')}, not a whole number of seconds the checker can read, so it cannot tell how long ${server.name} drains; it should be ${plan.drainSeconds}.`,
+      message: f.use?.valueToken?.references?.length
+        ? `${f.flag} takes its value from ${f.use.valueToken.references.map((r) => `$(${r})`).join(', ')}, which the pod gets only when it starts (an env valueFrom, envFrom, or a variable the manifest does not define), so the checker cannot tell how long ${server.name} drains; it should be ${plan.drainSeconds}.`
+        : `${f.flag} is ${quote(f.use?.valueToken?.text ?? f.use?.value ?? '')}, not a whole number of seconds the checker can read, so it cannot tell how long ${server.name} drains; it should be ${plan.drainSeconds}.`,
     });
   }
   const strategy = readStrategy(ctx);
