@@ -6,7 +6,7 @@ import { plan as planFor, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { report, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
-import { countFindings, sortFindings, type Finding, type Severity } from './rules/findings.ts';
+import { countFindings, manualFix, sortFindings, type Finding, type Fix, type Severity } from './rules/findings.ts';
 import { RULES } from './rules/index.ts';
 import { fixInRange } from './rules/shared/fix-in-range.ts';
 import { severitiesOf, type Rule, type Verdict } from './rules/rule.ts';
@@ -18,8 +18,10 @@ import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
 import { locate, poolSelects, selects, type Workload } from './workload/locate.ts';
 import { containersOf } from './workload/pod.ts';
-import { readManifest, type Manifest } from './read/read-manifest.ts';
+import { readManifest, type Manifest, type ManifestObject } from './read/read-manifest.ts';
+import { isRecord, valueAt } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
+import { explain, type Explanation } from './explain.ts';
 import { assumedBases, assumedText } from './workload/assumed.ts';
 import { changesNothing } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
@@ -220,8 +222,24 @@ function runRule<C>(
     }
     const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
     const flags = assumed.length > 0 ? [...new Set(assumed.flatMap((a) => a.flags))] : undefined;
-    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, remedy, flags);
+    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, ownedFix(object, remedy), flags);
   }
+}
+
+/**
+ * An object a controller made (`metadata.ownerReferences`: a pod from `kubectl get pod -o yaml`, a Deployment a
+ * serving controller renders) is not where a fix lasts: the controller writes it again from its owner. Its fixes
+ * become what to change, and where.
+ */
+function ownedFix(object: ManifestObject | undefined, fix: Fix | undefined): Fix | undefined {
+  if (!object || !fix || fix.edits.length === 0) return fix;
+  const refs = valueAt(object.value, ['metadata', 'ownerReferences']);
+  if (!Array.isArray(refs) || refs.length === 0) return fix;
+  const owner = (refs.find((r) => isRecord(r) && r.controller === true) ?? refs[0]) as Record<string, unknown>;
+  const name = `${typeof owner?.kind === 'string' ? owner.kind : 'its owner'}${typeof owner?.name === 'string' ? `/${owner.name}` : ''}`;
+  return manualFix(
+    `${fix.text}, in ${name}, which makes this ${object.kind} (or in the fields its controller passes on): an edit here is lost when the controller writes the ${object.kind} again.`,
+  );
 }
 
 /**
@@ -240,6 +258,46 @@ export function checkManifest(
   const read = readManifest(text, limits);
   if (!read.ok) return read;
   return checkRead(read.manifest, settings, profiles, whole, text);
+}
+
+/** What every rule's run starts from: the objects sorted, the settings, the gateway, each workload's context. */
+function prepare(
+  manifest: Manifest,
+  settings: Record<string, string>,
+  profiles: Profiles,
+  whole: WholeInput | undefined,
+  text: string,
+) {
+  const located = locate(manifest, profiles);
+  const user = usableSettings(settings, profiles);
+  const header: WholeInput = whole ?? headerSettings(manifest.text, profiles);
+  // A generator header that lists its inputs states every input (the others were at their defaults): known.
+  const given = new Set(Object.keys(user));
+  const stated = header.inputs ? new Set(CHECK_SETTING_FLAGS) : new Set<string>();
+  const check: CheckContext = { manifest, located, profiles, findings: [], given, stated };
+  const hint = user.gateway ? undefined : whole ? whole.gateway : detectGateway(text, located, profiles);
+  const gatewayUsed = checkedFor(user, hint, profiles);
+  const { contexts, skipped } = workloadContexts(check, user, hint, header);
+  return { check, located, user, hint, gatewayUsed, contexts, skipped };
+}
+
+/**
+ * The workload model a check of this text runs on (`hitless check --explain`): what each object and container is,
+ * and each input with where it came from. Unusable text gives the problem `checkManifest` gives.
+ */
+export function explainManifest(
+  text: string,
+  settings: Record<string, string>,
+  profiles: Profiles,
+): { ok: true; explanation: Explanation } | { ok: false; problem: InputProblem } {
+  const read = readManifest(text);
+  if (!read.ok) return read;
+  if (read.manifest.objects.length === 0) {
+    const checked = checkRead(read.manifest, settings, profiles);
+    if (!checked.ok) return checked;
+  }
+  const { check, located, gatewayUsed, contexts } = prepare(read.manifest, settings, profiles, undefined, text);
+  return { ok: true, explanation: explain(located, contexts, gatewayUsed, check.given, profiles) };
 }
 
 /**
@@ -265,16 +323,13 @@ export function checkRead(
       },
     };
   }
-  const located = locate(manifest, profiles);
-  const user = usableSettings(settings, profiles);
-  const header: WholeInput = whole ?? headerSettings(manifest.text, profiles);
-  // A generator header that lists its inputs states every input (the others were at their defaults): known.
-  const given = new Set(Object.keys(user));
-  const stated = header.inputs ? new Set(CHECK_SETTING_FLAGS) : new Set<string>();
-  const check: CheckContext = { manifest, located, profiles, findings: [], given, stated };
-  const hint = user.gateway ? undefined : whole ? whole.gateway : detectGateway(text, located, profiles);
-  const gatewayUsed = checkedFor(user, hint, profiles);
-  const { contexts, skipped } = workloadContexts(check, user, hint, header);
+  const { check, located, user, hint, gatewayUsed, contexts, skipped } = prepare(
+    manifest,
+    settings,
+    profiles,
+    whole,
+    text,
+  );
 
   const seen = new Set<string>();
   for (const ctx of contexts) {

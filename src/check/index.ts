@@ -1,5 +1,6 @@
 /** The manifest checker: manifest text and drain settings in, findings and a fixed manifest out. */
-export { checkManifest, type CheckReport, type CheckResult } from './check.ts';
+export { checkManifest, explainManifest, type CheckReport, type CheckResult } from './check.ts';
+export { explanationText, type Explanation } from './explain.ts';
 export { fixManifest, type FixedManifest } from './fix/fix.ts';
 export {
   countFindings,

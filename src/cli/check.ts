@@ -24,6 +24,7 @@ import { storeFindings, type FindingStore } from './check-findings.ts';
 import { findingPrinter, locate, problemText } from './check-print.ts';
 import { sarifFrame, sarifResultPrinter } from './sarif.ts';
 import { formatAnnotation } from './github-annotations.ts';
+import { explainAndPrint } from './check-explain.ts';
 import { writeOutput } from './streams.ts';
 import { writeInPieces } from './write-pieces.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
@@ -61,7 +62,7 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif] [--strict] [--fix]
+export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif] [--strict] [--fix] [--explain]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
 settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
@@ -76,7 +77,8 @@ value, and the output lists each one it replaced. --format github prints GitHub 
 line); --format sarif a SARIF 2.1.0 log for code scanning. Without --gateway, the gateway is read from the manifest
 (a gateway policy, a Gateway's class, the generator's header comment), else ${DEFAULT_GATEWAY}; the output says
 which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB). Any number of documents is
-checked; inputs over 256 KiB or 500 documents are read in parts. Exit 0 without error findings, 1 with any, 2 when
+checked; inputs over 256 KiB or 500 documents are read in parts. --explain prints what the checker read instead of
+findings: each workload's containers (server, release, role, evidence) and each input, read, given or assumed. Exit 0 without error findings, 1 with any, 2 when
 the input or the settings cannot be used.`;
 
 /**
@@ -154,7 +156,7 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['format'], ['strict', 'fix']);
+  const args = parseArgs(argv, ['format'], ['strict', 'fix', 'explain']);
   const strict = args.options.strict !== undefined;
   const format = choiceOption(args, 'format', FORMATS, 'text');
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
@@ -168,6 +170,11 @@ export async function runCheck(argv: string[]): Promise<number> {
   const errors = settingErrors(args.inputs, profiles);
   if (errors.length > 0) throw new UsageError(errors.map((e) => `--${e.message}`).join('\n  '));
 
+  if (args.options.explain === 'true') {
+    if (args.options.fix === 'true')
+      throw new UsageError('--explain prints what was read; --fix writes fixes: choose one');
+    return explainAndPrint(args.positional, args.inputs, profiles, format);
+  }
   if (args.options.fix === 'true') await fixInPlace(args.positional[0], args.inputs, profiles);
   // Within the page's limits the input is checked whole (and can be fixed); beyond them, in parts.
   const young = boundYoungGeneration();

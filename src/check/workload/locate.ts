@@ -24,7 +24,7 @@ export interface PodTemplate {
 /** A workload whose pods may run a model server. */
 export interface Workload {
   object: ManifestObject;
-  kind: 'Deployment' | 'StatefulSet' | 'LeaderWorkerSet' | 'LLMInferenceService';
+  kind: (typeof WORKLOAD_KINDS)[number];
   /** The template of the pods that serve requests (the leader's, for a LeaderWorkerSet). */
   serving: PodTemplate;
   /** A LeaderWorkerSet's worker template, when it has a separate leader template. */
@@ -61,7 +61,15 @@ export interface Located {
 
 const LWS_WORKER_INDEX_LABEL = 'leaderworkerset.sigs.k8s.io/worker-index';
 
-const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'LeaderWorkerSet', 'LLMInferenceService'] as const;
+const WORKLOAD_KINDS = [
+  'Deployment',
+  'StatefulSet',
+  'LeaderWorkerSet',
+  'LLMInferenceService',
+  'ReplicaSet',
+  'Job',
+  'Pod',
+] as const;
 
 /**
  * Model-serving kinds the checker cannot read: their pods come from a controller's own defaults, so what the
@@ -82,6 +90,9 @@ export const UNREAD_SERVING_KINDS: Record<string, string> = {
 const KNOWN: Record<string, (group: string) => boolean> = {
   Deployment: (g) => g === 'apps' || g === 'extensions',
   StatefulSet: (g) => g === 'apps',
+  ReplicaSet: (g) => g === 'apps' || g === 'extensions',
+  Job: (g) => g === 'batch',
+  Pod: (g) => g === '',
   LeaderWorkerSet: (g) => g === 'leaderworkerset.x-k8s.io',
   LLMInferenceService: (g) => g === 'serving.kserve.io',
   InferencePool: (g) => g === 'inference.networking.k8s.io' || g === 'inference.networking.x-k8s.io',
@@ -163,8 +174,13 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
     const groupSize = wholeNumber(valueAt(object.value, [...base, 'size']), 1) || 1;
     return { object, kind, serving, workers: leader ? workers : undefined, replicas, replicasRead, groupSize };
   }
-  const serving = templateAt(object, 'pod', ['spec', 'template']);
-  return serving ? { object, kind, serving, replicas, replicasRead, groupSize: 1 } : undefined;
+  // A Pod is its own template (`kubectl get pod -o yaml` gives one, as the controller rendered it).
+  const serving = kind === 'Pod' ? templateAt(object, 'pod', []) : templateAt(object, 'pod', ['spec', 'template']);
+  if (!serving) return undefined;
+  // A Job's pods are not replicas behind one Service: it is read as one pod.
+  return kind === 'Job' || kind === 'Pod'
+    ? { object, kind, serving, replicas: 1, replicasRead: false, groupSize: 1 }
+    : { object, kind, serving, replicas, replicasRead, groupSize: 1 };
 }
 
 function poolFrom(object: ManifestObject): Pool {

@@ -1,0 +1,261 @@
+/**
+ * The workload model behind a check (`hitless check --explain`): every pod-bearing object the checker read, each
+ * container with what it runs (server, release, role) and the evidence, and every input each workload was checked
+ * with and where it came from (read from the manifest, given by the reader, or assumed: a default). Built from the
+ * same contexts the rules run on, so it shows what the findings rest on, not a second reading.
+ */
+import { FIELDS } from '../model/fields.ts';
+import type { DrainInputs } from '../model/resolve.ts';
+import { imageRelease, isServerImage } from '../facts/releases.ts';
+import type { Profiles } from '../facts/profiles.ts';
+import { objectName, type WorkloadContext } from './rules/context.ts';
+import { UNREAD_SERVING_KINDS, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
+import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
+import { findInvocation, invocationText } from './workload/server-invocation.ts';
+import { CHECK_SETTING_FLAGS, type CheckedFor, type FoundSetting } from './workload/settings.ts';
+
+/** What a container is in its pod. */
+export type ContainerRole = 'serving' | 'multi-node worker' | 'sidecar' | 'init' | 'other';
+
+export interface ExplainedContainer {
+  name: string;
+  image: string;
+  /** `containers[0]`, `initContainers[1]`. */
+  at: string;
+  role: ContainerRole;
+  /** The model server it runs, when the checker recognises one. */
+  server?: string;
+  /** The server's release, read from the image tag (when the image is the server's own). */
+  release?: string;
+  /** How sure the reading is: both the command and the image name the server (high), one of them (medium), none. */
+  confidence: 'high' | 'medium' | 'none';
+  evidence: string[];
+  gpus: number;
+}
+
+export interface ExplainedTemplate {
+  /** `pod`, or a LeaderWorkerSet's / LLMInferenceService's `leader` and `worker`. */
+  role: PodTemplate['role'];
+  path: string;
+  containers: ExplainedContainer[];
+}
+
+/** Where an input's value came from. */
+export type InputSource = 'read' | 'given' | 'assumed';
+
+export interface ExplainedInput {
+  flag: string;
+  value: string;
+  source: InputSource;
+  /** For `read`: where in the manifest; for `given`: the flag; for `assumed`: the default. */
+  from: string;
+}
+
+export interface ExplainedWorkload {
+  object: string;
+  document: number;
+  kind: Workload['kind'];
+  replicas: number;
+  groupSize: number;
+  templates: ExplainedTemplate[];
+  /** Checked as a model-server workload, or why not. */
+  checked: boolean;
+  why?: string;
+  /** The server the rules used, and whether they recognised it or took it from a setting or the header. */
+  server?: { id: string; recognised: boolean };
+  inputs: ExplainedInput[];
+}
+
+export interface Explanation {
+  gateway: CheckedFor;
+  workloads: ExplainedWorkload[];
+  /** Serving objects of a controller whose pods the manifest does not hold. */
+  controllerManaged: { object: string; controller: string }[];
+  pools: string[];
+  ignored: string[];
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function explainContainer(
+  container: Container,
+  place: 'containers' | 'initContainers',
+  template: PodTemplate,
+  profiles: Profiles,
+  servingContainer: Container | undefined,
+): ExplainedContainer {
+  let best: { id: string; release?: string; evidence: string[]; points: number } | undefined;
+  for (const profile of profiles.modelServers) {
+    const image = isServerImage(profile, container.image);
+    const invocation = findInvocation(container.line, profile, image);
+    const evidence: string[] = [];
+    let points = 0;
+    if (invocation.found && invocation.how !== 'entrypoint') {
+      points++;
+      evidence.push(`command ${invocationText(invocation)}`);
+    }
+    if (image) {
+      points++;
+      evidence.push(`image is ${profile.name}'s`);
+    }
+    if (points > (best?.points ?? 0))
+      best = { id: profile.id, release: imageRelease(profile, container.image), evidence, points };
+  }
+  const role: ContainerRole =
+    place === 'initContainers'
+      ? container.value.restartPolicy === 'Always'
+        ? 'sidecar'
+        : 'init'
+      : best || container.gpus > 0
+        ? template.role === 'worker'
+          ? 'multi-node worker'
+          : 'serving'
+        : servingContainer && servingContainer !== container
+          ? 'sidecar'
+          : 'other';
+  const evidence = best?.evidence ?? [];
+  if (container.gpus > 0)
+    evidence.push(`requests ${container.gpus} ${container.accelerator}${container.gpus > 1 ? 's' : ''}`);
+  if (place === 'initContainers' && role === 'sidecar') evidence.push('restartPolicy: Always (a native sidecar)');
+  return {
+    name: container.name,
+    image: container.image,
+    at: `${place}[${container.index}]`,
+    role,
+    ...(best ? { server: best.id } : {}),
+    ...(best?.release ? { release: best.release } : {}),
+    confidence: !best ? 'none' : best.points >= 2 ? 'high' : 'medium',
+    evidence,
+    gpus: container.gpus,
+  };
+}
+
+function explainTemplate(template: PodTemplate, profiles: Profiles, serving?: Container): ExplainedTemplate {
+  const containers = containersOf(template);
+  const init = Array.isArray(template.spec.initContainers) ? template.spec.initContainers : [];
+  const initContainers = [...sidecarsOf(template)];
+  // Init containers that run to completion before the pod starts: listed by name only.
+  const ran = init.flatMap((value, index) =>
+    value && typeof value === 'object' && (value as Record<string, unknown>).restartPolicy !== 'Always'
+      ? [{ index, value: value as Record<string, unknown> }]
+      : [],
+  );
+  return {
+    role: template.role,
+    path: template.path.join('.'),
+    containers: [
+      ...containers.map((c) => explainContainer(c, 'containers', template, profiles, serving)),
+      ...initContainers.map((c) => explainContainer(c, 'initContainers', template, profiles, serving)),
+      ...ran.map(({ index, value }) => ({
+        name: text(value.name ?? ''),
+        image: text(value.image ?? ''),
+        at: `initContainers[${index}]`,
+        role: 'init' as const,
+        confidence: 'none' as const,
+        evidence: ['runs to completion before the pod starts'],
+        gpus: 0,
+      })),
+    ],
+  };
+}
+
+/** Each input the checker uses, with its value and where it came from. */
+function explainInputs(
+  inputs: DrainInputs,
+  found: readonly FoundSetting[],
+  given: ReadonlySet<string>,
+): ExplainedInput[] {
+  const values = inputs as unknown as Record<string, unknown>;
+  const out: ExplainedInput[] = [];
+  for (const field of FIELDS) {
+    if (!CHECK_SETTING_FLAGS.includes(field.flag) && !found.some((f) => f.flag === field.flag)) continue;
+    const value = values[field.key];
+    if (value === undefined) continue;
+    const read = found.find((f) => f.flag === field.flag);
+    const source: InputSource = given.has(field.flag) ? 'given' : read ? 'read' : 'assumed';
+    out.push({
+      flag: field.flag,
+      value: String(value),
+      source,
+      from: source === 'given' ? `--${field.flag}` : source === 'read' ? read!.from : 'the default',
+    });
+  }
+  return out;
+}
+
+/** The workload model of a check. */
+export function explain(
+  located: Located,
+  contexts: readonly WorkloadContext[],
+  checkedFor: CheckedFor,
+  given: ReadonlySet<string>,
+  profiles: Profiles,
+): Explanation {
+  const workloads = located.workloads.map((workload): ExplainedWorkload => {
+    const ctx = contexts.find((c) => c.workload === workload);
+    const templates = [workload.serving, ...(workload.workers ? [workload.workers] : [])].map((t) =>
+      explainTemplate(t, profiles, ctx?.container),
+    );
+    return {
+      object: objectName(workload.object),
+      document: workload.object.document + 1,
+      kind: workload.kind,
+      replicas: workload.replicas,
+      groupSize: workload.groupSize,
+      templates,
+      checked: ctx !== undefined,
+      ...(ctx
+        ? { server: { id: ctx.server.id, recognised: ctx.serverKnown } }
+        : {
+            why: 'no container runs a model server the checker recognises, requests a GPU, or is selected by an InferencePool',
+          }),
+      inputs: ctx ? explainInputs(ctx.inputs, ctx.found, given) : [],
+    };
+  });
+  return {
+    gateway: checkedFor,
+    workloads,
+    controllerManaged: located.ignored
+      .filter((o) => UNREAD_SERVING_KINDS[o.kind])
+      .map((o) => ({ object: objectName(o), controller: UNREAD_SERVING_KINDS[o.kind] })),
+    pools: located.pools.map((p) => objectName(p.object)),
+    ignored: located.ignored.filter((o) => !UNREAD_SERVING_KINDS[o.kind]).map(objectName),
+  };
+}
+
+/** The model as text, one block per workload, for `hitless check --explain`. */
+export function explanationText(e: Explanation): string {
+  const lines: string[] = [];
+  const g = e.gateway;
+  lines.push(
+    `Gateway: ${g.name} (${g.source === 'setting' ? 'given' : g.source === 'manifest' ? `read from ${g.from}` : 'assumed: the default'})`,
+  );
+  for (const w of e.workloads) {
+    lines.push(
+      `${w.object} (document ${w.document}): ${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
+    );
+    for (const t of w.templates) {
+      lines.push(`  ${t.role === 'pod' ? 'pod template' : `${t.role} template`} ${t.path}`);
+      for (const c of t.containers) {
+        const server = c.server
+          ? `${c.server}${c.release ? ` ${c.release}` : ' (release not in the tag)'}, confidence ${c.confidence}`
+          : 'no model server recognised';
+        lines.push(`    ${c.at} ${c.name || '(no name)'}: ${c.role}; ${server}; image ${c.image || '(none)'}`);
+        if (c.evidence.length > 0) lines.push(`      evidence: ${c.evidence.join('; ')}`);
+      }
+    }
+    if (w.inputs.length > 0) {
+      lines.push('  inputs:');
+      for (const i of w.inputs) lines.push(`    ${i.flag} ${i.value}: ${i.source} (${i.from})`);
+    }
+  }
+  for (const m of e.controllerManaged)
+    lines.push(
+      `${m.object}: ${m.controller} makes its pods, which the manifest does not hold; check a rendered pod: kubectl get pod NAME -o yaml | hitless check -`,
+    );
+  if (e.pools.length > 0) lines.push(`InferencePools: ${e.pools.join(', ')}`);
+  if (e.ignored.length > 0) lines.push(`Not read: ${e.ignored.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
