@@ -107,3 +107,35 @@ test('prestop-unreadable: an httpGet hook is noted (info), and not reported as m
   assert.match(only(report, 'prestop-unreadable').message, /at least 35s/);
   assert.ok(!codes(report).some((c) => c === 'prestop-missing' || c === 'prestop-too-short'));
 });
+
+// A second container appended after the vllm container (the builder's last part is the liveness probe).
+const LIVENESS =
+  'livenessProbe:\n            httpGet: {path: /health, port: http}\n            periodSeconds: 10\n            failureThreshold: 3';
+const withSecond = (container: string) => vllm({ liveness: `${LIVENESS}\n${container}` });
+
+test('prestop-missing: every container that serves gets the hook, not only the model server', () => {
+  // A second vLLM server on its own GPU without a hook: one error on it, fixed with the same 35 s sleep.
+  const second = withSecond(
+    '        - name: vllm-b\n          image: vllm/vllm-openai:v0.18.1\n          resources:\n            limits:\n              nvidia.com/gpu: 1',
+  );
+  const f = only(check(second), 'prestop-missing');
+  assert.equal(f.path, 'spec.template.spec.containers[1].lifecycle');
+  assert.match(f.message, /^The vllm-b container serves this pod too \(it runs vLLM\) and has no preStop hook/);
+  assert.match(
+    fixed(second),
+    /- name: vllm-b\n {10}image: vllm\/vllm-openai:v0\.18\.1\n[\s\S]*lifecycle:\n {12}preStop:\n {14}sleep:\n {16}seconds: 35 # 30s removal p99 \+ 5s margin/,
+  );
+  // A frontend on the port the pool targets (8080, in front of the server's 8000) serves too.
+  const front = withSecond(
+    '        - name: front\n          image: example.com/front:1\n          ports:\n            - containerPort: 8080',
+  );
+  assert.match(
+    only(check(docs(front, pool('app: m', '8080'))), 'prestop-missing').message,
+    /it listens on 8080, a port InferencePool\/m targets/,
+  );
+  // A metrics exporter or a mesh proxy (no server, no accelerator, no pool port) gets none.
+  const exporter = withSecond(
+    '        - name: metrics\n          image: example.com/exporter:3\n          ports:\n            - containerPort: 9400',
+  );
+  assert.ok(!codes(check(docs(exporter, pool()))).includes('prestop-missing'));
+});

@@ -1,23 +1,54 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { readPreStop, sidecarsOf } from '../../workload/pod.ts';
+import { isServerImage } from '../../../facts/releases.ts';
+import { poolSelects } from '../../workload/locate.ts';
+import { containersOf, readPreStop, sidecarsOf, type Container } from '../../workload/pod.ts';
+import { findInvocation } from '../../workload/server-invocation.ts';
+import type { WorkloadContext } from '../context.ts';
 import { plannedHook } from '../shared/prestop.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type Verdict } from '../rule.ts';
+
+/** A container without a preStop hook, and why it serves. */
+interface Hookless extends Verdict {
+  target: Container;
+}
+
+/**
+ * Why another container of the pod serves requests too (so it must outlast the removal as the model server does):
+ * it runs a model server the profiles know, holds accelerators, or listens on a port the InferencePool targets.
+ * A mesh proxy (Istio's, linkerd's) does none of these: it has its own drain settings and gets no hook here.
+ */
+function servesToo(ctx: WorkloadContext, c: Container): string | undefined {
+  const { profiles, located } = ctx.check;
+  const server = profiles.modelServers.find((p) => {
+    const invocation = findInvocation(c.line, p, isServerImage(p, c.image));
+    return isServerImage(p, c.image) || (invocation.found && invocation.how !== 'entrypoint');
+  });
+  if (server) return `it runs ${server.name}`;
+  if (c.gpus > 0) return `it holds ${c.gpus} ${c.accelerator}${c.gpus > 1 ? 's' : ''}`;
+  const pool = located.pools.find((p) => poolSelects(p, ctx.workload));
+  const port = pool?.targetPorts.find((t) => c.ports.some((p) => p.containerPort === t.number));
+  return port ? `it listens on ${port.number}, a port ${pool!.object.kind}/${pool!.object.name} targets` : undefined;
+}
 
 export const rule = defineRule({
   code: 'prestop-missing',
   order: 10,
   scope: 'workload',
   severity: 'error',
-  summary: 'The model-server container has no preStop hook, while the plan sleeps before SIGTERM.',
-  remediation: 'Add a preStop sleep of the plan\u2019s length (removal p99 + margin) to the model-server container.',
+  summary: 'A serving container of the model-server pod has no preStop hook, while the plan sleeps before SIGTERM.',
+  remediation:
+    'Add a preStop sleep of the plan\u2019s length (removal p99 + margin) to the model-server container and to every other container that serves requests in the pod.',
   remedy: 'applied',
-  appliesTo: (ctx) => ctx.targets.preStop.kind === 'none' && ctx.plan.preStopAction !== 'none',
-  check: ({ container, plan, workload }) => {
-    // A native sidecar's hook runs beside this container's, from deletion: it holds back only the sidecar's SIGTERM.
-    const hooked = sidecarsOf(workload.serving).find((c) => readPreStop(c).kind !== 'none');
-    return [
-      {
+  appliesTo: (ctx) => ctx.plan.preStopAction !== 'none',
+  check: (ctx): Hookless[] => {
+    const { container, plan, workload } = ctx;
+    const found: Hookless[] = [];
+    if (ctx.targets.preStop.kind === 'none') {
+      // A native sidecar's hook runs beside this container's, from deletion: it holds back only the sidecar's SIGTERM.
+      const hooked = sidecarsOf(workload.serving).find((c) => readPreStop(c).kind !== 'none');
+      found.push({
         severity: 'error',
+        target: container,
         path: [...container.path, 'lifecycle'],
         message:
           `The ${container.name} container has no preStop hook, so it gets SIGTERM the moment the pod is deleted, while gateways can still `
@@ -25,8 +56,22 @@ export const rule = defineRule({
           + (hooked
             ? ` The preStop hook of the ${hooked.name} sidecar does not help: the kubelet runs each container’s hook at deletion, side by side, and it holds back only ${hooked.name}’s own SIGTERM.`
             : ''),
-      },
-    ];
+      });
+    }
+    for (const other of containersOf(workload.serving)) {
+      if (other === container || other.index === container.index || readPreStop(other).kind !== 'none') continue;
+      const why = servesToo(ctx, other);
+      if (!why) continue;
+      found.push({
+        severity: 'error',
+        target: other,
+        path: [...other.path, 'lifecycle'],
+        message:
+          `The ${other.name} container serves this pod too (${why}) and has no preStop hook: it gets SIGTERM the moment the pod is deleted, `
+          + `while gateways can still route new requests to the pod for up to ${s(plan.removalSeconds)} (the removal p99), and the requests it takes part in fail.`,
+      });
+    }
+    return found;
   },
-  fix: (ctx) => plannedHook(ctx, ctx.targets.preStopTarget),
+  fix: (ctx, verdict: Hookless) => plannedHook({ ...ctx, container: verdict.target }, ctx.targets.preStopTarget),
 });
