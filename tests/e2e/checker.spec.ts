@@ -181,6 +181,12 @@ test('"Load an example" sits beside the manifest label and in the empty findings
   await expect(page.getByTestId('checker-input')).toHaveValue(/kind: Deployment/);
   await expect(finding(page, 'drain-aborts-in-flight')).toBeVisible();
   await expect(inPanel, 'the panel\u2019s button goes once there are findings').toHaveCount(0);
+  // The example states neither the request length nor the gateway: its grace finding rests on assumed inputs
+  // (as `hitless check` reports it), a warning that names the settings to give.
+  await expect(page.getByTestId('assumed-count')).toContainText('Assumed: 1 warning would be an error');
+  await expect(finding(page, 'grace-too-short').getByTestId('finding-assumed')).toContainText(
+    'give --max-output-tokens, --tpot-ms, --gateway',
+  );
   await page.getByTestId('check-fixed').click();
   await expect(page.getByTestId('findings-count')).toHaveAttribute('data-errors', '0');
   await expect(page.getByTestId('checker-input')).toHaveValue(/--shutdown-timeout=738/);

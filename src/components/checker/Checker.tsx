@@ -117,6 +117,7 @@ export default function Checker({ initialProfiles, choices }: Props) {
     ['', `Detect from the manifest (else ${gatewayById(initialProfiles, DEFAULT_GATEWAY).name})`],
     ...choices.gateways.map((g): [string, string] => [g.id, g.name]),
   ];
+  const assumedCount = report ? report.findings.filter((f) => f.assumed && f.assumed.length > 0).length : 0;
   const summary =
     outcome.state === 'checked'
       ? outcome.report.workloads === 0
@@ -175,6 +176,13 @@ export default function Checker({ initialProfiles, choices }: Props) {
                 <button type="button" class="chk-line" onClick={focusGateway} aria-label="Change the gateway">
                   change
                 </button>
+              </p>
+            ) : null}
+            {assumedCount > 0 ? (
+              <p class="chk-checked-for" data-testid="assumed-count">
+                Assumed: {assumedCount} warning{assumedCount === 1 ? '' : 's'} would be{' '}
+                {assumedCount === 1 ? 'an error' : 'errors'} on inputs the manifest does not state; each names the
+                settings to give (under Settings).
               </p>
             ) : null}
             {loadFailed ? (

@@ -43,6 +43,12 @@ function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Pr
       <p class="chk-message">
         <FlagText text={finding.message} />
       </p>
+      {finding.assumed && finding.assumed.length > 0 ? (
+        <p class="chk-hint" data-testid="finding-assumed">
+          Rests on assumed inputs: give {finding.assumed.map((flag) => `--${flag}`).join(', ')} (under Settings) to make
+          it an error where it is one.
+        </p>
+      ) : null}
       {finding.fix ? (
         <div class="chk-fix">
           <span class="chk-fix-label" data-remedy={finding.remedy}>
