@@ -128,3 +128,23 @@ test('drain-flag-too-old: an image older than the flag\u2019s first release is a
     !codes(check(vllm())).some((c) => c.startsWith('drain-flag-too-old') || c === 'drain-flag-release-unknown'),
   );
 });
+
+test('every container that runs the server is checked for its drain flag, and each is fixed in its own args', () => {
+  // Two vLLM servers in one pod, one GPU each: the first drains for 75 s (clean), the second has no flag.
+  const liveness =
+    'livenessProbe:\n            httpGet: {path: /health, port: http}\n            periodSeconds: 10\n            failureThreshold: 3';
+  const text = vllm({
+    liveness: `${liveness}\n        - name: vllm-b\n          image: vllm/vllm-openai:v0.18.1\n          args: ["--model", "Qwen/Qwen3-32B", "--port", "8001"]\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 35\n          resources:\n            limits:\n              nvidia.com/gpu: 1`,
+  });
+  const f = only(check(text), 'drain-aborts-in-flight');
+  assert.equal(f.path, 'spec.template.spec.containers[1].args');
+  assert.match(f.message, /^In the vllm-b container: vLLM runs without --shutdown-timeout/);
+  // The fixer appends to a flow sequence as a plain scalar (valid YAML; the items already there keep their quotes).
+  assert.match(fixed(text), /args: \["--model", "Qwen\/Qwen3-32B", "--port", "8001", --shutdown-timeout=75\]/);
+  // Too short on the second: the same, as drain-flag-too-short.
+  const short = text.replace('"--port", "8001"]', '"--port", "8001", "--shutdown-timeout=40"]');
+  assert.match(
+    only(check(short), 'drain-flag-too-short').message,
+    /^In the vllm-b container: vLLM drains for at most 40s/,
+  );
+});

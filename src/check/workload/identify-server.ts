@@ -46,18 +46,31 @@ function score(
   return { points, evidence, invocation };
 }
 
+/** The points of evidence that only add weight (the engine-type label, the drain flag): 1 each. */
+function extras(evidence: string[]): number {
+  return evidence.filter((e) => e.startsWith('label ') || e.startsWith('flag ')).length;
+}
+
 /** The model server a pod template runs, or `undefined` when no container looks like a known one. */
 export function identifyServer(
   template: PodTemplate,
   containers: Container[],
   profiles: Profiles,
 ): Identified | undefined {
-  let best: (Identified & { points: number }) | undefined;
+  let best: (Identified & { points: number; core: number }) | undefined;
   for (const container of containers) {
     for (const profile of profiles.modelServers) {
       const { points, evidence, invocation } = score(profile, container, template.labels);
-      const better = !best || points > best.points || (points === best.points && container.gpus > best.container.gpus);
-      if (points > 0 && better) best = { profile, container, evidence, invocation, points };
+      // The container holding the most accelerators is the pod's server; among equals, the one whose command and
+      // image say so more, then the first. The label and the drain flag only choose between profiles for one
+      // container: a fix that adds the flag to a second server container must not make that one the first.
+      const core = points - extras(evidence);
+      const better =
+        !best
+        || container.gpus > best.container.gpus
+        || (container.gpus === best.container.gpus && core > best.core)
+        || (container === best.container && points > best.points);
+      if (points > 0 && better) best = { profile, container, evidence, invocation, points, core };
     }
   }
   return best

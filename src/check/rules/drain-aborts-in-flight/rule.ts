@@ -1,7 +1,21 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { drainFlagAt } from '../../../facts/releases.ts';
-import { drainWhy, flagFix, flagPath, readFlag, workloadRelease } from '../shared/drain-flag.ts';
-import { defineRule } from '../rule.ts';
+import type { WorkloadContext } from '../context.ts';
+import {
+  drainWhy,
+  flagFix,
+  flagPath,
+  inContainer,
+  readFlag,
+  serverContainers,
+  workloadRelease,
+} from '../shared/drain-flag.ts';
+import { defineRule, type Verdict } from '../rule.ts';
+
+/** A verdict on one of the pod's server containers. */
+interface OnContainer extends Verdict {
+  at: WorkloadContext;
+}
 
 export const rule = defineRule({
   code: 'drain-aborts-in-flight',
@@ -12,29 +26,35 @@ export const rule = defineRule({
   remediation:
     'Set the drain flag to the drain budget on the server\u2019s own command line; on a release without the flag, move the image first.',
   remedy: 'applied',
-  check: (ctx) => {
-    const f = readFlag(ctx);
-    if (f?.now !== 0 || !ctx.server.drain.zeroAborts) return [];
-    // A release of the server's own image that predates the flag: the plan's drain-flag-too-old error says the server
-    // aborts and that the image must move first; a second error for the same cause would ask for a flag the binary refuses.
-    if (
-      !f.use
-      && ctx.plan.drainFlagStatus === 'too-old'
-      && drainFlagAt(ctx.server, workloadRelease(ctx)).kind === 'too-old'
-    )
-      return [];
-    return [
-      {
-        severity: 'error',
-        path: flagPath(ctx),
-        message:
-          `${ctx.server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
-          + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(ctx.targets.graceNow)} grace period do not help.`,
-      },
-    ];
-  },
-  fix: (ctx) => {
-    const f = readFlag(ctx);
-    return f && flagFix(ctx, f.flag, f.target, drainWhy(ctx));
+  check: (ctx): OnContainer[] => serverContainers(ctx).flatMap((at) => judge(ctx, at)),
+  fix: (_ctx, verdict: OnContainer) => {
+    const f = readFlag(verdict.at);
+    return f && flagFix(verdict.at, f.flag, f.target, drainWhy(verdict.at));
   },
 });
+
+function judge(first: WorkloadContext, ctx: WorkloadContext): OnContainer[] {
+  const f = readFlag(ctx);
+  if (f?.now !== 0 || !ctx.server.drain.zeroAborts) return [];
+  // A release of the server's own image that predates the flag: the plan's drain-flag-too-old error says the server
+  // aborts and that the image must move first; a second error for the same cause would ask for a flag the binary refuses.
+  if (
+    !f.use
+    && ctx.plan.drainFlagStatus === 'too-old'
+    && drainFlagAt(ctx.server, workloadRelease(ctx)).kind === 'too-old'
+  )
+    return [];
+  return [
+    {
+      severity: 'error',
+      at: ctx,
+      path: flagPath(ctx),
+      message: inContainer(
+        first,
+        ctx,
+        `${ctx.server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
+          + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(ctx.targets.graceNow)} grace period do not help.`,
+      ),
+    },
+  ];
+}

@@ -3,11 +3,13 @@
  * rules. The flag is written only into the server's own invocation and only for an image whose release has it
  * (releases.ts); anything less certain is a manual fix that says exactly what to add and where.
  */
-import { drainFlagAt, imageRelease } from '../../../facts/releases.ts';
+import { drainFlagAt, imageRelease, isServerImage } from '../../../facts/releases.ts';
+import { containersOf } from '../../workload/pod.ts';
+import { computeTargets } from '../../workload/targets.ts';
 import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
 import { manualFix, type Fix } from '../findings.ts';
 import { quote, type Segment } from '../../read/path.ts';
-import { flagEdit, invocationText } from '../../workload/server-invocation.ts';
+import { findInvocation, flagEdit, invocationText } from '../../workload/server-invocation.ts';
 
 /** Where the flag goes, in words: "the vllm container's args", "the vllm statement of the container's script". */
 function placeOf(ctx: WorkloadContext): string {
@@ -93,4 +95,28 @@ export function flagPath(ctx: WorkloadContext): Segment[] {
 export function readFlag(ctx: WorkloadContext) {
   const f = ctx.targets.flag;
   return f?.invocation.found && f.now !== undefined ? { ...f, now: f.now } : undefined;
+}
+
+/**
+ * The model-server container's context, then one for each other container of the pod that runs the same server
+ * (its image is the server's own, or its command starts it): each drains on its own flag, so each is checked and
+ * fixed. A server the checker does not know has no flag to check.
+ */
+export function serverContainers(ctx: WorkloadContext): WorkloadContext[] {
+  if (!ctx.serverKnown) return [ctx];
+  const out = [ctx];
+  for (const c of containersOf(ctx.workload.serving)) {
+    if (c.index === ctx.container.index) continue;
+    const image = isServerImage(ctx.server, c.image);
+    const invocation = findInvocation(c.line, ctx.server, image);
+    if (!image && !(invocation.found && invocation.how !== 'entrypoint')) continue;
+    const targets = computeTargets(c, ctx.workload.serving.spec, ctx.server, invocation, ctx.plan, ctx.inputs);
+    out.push({ ...ctx, container: c, invocation, targets });
+  }
+  return out;
+}
+
+/** A message about another server container than the first names it. */
+export function inContainer(ctx: WorkloadContext, at: WorkloadContext, message: string): string {
+  return at === ctx ? message : `In the ${at.container.name} container: ${message}`;
 }
