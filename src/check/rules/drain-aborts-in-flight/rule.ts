@@ -2,20 +2,14 @@ import { formatSeconds as s } from '../../../model/seconds.ts';
 import { drainFlagAt } from '../../../facts/releases.ts';
 import type { WorkloadContext } from '../context.ts';
 import {
-  drainWhy,
-  flagFix,
-  flagPath,
-  inContainer,
+  fixOnContainer,
+  onContainer,
   readFlag,
   serverContainers,
   workloadRelease,
+  type OnContainer,
 } from '../shared/drain-flag.ts';
-import { defineRule, type Verdict } from '../rule.ts';
-
-/** A verdict on one of the pod's server containers. */
-interface OnContainer extends Verdict {
-  at: WorkloadContext;
-}
+import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'drain-aborts-in-flight',
@@ -27,10 +21,7 @@ export const rule = defineRule({
     'Set the drain flag to the drain budget on the server\u2019s own command line; on a release without the flag, move the image first.',
   remedy: 'applied',
   check: (ctx): OnContainer[] => serverContainers(ctx).flatMap((at) => judge(ctx, at)),
-  fix: (_ctx, verdict: OnContainer) => {
-    const f = readFlag(verdict.at);
-    return f && flagFix(verdict.at, f.flag, f.target, drainWhy(verdict.at));
-  },
+  fix: fixOnContainer,
 });
 
 function judge(first: WorkloadContext, ctx: WorkloadContext): OnContainer[] {
@@ -45,16 +36,12 @@ function judge(first: WorkloadContext, ctx: WorkloadContext): OnContainer[] {
   )
     return [];
   return [
-    {
-      severity: 'error',
-      at: ctx,
-      path: flagPath(ctx),
-      message: inContainer(
-        first,
-        ctx,
-        `${ctx.server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
-          + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(ctx.targets.graceNow)} grace period do not help.`,
-      ),
-    },
+    onContainer(
+      first,
+      ctx,
+      'error',
+      `${ctx.server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
+        + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(ctx.targets.graceNow)} grace period do not help.`,
+    ),
   ];
 }

@@ -1,12 +1,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { formulaOf, type WorkloadContext } from '../context.ts';
-import { drainWhy, flagFix, flagPath, inContainer, readFlag, serverContainers } from '../shared/drain-flag.ts';
-import { defineRule, type Verdict } from '../rule.ts';
-
-/** A verdict on one of the pod's server containers. */
-interface OnContainer extends Verdict {
-  at: WorkloadContext;
-}
+import { fixOnContainer, onContainer, readFlag, serverContainers, type OnContainer } from '../shared/drain-flag.ts';
+import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'drain-flag-too-short',
@@ -18,10 +13,7 @@ export const rule = defineRule({
   remediation: 'Raise the drain flag to the drain budget.',
   remedy: 'applied',
   check: (ctx): OnContainer[] => serverContainers(ctx).flatMap((at) => judge(ctx, at)),
-  fix: (_ctx, verdict: OnContainer) => {
-    const f = readFlag(verdict.at);
-    return f && flagFix(verdict.at, f.flag, f.target, drainWhy(verdict.at));
-  },
+  fix: fixOnContainer,
 });
 
 function judge(first: WorkloadContext, ctx: WorkloadContext): OnContainer[] {
@@ -34,26 +26,18 @@ function judge(first: WorkloadContext, ctx: WorkloadContext): OnContainer[] {
     : `runs without ${f.flag}, so it drains for only its default ${s(f.now)}`;
   return [
     f.now < plan.maxRequestSeconds
-      ? {
-          severity: 'error',
-          at: ctx,
-          path: flagPath(ctx),
-          message: inContainer(
-            first,
-            ctx,
-            `${server.name} ${how} and then ends what is still running, but requests can take ${s(plan.maxRequestSeconds)}: long requests are cut at every rollout.`,
-          ),
-        }
-      : {
-          severity: 'warning',
-          at: ctx,
-          path: flagPath(ctx),
-          message: inContainer(
-            first,
-            ctx,
-            `${server.name} ${how}: that covers the ${s(plan.maxRequestSeconds)} longest request but not the ${s(plan.drainSeconds)} drain budget `
-              + `(${formulaOf(plan, 'drainSeconds')}), so a request slower than the estimate is cut.`,
-          ),
-        },
+      ? onContainer(
+          first,
+          ctx,
+          'error',
+          `${server.name} ${how} and then ends what is still running, but requests can take ${s(plan.maxRequestSeconds)}: long requests are cut at every rollout.`,
+        )
+      : onContainer(
+          first,
+          ctx,
+          'warning',
+          `${server.name} ${how}: that covers the ${s(plan.maxRequestSeconds)} longest request but not the ${s(plan.drainSeconds)} drain budget `
+            + `(${formulaOf(plan, 'drainSeconds')}), so a request slower than the estimate is cut.`,
+        ),
   ];
 }

@@ -7,7 +7,8 @@ import { drainFlagAt, imageRelease, isServerImage } from '../../../facts/release
 import { containersOf } from '../../workload/pod.ts';
 import { computeTargets } from '../../workload/targets.ts';
 import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
-import { manualFix, type Fix } from '../findings.ts';
+import { manualFix, type Fix, type Severity } from '../findings.ts';
+import type { Verdict } from '../rule.ts';
 import { quote, type Segment } from '../../read/path.ts';
 import { findInvocation, flagEdit, invocationText } from '../../workload/server-invocation.ts';
 
@@ -116,7 +117,28 @@ export function serverContainers(ctx: WorkloadContext): WorkloadContext[] {
   return out;
 }
 
-/** A message about another server container than the first names it. */
-export function inContainer(ctx: WorkloadContext, at: WorkloadContext, message: string): string {
-  return at === ctx ? message : `In the ${at.container.name} container: ${message}`;
+/** A drain-flag verdict on one of the pod's server containers (see `serverContainers`). */
+export interface OnContainer extends Verdict {
+  at: WorkloadContext;
+}
+
+/** A verdict on the flag of container `at`; its message names the container when it is not the pod's first server. */
+export function onContainer(
+  first: WorkloadContext,
+  at: WorkloadContext,
+  severity: Severity,
+  message: string,
+): OnContainer {
+  return {
+    severity,
+    at,
+    path: flagPath(at),
+    message: at === first ? message : `In the ${at.container.name} container: ${message}`,
+  };
+}
+
+/** The drain flag's fix in the container a verdict is about. */
+export function fixOnContainer(_ctx: WorkloadContext, verdict: OnContainer): Fix | undefined {
+  const f = readFlag(verdict.at);
+  return f && flagFix(verdict.at, f.flag, f.target, drainWhy(verdict.at));
 }
