@@ -68,7 +68,7 @@ function readPart(text: string): PartRead {
   return { ok: true, documents: documents.length, objects, strays: strays.length };
 }
 
-/** What one part says about the gateway: a gateway policy's, a Gateway's class. */
+/** What one part says about the gateway: a gateway policy's; a Gateway's class or a kind only one gateway defines. */
 interface GatewayHints {
   policy?: FoundSetting;
   gateway?: FoundSetting;
@@ -136,7 +136,7 @@ function indexPart(
       else index.unnamedRef = true;
     }
   }
-  const policy = detectGateway('', { ...located, gateways: [] }, profiles);
+  const policy = detectGateway('', { ...located, gateways: [], ignored: [] }, profiles);
   const gateway = detectGateway('', { ...located, policies: [] }, profiles);
   const header = headerSettings(part.text, profiles);
   // The header's line is the part's; the whole input's is `part.line - 1` further on.

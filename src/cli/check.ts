@@ -75,10 +75,11 @@ on a run that checked no model-server workload. A generator header listing its i
 manifest supplies the model server, replicas, GPUs, probes and names; an input given here replaces the manifest's
 value, and the output lists each one it replaced. --format github prints GitHub Actions annotations (file and
 line); --format sarif a SARIF 2.1.0 log for code scanning. Without --gateway, the gateway is read from the manifest
-(a gateway policy, a Gateway's class, the generator's header comment), else ${DEFAULT_GATEWAY}; the output says
-which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB). Any number of documents is
-checked; inputs over 256 KiB or 500 documents are read in parts. --explain prints what the checker read instead of
-findings: each workload's containers (server, release, role, evidence) and each input, read, given or assumed. Exit 0 without error findings, 1 with any, 2 when
+(a gateway policy, a Gateway's class, an Envoy AI Gateway route, the generator's header comment), else
+${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most
+256 KiB). Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. --explain
+prints what the checker read instead of findings: each workload's containers (server, release, role, evidence) and
+each input, read, given or assumed. Exit 0 without error findings, 1 with any, 2 when
 the input or the settings cannot be used.`;
 
 /**

@@ -104,3 +104,23 @@ test('the header\u2019s model server stands in for one the checker cannot tell f
   // A recognised server is not overridden: the header says sglang, the image and command say vLLM.
   assert.equal(check(docs(header('istio', 'sglang') + istioDeployment, pool())).inputs.modelServer, 'vllm');
 });
+
+test('an Envoy AI Gateway route (a kind only that gateway defines) names the gateway; a Gateway class still wins', () => {
+  const route = (version: string) =>
+    `apiVersion: aigateway.envoyproxy.io/${version}\nkind: AIGatewayRoute\nmetadata: {name: chat-route}\nspec:\n  parentRefs: [{name: gw, kind: Gateway, group: gateway.networking.k8s.io}]\n`;
+  for (const version of ['v1alpha1', 'v1beta1']) {
+    const report = check(docs(vllm(), pool(), route(version)));
+    assert.deepEqual(report.checkedFor, {
+      gateway: 'envoy-ai-gateway',
+      name: 'Envoy AI Gateway',
+      source: 'manifest',
+      from: 'AIGatewayRoute/chat-route',
+    });
+  }
+  // The same kind name in another group is not Envoy AI Gateway's.
+  const other = route('v1').replace('aigateway.envoyproxy.io', 'example.com');
+  assert.equal(check(docs(vllm(), pool(), other)).checkedFor.source, 'default');
+  const istioGateway =
+    'apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw}\nspec:\n  gatewayClassName: istio\n';
+  assert.equal(check(docs(vllm(), pool(), route('v1beta1'), istioGateway)).checkedFor.gateway, 'istio');
+});

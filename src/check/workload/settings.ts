@@ -14,7 +14,7 @@ import {
 } from '../../model/resolve.ts';
 import { encodeQuery } from '../../model/url-state.ts';
 import { findFlag } from './command-line.ts';
-import { policyKinds } from './gateway-policies.ts';
+import { groupOf, policyKinds } from './gateway-policies.ts';
 import { flagFor, type Identified } from './identify-server.ts';
 import { serverArgs } from './server-invocation.ts';
 import type { Located, Pool, Workload } from './locate.ts';
@@ -94,6 +94,11 @@ export function detectGateway(text: string, located: Located, profiles: Profiles
     );
     if (profile)
       return { flag: 'gateway', value: profile.id, from: `Gateway/${gateway.name} gatewayClassName ${className}` };
+  }
+  for (const object of located.ignored) {
+    const group = groupOf(object.apiVersion);
+    const profile = profiles.gateways.find((g) => g.ownKinds.some((k) => k.kind === object.kind && k.group === group));
+    if (profile) return { flag: 'gateway', value: profile.id, from: `${object.kind}/${object.name}` };
   }
   return headerSettings(text, profiles).gateway;
 }

@@ -139,7 +139,7 @@ export default function Checker({ initialProfiles, choices }: Props) {
             <InputField
               spec={{
                 ...GATEWAY_FIELD,
-                help: 'The gateway in front of the InferencePool. Detect reads a GKE policy, a Gateway\u2019s class or the generator\u2019s header comment.',
+                help: 'The gateway in front of the InferencePool. Detect reads a GKE policy, a Gateway\u2019s class, an Envoy AI Gateway route or the generator\u2019s header comment.',
               }}
               value={raw.gateway ?? ''}
               error={errors.get('gateway')}

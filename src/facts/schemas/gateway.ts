@@ -65,6 +65,13 @@ const gatewayFile = z
     gatewayClassNames: z.array(text).default(() => []),
     /** What a reader should know about `gatewayClassNames`, e.g. that the class name is the user's choice. */
     gatewayClassNote: text.optional(),
+    /**
+     * Kinds only this gateway defines (Envoy AI Gateway's AIGatewayRoute): a manifest holding one is for this
+     * gateway, when no policy or Gateway class names one first.
+     */
+    ownKinds: z.array(z.strictObject({ group: text, kind: text })).default(() => []),
+    /** Where `ownKinds` come from; required when there are any. */
+    ownKindsSources: sourceIds.optional(),
     mechanism,
     mechanismDetail: text,
     /** Where `mechanismDetail` comes from. */
@@ -111,6 +118,8 @@ const gatewayFile = z
   .superRefine((g, ctx) => {
     if (g.removal.seconds === undefined && !g.healthCheck)
       refuse(ctx, ['removal', 'seconds'], 'is missing, and there is no healthCheck to derive removal from');
+    if (g.ownKinds.length > 0 && !g.ownKindsSources)
+      refuse(ctx, ['ownKindsSources'], 'is missing: ownKinds need sources');
     checkExtraManifests(g, ctx);
     checkSourceRefs(g, new Set(g.sources.map((s) => s.id)), ctx);
   })
@@ -145,6 +154,7 @@ function checkExtraManifests(
 function gatewayEntries(g: GatewayProfile): LedgerEntry[] {
   const entries: LedgerEntry[] = [{ path: 'mechanismSources', sources: g.mechanismSources }];
   if (g.gatewayClassNames.length > 0) entries.push({ path: 'statusSources', sources: g.statusSources });
+  if (g.ownKinds.length > 0) entries.push({ path: 'ownKindsSources', sources: g.ownKindsSources ?? [] });
   entries.push(
     { path: 'detection.sources', sources: g.detection.sources },
     { path: 'removal.sources', sources: g.removal.sources },
