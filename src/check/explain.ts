@@ -165,6 +165,7 @@ function explainTemplate(template: PodTemplate, profiles: Profiles, serving?: Co
 function explainInputs(
   inputs: DrainInputs,
   found: readonly FoundSetting[],
+  unused: readonly FoundSetting[],
   given: ReadonlySet<string>,
 ): ExplainedInput[] {
   const values = inputs as unknown as Record<string, unknown>;
@@ -174,12 +175,21 @@ function explainInputs(
     const value = values[field.key];
     if (value === undefined) continue;
     const read = found.find((f) => f.flag === field.flag);
-    const source: InputSource = given.has(field.flag) ? 'given' : read ? 'read' : 'assumed';
+    // A value the manifest states but the drain model cannot take (value-out-of-range says so): the default stands.
+    const dropped = read && unused.includes(read);
+    const source: InputSource = given.has(field.flag) ? 'given' : read && !dropped ? 'read' : 'assumed';
     out.push({
       flag: field.flag,
       value: String(value),
       source,
-      from: source === 'given' ? `--${field.flag}` : source === 'read' ? read!.from : 'the default',
+      from:
+        source === 'given'
+          ? `--${field.flag}`
+          : source === 'read'
+            ? read!.from
+            : dropped
+              ? `the default, in place of ${JSON.stringify(read!.value)} at ${read!.from}`
+              : 'the default',
     });
   }
   return out;
@@ -211,7 +221,7 @@ export function explain(
         : {
             why: 'no container runs a model server the checker recognises, requests a GPU, or is selected by an InferencePool',
           }),
-      inputs: ctx ? explainInputs(ctx.inputs, ctx.found, given) : [],
+      inputs: ctx ? explainInputs(ctx.inputs, ctx.found, ctx.unused, given) : [],
     };
   });
   return {

@@ -1,6 +1,6 @@
 /** The plan's own warnings as findings: about the workload where they have a place, else once for the settings. */
-import { autoscalerCutsDrain, type WarningCode } from '../model/warnings.ts';
-import { SAFE_TO_EVICT_ANNOTATION } from '../model/plan-rollout.ts';
+import { autoscalerCutsDrain, FLAG_PASSED, type WarningCode } from '../model/warnings.ts';
+import { AUTOSCALER_GRACE_LIMIT_SECONDS, SAFE_TO_EVICT_ANNOTATION } from '../model/plan-rollout.ts';
 import { valueAt } from './read/path.ts';
 import { report, type WorkloadContext } from './rules/context.ts';
 import { drainFlagAt } from '../facts/releases.ts';
@@ -25,6 +25,10 @@ const DRAIN_FLAG_RELEASE: ReadonlySet<WarningCode> = new Set([
   'drain-flag-too-old',
   'drain-flag-release-unknown',
 ]);
+
+/** What the checker says in place of the plan's FLAG_PASSED when the manifest does not pass the flag. */
+const FLAG_ABSENT =
+  'The manifest does not pass it, so nothing breaks at start; add it (the drain finding says where) only once the release is known to have it.';
 
 /** Plan warnings the checker states as rules of its own, with a path and a fix. */
 const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readiness']);
@@ -56,12 +60,23 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     // The plan's message names the plan's grace period; the manifest's (as fixed) is the one that bounds this drain.
     if (warning.code === 'drain-unbounded-server')
       message = `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`;
+    // The autoscaler's limit against a grace period the manifest does not hold (it is within the limit; the grace
+    // fix would pass it): a note on applying that fix, not a warning about the manifest.
+    if (warning.code === 'grace-exceeds-autoscaler' && ctx.targets.graceNow <= AUTOSCALER_GRACE_LIMIT_SECONDS) {
+      severity = 'info';
+      message = `If you raise terminationGracePeriodSeconds to ${ctx.targets.graceTarget}s as the grace fix does: ${message}`;
+    }
+    // The release-unknown warning says the manifest passes the flag; when it does not, nothing breaks at start.
+    if (warning.code === 'drain-flag-release-unknown' && !ctx.targets.flag?.use) {
+      severity = 'info';
+      message = message.replace(FLAG_PASSED, FLAG_ABSENT);
+    }
     const where = WARNING_PATHS[warning.code];
     if (where) {
       report(ctx.check, ctx.object, warning.code, severity, where(ctx), message);
-    } else if (!seen.has(`${warning.code}\n${warning.message}`)) {
-      seen.add(`${warning.code}\n${warning.message}`);
-      report(ctx.check, undefined, warning.code, warning.severity, [], warning.message);
+    } else if (!seen.has(`${warning.code}\n${message}`)) {
+      seen.add(`${warning.code}\n${message}`);
+      report(ctx.check, undefined, warning.code, severity, [], message);
     }
   }
 }

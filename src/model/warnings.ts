@@ -44,6 +44,10 @@ export function autoscalerCutsDrain(plan: Plan): Warning {
   };
 }
 
+/** The release-unknown warning's reason: the manifest passes the drain flag (the checker's says when it does not). */
+export const FLAG_PASSED =
+  'The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the rollout stops while the old pods keep serving.';
+
 /** Every warning that applies to a plan, in a fixed order. */
 export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profiles): Warning[] {
   const gateway = gatewayById(profiles, inputs.gateway);
@@ -149,8 +153,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
         : `The image ${inputs.image} is not ${server.name}'s own (${imageRepository(server.image)}), so its tag does not name the ${server.name} release it runs`)
         + `, so Hitless cannot tell whether it has `
         + `${server.drain.flag}${server.drain.minVersion ? ` (${server.name} ${server.drain.minVersion} and later)` : ''}. `
-        + `The manifest passes it: a release without it refuses to start, so the new pod never becomes ready and the rollout stops `
-        + 'while the old pods keep serving. Pin an image tag that names the release, or set model-server-version.',
+        + `${FLAG_PASSED} Pin an image tag that names the release, or set model-server-version.`,
     );
   }
   if (server.drain.kind === 'fixed' && server.drain.fixedSeconds! < plan.drainSeconds) {

@@ -27,15 +27,20 @@ function generated(raw: Record<string, string>): string {
 test('a file with findings exits 1 and prints each with its file, line, path, consequence and fix', () => {
   const r = run(['gie-v1.5.0-gpu-deployment.yaml']);
   assert.equal(r.status, 1, r.stderr);
-  // At the defaults (492 s longest request, 738 s drain, 788 s grace). Notes: no-pool, readiness-path-differs.
-  // The fixture requests no GPU, so a surge needs no spare one. One error: the drain flag (read: vLLM 0.18.1 without
-  // --shutdown-timeout). Five warnings: the 130 s grace that leaves 130 - 35 = 95 s after the sleep, less than 492 s,
-  // which would be an error but rests on the assumed longest request and removal p99 (issue 30: nothing in the file
-  // states the token count, the time per token or the gateway); the preStop margin, the progress deadline,
-  // readiness every 1 s with a 1 s timeout, and the 788 s grace the fix writes, over cluster-autoscaler's 600 s.
+  // At the defaults (492 s longest request, 738 s drain, 788 s grace). The fixture requests no GPU, so a surge needs
+  // no spare one. One error: the drain flag (read: vLLM 0.18.1 without --shutdown-timeout). Four warnings: the 130 s
+  // grace that leaves 130 - 35 = 95 s after the sleep, less than 492 s, which would be an error but rests on the
+  // assumed longest request and removal p99 (issue 30: nothing in the file states the token count, the time per
+  // token or the gateway); the preStop margin, the progress deadline, readiness every 1 s with a 1 s timeout. Three
+  // notes: no-pool, readiness-path-differs, and the 788 s grace the fix would write, over cluster-autoscaler's 600 s
+  // (a note: the manifest's own 130 s is within it).
   assert.match(
     r.stdout,
-    /^gie-v1\.5\.0-gpu-deployment\.yaml: 1 error, 5 warnings, 2 notes \(1 model-server workload checked\)/,
+    /^gie-v1\.5\.0-gpu-deployment\.yaml: 1 error, 4 warnings, 3 notes \(1 model-server workload checked\)/,
+  );
+  assert.match(
+    r.stdout,
+    /\n {2}info {4}grace-exceeds-autoscaler {2}gie-v1\.5\.0-gpu-deployment\.yaml\n {10}If you raise terminationGracePeriodSeconds to 788s as the grace fix does: The 788s grace period is longer than the 600s/,
   );
   assert.match(r.stdout, /\n {2}Assumed: 1 warning would be an error on inputs the manifest does not state; /);
   assert.match(
@@ -124,7 +129,7 @@ test('--format json gives counts, findings with paths and fixes, the found setti
   // ok means what the exit code means: findings at error severity, so not ok (issue 32).
   assert.equal(out.ok, false);
   assert.equal(out.exitCode, 1);
-  assert.deepEqual(out.counts, { error: 1, warning: 5, info: 2 });
+  assert.deepEqual(out.counts, { error: 1, warning: 4, info: 3 });
   // The grace error that rests on assumed inputs: a warning naming the settings that would make them known.
   const grace = out.findings.find((f: { code: string }) => f.code === 'grace-too-short');
   assert.equal(grace.severity, 'warning');

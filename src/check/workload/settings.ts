@@ -235,7 +235,10 @@ export function findSettings(
   if (identified)
     add('model-server', identified.profile.id, `${object.kind}/${object.name}: ${identified.evidence.join(', ')}`);
   add('image', container.image, at([...container.path, 'image']));
-  if (identified) add('model', modelName(identified), at([...container.path, 'args']));
+  // A model loaded from a path (`/models/llama`) is no model id: the plan does not need it (it names the objects
+  // and the time-per-token note), so it is not read rather than reported as out of range.
+  const model = identified ? modelName(identified) : undefined;
+  if (model && !/^[./~]/.test(model)) add('model', model, at([...container.path, 'args']));
   add('name', object.name, at(['metadata', 'name']));
   add('namespace', object.namespace, at(['metadata', 'namespace']));
   const port = servingPort(container);

@@ -1,0 +1,56 @@
+// False alarms found by a hold-out run on public manifests nobody here had written (issue 30, "Done when"): each case
+// is written by hand in the shape that produced it, with what a careful reviewer expects.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { explainManifest } from '../../src/check/index.ts';
+import { check, codes, only, profiles, vllm } from '../support/check.ts';
+
+test('a model loaded from a path is not read as a model id, and not reported as out of range', () => {
+  const text = vllm({ args: 'args: ["--model", "/models/llama-3-8b", "--port", "8000", "--shutdown-timeout=75"]' });
+  const report = check(text);
+  assert.ok(!codes(report).includes('value-out-of-range'), codes(report).join(', '));
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  const model = explained.explanation.workloads[0].inputs.find((i) => i.flag === 'model');
+  // Not read (the plan takes no model, or the profile's default): never shown as read from the path.
+  assert.notEqual(model?.source, 'read');
+});
+
+test('a value the manifest states but the drain model cannot take is shown as assumed in --explain, with the value', () => {
+  // 70000 replicas is past the replicas field's range: value-out-of-range reports it, and the default stands.
+  const text = vllm({ replicas: 'replicas: 70000' });
+  assert.ok(codes(check(text)).includes('value-out-of-range'));
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  const replicas = explained.explanation.workloads[0].inputs.find((i) => i.flag === 'replicas');
+  assert.equal(replicas?.source, 'assumed');
+  assert.match(replicas!.from, /^the default, in place of "70000" at Deployment\/m spec\.replicas$/);
+});
+
+test('the autoscaler note: a warning when the manifest holds a grace over 600 s, a note when only the fix would', () => {
+  // The test settings' plan: 35 s preStop + 75 s drain + 15 s = 125 s, within 600 s: nothing at all.
+  assert.ok(!codes(check(vllm())).includes('grace-exceeds-autoscaler'));
+  // 8192 tokens × 100 ms × 1.2 = 983.04 → 984 s; drain ×1.5 = 1476 s; the fix's grace 35 + 1476 + 15 = 1526 s.
+  const long = { 'max-output-tokens': '8192', 'tpot-ms': '100' };
+  const planned = only(check(vllm(), long), 'grace-exceeds-autoscaler');
+  assert.equal(planned.severity, 'info');
+  assert.match(planned.message, /^If you raise terminationGracePeriodSeconds to 1526s as the grace fix does: /);
+  // 900 s written in the manifest, over 600 s already: the warning is about the manifest.
+  const held = only(check(vllm({ grace: 'terminationGracePeriodSeconds: 900' }), long), 'grace-exceeds-autoscaler');
+  assert.equal(held.severity, 'warning');
+});
+
+test('an image tag with no release: a note, not a warning, when the manifest does not pass the drain flag', () => {
+  const text = vllm({
+    image: 'image: vllm/vllm-openai:latest',
+    args: 'args: ["--model", "Qwen/Qwen3-32B", "--port", "8000"]',
+  });
+  const f = only(check(text), 'drain-flag-release-unknown');
+  assert.equal(f.severity, 'info');
+  assert.match(f.message, /The manifest does not pass it, so nothing breaks at start/);
+  assert.doesNotMatch(f.message, /The manifest passes it/);
+  // With the flag written, the warning stands: a release without it refuses to start.
+  const passed = only(check(vllm({ image: 'image: vllm/vllm-openai:latest' })), 'drain-flag-release-unknown');
+  assert.equal(passed.severity, 'warning');
+  assert.match(passed.message, /The manifest passes it: a release without it refuses to start/);
+});
