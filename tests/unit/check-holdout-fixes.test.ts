@@ -54,3 +54,32 @@ test('an image tag with no release: a note, not a warning, when the manifest doe
   assert.equal(passed.severity, 'warning');
   assert.match(passed.message, /The manifest passes it: a release without it refuses to start/);
 });
+
+test('vLLM tags with a post release or a fourth part are read as their release', () => {
+  // v0.6.3.post1 is 0.6.3, before --shutdown-timeout (0.18.0): the flag is not written, the image must move first.
+  const old = vllm({ image: 'image: vllm/vllm-openai:v0.6.3.post1', args: 'args: ["--model", "Qwen/Qwen3-32B"]' });
+  const report = check(old);
+  assert.ok(codes(report).includes('drain-flag-too-old'), codes(report).join(', '));
+  assert.ok(!codes(report).includes('drain-flag-release-unknown'));
+  const explained = explainManifest(old, {}, profiles);
+  assert.ok(explained.ok);
+  assert.equal(explained.explanation.workloads[0].templates[0].containers[0].release, '0.6.3');
+  const patch = explainManifest(vllm({ image: 'image: vllm/vllm-openai:v0.10.1.1' }), {}, profiles);
+  assert.ok(patch.ok);
+  assert.equal(patch.explanation.workloads[0].templates[0].containers[0].release, '0.10.1');
+});
+
+test('SGLang started with the sglang serve command is read as SGLang, flags and all', () => {
+  const text = vllm({
+    image: 'image: lmsysorg/sglang:v0.5.4',
+    command: 'command: ["sglang", "serve"]',
+    args: 'args: ["--model-path", "Qwen/Qwen3-8B", "--port", "8000"]',
+  });
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  const c = explained.explanation.workloads[0].templates[0].containers[0];
+  assert.equal(c.server, 'sglang');
+  assert.equal(c.confidence, 'high');
+  assert.ok(c.evidence.includes('command sglang serve'), c.evidence.join('; '));
+  assert.equal(explained.explanation.workloads[0].inputs.find((i) => i.flag === 'model')?.value, 'Qwen/Qwen3-8B');
+});
