@@ -11,6 +11,7 @@ import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
 import { UNREAD_SERVING_KINDS, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
+import { servedPort, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, invocationText } from './workload/server-invocation.ts';
 import { CHECK_SETTING_FLAGS, type CheckedFor, type FoundSetting } from './workload/settings.ts';
 
@@ -85,6 +86,7 @@ function explainContainer(
   template: PodTemplate,
   profiles: Profiles,
   servingContainer: Container | undefined,
+  ports: readonly ServingPort[],
 ): ExplainedContainer {
   let best: { id: string; release?: string; evidence: string[]; points: number } | undefined;
   for (const profile of profiles.modelServers) {
@@ -103,12 +105,13 @@ function explainContainer(
     if (points > (best?.points ?? 0))
       best = { id: profile.id, release: imageRelease(profile, container.image), evidence, points };
   }
+  const served = servedPort(container, ports);
   const role: ContainerRole =
     place === 'initContainers'
       ? container.value.restartPolicy === 'Always'
         ? 'sidecar'
         : 'init'
-      : best || container.gpus > 0
+      : best || container.gpus > 0 || served
         ? template.role === 'worker'
           ? 'multi-node worker'
           : 'serving'
@@ -118,6 +121,7 @@ function explainContainer(
   const evidence = best?.evidence ?? [];
   if (container.gpus > 0)
     evidence.push(`requests ${container.gpus} ${container.accelerator}${container.gpus > 1 ? 's' : ''}`);
+  if (served) evidence.push(`listens on ${served.port}, which ${served.from} targets`);
   if (place === 'initContainers' && role === 'sidecar') evidence.push('restartPolicy: Always (a native sidecar)');
   return {
     name: container.name,
@@ -132,7 +136,12 @@ function explainContainer(
   };
 }
 
-function explainTemplate(template: PodTemplate, profiles: Profiles, serving?: Container): ExplainedTemplate {
+function explainTemplate(
+  template: PodTemplate,
+  profiles: Profiles,
+  ports: readonly ServingPort[],
+  serving?: Container,
+): ExplainedTemplate {
   const containers = containersOf(template);
   const init = Array.isArray(template.spec.initContainers) ? template.spec.initContainers : [];
   const initContainers = [...sidecarsOf(template)];
@@ -146,8 +155,8 @@ function explainTemplate(template: PodTemplate, profiles: Profiles, serving?: Co
     role: template.role,
     path: template.path.join('.'),
     containers: [
-      ...containers.map((c) => explainContainer(c, 'containers', template, profiles, serving)),
-      ...initContainers.map((c) => explainContainer(c, 'initContainers', template, profiles, serving)),
+      ...containers.map((c) => explainContainer(c, 'containers', template, profiles, serving, ports)),
+      ...initContainers.map((c) => explainContainer(c, 'initContainers', template, profiles, serving, ports)),
       ...ran.map(({ index, value }) => ({
         name: text(value.name ?? ''),
         image: text(value.image ?? ''),
@@ -205,8 +214,9 @@ export function explain(
 ): Explanation {
   const workloads = located.workloads.map((workload): ExplainedWorkload => {
     const ctx = contexts.find((c) => c.workload === workload);
+    const ports = servingPorts(located, workload);
     const templates = [workload.serving, ...(workload.workers ? [workload.workers] : [])].map((t) =>
-      explainTemplate(t, profiles, ctx?.container),
+      explainTemplate(t, profiles, t === workload.serving ? ports : [], ctx?.container),
     );
     return {
       object: objectName(workload.object),

@@ -83,3 +83,43 @@ test('SGLang started with the sglang serve command is read as SGLang, flags and 
   assert.ok(c.evidence.includes('command sglang serve'), c.evidence.join('; '));
   assert.equal(explained.explanation.workloads[0].inputs.find((i) => i.flag === 'model')?.value, 'Qwen/Qwen3-8B');
 });
+
+test('a container on the port a Service sends requests to serves too: it gets the preStop and --explain says so', () => {
+  // Engine and HTTP front in one pod, the Service on the front's port (by name): no InferencePool in the input.
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: tpu}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: tpu}}
+  template:
+    metadata: {labels: {app: tpu}}
+    spec:
+      containers:
+      - name: engine
+        image: example.com/engine:1
+        resources: {limits: {google.com/tpu: 8}}
+      - name: front
+        image: example.com/front:1
+        ports: [{name: http, containerPort: 8000}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: tpu}
+spec:
+  selector: {app: tpu}
+  ports: [{port: 80, targetPort: http}]
+`;
+  const paths = check(text)
+    .findings.filter((f) => f.code === 'prestop-missing')
+    .map((f) => f.path);
+  assert.deepEqual(paths, ['spec.template.spec.containers[0].lifecycle', 'spec.template.spec.containers[1].lifecycle']);
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  const front = explained.explanation.workloads[0].templates[0].containers[1];
+  assert.equal(front.role, 'serving');
+  assert.deepEqual(front.evidence, ['listens on http, which Service/tpu targets']);
+  // A Service that selects other pods does not count.
+  const elsewhere = text.replace('selector: {app: tpu}\n  ports', 'selector: {app: other}\n  ports');
+  assert.equal(check(elsewhere).findings.filter((f) => f.code === 'prestop-missing').length, 1);
+});

@@ -1,6 +1,6 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { isServerImage } from '../../../facts/releases.ts';
-import { poolSelects } from '../../workload/locate.ts';
+import { servedPort, servingPorts } from '../../workload/serving-ports.ts';
 import { containersOf, readPreStop, sidecarsOf, type Container } from '../../workload/pod.ts';
 import { findInvocation } from '../../workload/server-invocation.ts';
 import type { WorkloadContext } from '../context.ts';
@@ -14,7 +14,8 @@ interface Hookless extends Verdict {
 
 /**
  * Why another container of the pod serves requests too (so it must outlast the removal as the model server does):
- * it runs a model server the profiles know, holds accelerators, or listens on a port the InferencePool targets.
+ * it runs a model server the profiles know, holds accelerators, or listens on a port the InferencePool or a Service
+ * of the input targets.
  * A mesh proxy (Istio's, linkerd's) does none of these: it has its own drain settings and gets no hook here.
  */
 function servesToo(ctx: WorkloadContext, c: Container): string | undefined {
@@ -25,9 +26,8 @@ function servesToo(ctx: WorkloadContext, c: Container): string | undefined {
   });
   if (server) return `it runs ${server.name}`;
   if (c.gpus > 0) return `it holds ${c.gpus} ${c.accelerator}${c.gpus > 1 ? 's' : ''}`;
-  const pool = located.pools.find((p) => poolSelects(p, ctx.workload));
-  const port = pool?.targetPorts.find((t) => c.ports.some((p) => p.containerPort === t.number));
-  return port ? `it listens on ${port.number}, a port ${pool!.object.kind}/${pool!.object.name} targets` : undefined;
+  const port = servedPort(c, servingPorts(located, ctx.workload));
+  return port ? `it listens on ${port.port}, a port ${port.from} targets` : undefined;
 }
 
 export const rule = defineRule({
