@@ -86,30 +86,21 @@ test('SGLang started with the sglang serve command is read as SGLang, flags and 
 
 test('a container on the port a Service sends requests to serves too: it gets the preStop and --explain says so', () => {
   // Engine and HTTP front in one pod, the Service on the front's port (by name): no InferencePool in the input.
-  const text = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: tpu}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: tpu}}
-  template:
-    metadata: {labels: {app: tpu}}
-    spec:
-      containers:
-      - name: engine
-        image: example.com/engine:1
-        resources: {limits: {google.com/tpu: 8}}
-      - name: front
-        image: example.com/front:1
-        ports: [{name: http, containerPort: 8000}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: tpu}
-spec:
-  selector: {app: tpu}
-  ports: [{port: 80, targetPort: http}]
-`;
+  const pod = {
+    metadata: { labels: { app: 'tpu' } },
+    spec: {
+      containers: [
+        { name: 'engine', image: 'example.com/engine:1', resources: { limits: { 'google.com/tpu': 8 } } },
+        { name: 'front', image: 'example.com/front:1', ports: [{ name: 'http', containerPort: 8000 }] },
+      ],
+    },
+  };
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'tpu' } };
+  const spec = { replicas: 2, selector: { matchLabels: { app: 'tpu' } }, template: pod };
+  const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'tpu' } };
+  const servicePorts = { selector: { app: 'tpu' }, ports: [{ port: 80, targetPort: 'http' }] };
+  // JSON is YAML: the two objects as flow mappings, one per document.
+  const text = `${JSON.stringify({ ...deployment, spec })}\n---\n${JSON.stringify({ ...service, spec: servicePorts })}\n`;
   const paths = check(text)
     .findings.filter((f) => f.code === 'prestop-missing')
     .map((f) => f.path);
@@ -120,6 +111,6 @@ spec:
   assert.equal(front.role, 'serving');
   assert.deepEqual(front.evidence, ['listens on http, which Service/tpu targets']);
   // A Service that selects other pods does not count.
-  const elsewhere = text.replace('selector: {app: tpu}\n  ports', 'selector: {app: other}\n  ports');
+  const elsewhere = text.replace('"selector":{"app":"tpu"},"ports"', '"selector":{"app":"other"},"ports"');
   assert.equal(check(elsewhere).findings.filter((f) => f.code === 'prestop-missing').length, 1);
 });
