@@ -2,8 +2,12 @@
 // is written by hand in the shape that produced it, with what a careful reviewer expects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { explainManifest } from '../../src/check/index.ts';
 import { check, codes, only, profiles, vllm } from '../support/check.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
 test('a model loaded from a path is not read as a model id, and not reported as out of range', () => {
   const text = vllm({ args: 'args: ["--model", "/models/llama-3-8b", "--port", "8000", "--shutdown-timeout=75"]' });
@@ -113,4 +117,21 @@ test('a container on the port a Service sends requests to serves too: it gets th
   // A Service that selects other pods does not count.
   const elsewhere = text.replace('"selector":{"app":"tpu"},"ports"', '"selector":{"app":"other"},"ports"');
   assert.equal(check(elsewhere).findings.filter((f) => f.code === 'prestop-missing').length, 1);
+});
+
+test('the manual drain-flag fix says set, not add, for a flag the manifest already writes', () => {
+  // The tag names no release, so the flag's value is not rewritten: the fix says what to do by hand.
+  const text = vllm({
+    image: 'image: vllm/vllm-openai:latest',
+    args: 'args: ["--model", "Qwen/Qwen3-32B", "--shutdown-timeout=40"]',
+  });
+  const f = only(check(text), 'drain-flag-too-short');
+  assert.match(f.fix!.text, /On such a release, set --shutdown-timeout=75 in the vllm container's args/);
+});
+
+test('a document whose mapping has a mapping as a key prints nothing on stderr (no Node warning)', () => {
+  const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: hf}\nstringData:\n  {{HF_TOKEN}}: x\n';
+  const r = spawnSync(process.execPath, [BIN, 'check', '-'], { input: `${vllm()}---\n${secret}`, encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 1, r.stderr);
+  assert.equal(r.stderr, '');
 });
