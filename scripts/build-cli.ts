@@ -6,6 +6,7 @@
  * `npm run pack:cli` packs it.
  *
  *   cli-dist/package.json         name, version, bin, engines; no dependencies
+ *   cli-dist/hitless-config.schema.json  the JSON Schema of .hitless.yaml (scripts/gen-schemas.ts), for editors
  *   cli-dist/bin/hitless.cjs      the entry: turns away an older Node, enables Node's compile cache in a folder of
  *                                 the user's own (src/cli/compile-cache.ts), loads the command's bundle and runs it
  *   cli-dist/bin/<command>.cjs    the CLI with one command's code (generate.cjs also runs `inputs`, check.cjs `rules`); main.cjs
@@ -19,6 +20,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readProfiles } from '../src/facts/read-files.ts';
+import { configSchemaText } from './gen-schemas.ts';
 import { readOutputFacts } from '../src/facts/read-output-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -214,6 +216,8 @@ await build({ ...common, ...commonJs, entryPoints: { hitless: join(ROOT, 'src/cl
 // The entry starts with the interpreter line.
 const entry = join(OUT, 'bin', 'hitless.cjs');
 writeFileSync(entry, `#!/usr/bin/env node\n${readFileSync(entry, 'utf8')}`);
+// The JSON Schema of .hitless.yaml, for editors (`# yaml-language-server: $schema=<the package>/hitless-config.schema.json`).
+writeFileSync(join(OUT, 'hitless-config.schema.json'), configSchemaText());
 writeFileSync(
   join(OUT, 'package.json'),
   `${JSON.stringify(
@@ -223,7 +227,7 @@ writeFileSync(
       description: pkg.description,
       type: 'module',
       bin: { hitless: 'bin/hitless.cjs' },
-      files: ['bin/'],
+      files: ['bin/', 'hitless-config.schema.json'],
       engines: { node: '>=22.12' },
       ...(pkg.repository ? { repository: pkg.repository } : {}),
     },

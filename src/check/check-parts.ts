@@ -16,6 +16,7 @@
  */
 import type { Profiles } from '../facts/profiles.ts';
 import { checkManifest, checkRead, type CheckReport, type WholeInput } from './check.ts';
+import type { RepoConfig } from './config.ts';
 import type { Finding } from './rules/findings.ts';
 import type { InputProblem } from './read/guard-input.ts';
 import { GROUP_LIMITS } from './read/limits.ts';
@@ -68,14 +69,15 @@ function checkBatch(
   settings: Record<string, string>,
   profiles: Profiles,
   whole: WholeInput,
+  config?: RepoConfig,
 ): BatchResult {
   const members = [...batch].sort((a, b) => a - b);
   // A batch whose parts are all in the plain style is read by the quick reader; any other, by the full parse.
   const texts = members.map(partAt);
   const plain = readPlainManifest(texts);
   const result = plain
-    ? checkRead(plain, settings, profiles, whole)
-    : checkManifest(texts.join(''), settings, profiles, whole, GROUP_LIMITS);
+    ? checkRead(plain, settings, profiles, whole, plain.text, config)
+    : checkManifest(texts.join(''), settings, profiles, whole, GROUP_LIMITS, config);
   if (!result.ok) {
     // Each part was read alone in the first pass, so this is not expected; say where, all the same.
     return { problem: problemInInput(result.problem, indexes[members[0]]) };
@@ -136,6 +138,7 @@ export function checkIndexedParts(
   profiles: Profiles,
   emit: (finding: Finding) => void,
   limits: BatchLimits = DEFAULT_LIMITS,
+  config?: RepoConfig,
 ): IndexedResult {
   const { indexes } = indexer;
   const whole = indexer.whole();
@@ -146,7 +149,7 @@ export function checkIndexedParts(
       0,
       indexes.findIndex((x) => x.strays),
     );
-    const result = checkManifest(partAt(first), settings, profiles, whole);
+    const result = checkManifest(partAt(first), settings, profiles, whole, undefined, config);
     if (!result.ok) return { ok: false, problem: problemInInput(result.problem, indexes[first]) };
   }
   /** The part that holds a document of the input. */
@@ -246,7 +249,7 @@ export function checkIndexedParts(
   let bytes = 0;
   const flush = (): InputProblem | undefined => {
     if (batch.length === 0) return undefined;
-    const checked = checkBatch(partAt, batch, indexes, settings, profiles, whole);
+    const checked = checkBatch(partAt, batch, indexes, settings, profiles, whole, config);
     batch = [];
     bytes = 0;
     if ('problem' in checked) return checked.problem;
@@ -307,7 +310,7 @@ export function checkIndexedParts(
     }),
   );
   if (late.size > 0) {
-    const checked = checkBatch(partAt, late, indexes, settings, profiles, whole);
+    const checked = checkBatch(partAt, late, indexes, settings, profiles, whole, config);
     if ('problem' in checked) return { ok: false, problem: checked.problem };
     const findingPart = (f: Finding) => (f.document === undefined ? -1 : partOf(f.document - 1));
     // The ignored-kind notes name the first three objects of a kind and count the rest: the whole input's rest.

@@ -22,6 +22,7 @@ import { readManifest, type Manifest, type ManifestObject } from './read/read-ma
 import { isRecord, valueAt } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
 import { explain, type Explanation } from './explain.ts';
+import { applyConfig, configSettings, workloadSettings, type RepoConfig } from './config.ts';
 import { assumedBases, assumedText } from './workload/assumed.ts';
 import { changesNothing } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
@@ -73,18 +74,22 @@ export type CheckResult = { ok: true; report: CheckReport; manifest: Manifest } 
 /** Build the context of each model-server workload; list the workloads that run none. */
 function workloadContexts(
   check: CheckContext,
-  user: Record<string, string>,
+  all: Record<string, string>,
   hint: FoundSetting | undefined,
   header: WholeInput,
+  /** The settings for one workload, when a config entry names it (see config.ts). */
+  own: (object: Workload['object']) => Record<string, string> | undefined,
 ): { contexts: WorkloadContext[]; skipped: Workload[] } {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
   const skipped: Workload[] = [];
-  const givenServer = user['model-server'];
+  const givenServer = all['model-server'];
   // The model server the generator's header names: used only for a workload the profiles do not recognise.
   const headerServer = givenServer ? undefined : header.modelServer;
   for (const workload of located.workloads) {
     const object = workload.object;
+    const mine = own(object);
+    const user = mine ? usableSettings(mine, profiles) : all;
     const containers = containersOf(workload.serving);
     const identified = identifyServer(workload.serving, containers, profiles);
     const pool = located.pools.find((p) => poolSelects(p, workload));
@@ -111,6 +116,7 @@ function workloadContexts(
     const targets = computeTargets(container, workload.serving.spec, server, invocation, plan, inputs);
     const ctx: WorkloadContext = {
       check,
+      ...(mine ? { given: new Set([...check.given, ...Object.keys(user)]) } : {}),
       workload,
       object,
       containers,
@@ -179,7 +185,9 @@ function runRule<C>(
   own: WorkloadContext['object'] | undefined,
   found: readonly FoundSetting[],
 ): void {
-  const known = (flag: string) => check.given.has(flag) || check.stated.has(flag) || found.some((f) => f.flag === flag);
+  // A workload a config entry names has its own given settings (see workloadContexts).
+  const given = (ctx as { given?: ReadonlySet<string> }).given ?? check.given;
+  const known = (flag: string) => given.has(flag) || check.stated.has(flag) || found.some((f) => f.flag === flag);
   const {
     appliesTo,
     check: judge,
@@ -254,10 +262,11 @@ export function checkManifest(
   profiles: Profiles,
   whole?: WholeInput,
   limits?: ReadLimits,
+  config?: RepoConfig,
 ): CheckResult {
   const read = readManifest(text, limits);
   if (!read.ok) return read;
-  return checkRead(read.manifest, settings, profiles, whole, text);
+  return checkRead(read.manifest, settings, profiles, whole, text, config);
 }
 
 /** What every rule's run starts from: the objects sorted, the settings, the gateway, each workload's context. */
@@ -267,9 +276,11 @@ function prepare(
   profiles: Profiles,
   whole: WholeInput | undefined,
   text: string,
+  config?: RepoConfig,
 ) {
   const located = locate(manifest, profiles);
-  const user = usableSettings(settings, profiles);
+  // A repository config's settings count as the reader's: given, under the flags given with the command.
+  const user = usableSettings(configSettings(config, settings), profiles);
   const header: WholeInput = whole ?? headerSettings(manifest.text, profiles);
   // A generator header that lists its inputs states every input (the others were at their defaults): known.
   const given = new Set(Object.keys(user));
@@ -277,7 +288,9 @@ function prepare(
   const check: CheckContext = { manifest, located, profiles, findings: [], given, stated };
   const hint = user.gateway ? undefined : whole ? whole.gateway : detectGateway(text, located, profiles);
   const gatewayUsed = checkedFor(user, hint, profiles);
-  const { contexts, skipped } = workloadContexts(check, user, hint, header);
+  const { contexts, skipped } = workloadContexts(check, user, hint, header, (object) =>
+    workloadSettings(config, object, settings),
+  );
   return { check, located, user, hint, gatewayUsed, contexts, skipped };
 }
 
@@ -289,6 +302,7 @@ export function explainManifest(
   text: string,
   settings: Record<string, string>,
   profiles: Profiles,
+  config?: RepoConfig,
 ): { ok: true; explanation: Explanation } | { ok: false; problem: InputProblem } {
   const read = readManifest(text);
   if (!read.ok) return read;
@@ -296,8 +310,9 @@ export function explainManifest(
     const checked = checkRead(read.manifest, settings, profiles);
     if (!checked.ok) return checked;
   }
-  const { check, located, gatewayUsed, contexts } = prepare(read.manifest, settings, profiles, undefined, text);
-  return { ok: true, explanation: explain(located, contexts, gatewayUsed, check.given, profiles) };
+  const { check, located, gatewayUsed, contexts } = prepare(read.manifest, settings, profiles, undefined, text, config);
+  const givenBy = (flag: string) => (flag in settings || !config ? `--${flag}` : config.file);
+  return { ok: true, explanation: explain(located, contexts, gatewayUsed, check.given, profiles, givenBy) };
 }
 
 /**
@@ -310,6 +325,7 @@ export function checkRead(
   profiles: Profiles,
   whole?: WholeInput,
   text = manifest.text,
+  config?: RepoConfig,
 ): CheckResult {
   if (manifest.objects.length === 0) {
     const refused = manifest.refused?.[0];
@@ -329,6 +345,7 @@ export function checkRead(
     profiles,
     whole,
     text,
+    config,
   );
 
   const seen = new Set<string>();
@@ -361,6 +378,7 @@ export function checkRead(
   const foundAny = [...(hint ? [hint] : []), ...contexts.flatMap((c) => c.found)];
   for (const rule of RULES) if (rule.scope === 'manifest') runRule(rule, input, check, undefined, foundAny);
   applySuppressions(check);
+  applyConfig(check, config);
 
   const findings = sortFindings(dedupe(check.findings));
   const first = contexts[0];

@@ -176,6 +176,7 @@ function explainInputs(
   found: readonly FoundSetting[],
   unused: readonly FoundSetting[],
   given: ReadonlySet<string>,
+  givenBy: (flag: string) => string,
 ): ExplainedInput[] {
   const values = inputs as unknown as Record<string, unknown>;
   const out: ExplainedInput[] = [];
@@ -193,7 +194,7 @@ function explainInputs(
       source,
       from:
         source === 'given'
-          ? `--${field.flag}`
+          ? givenBy(field.flag)
           : source === 'read'
             ? read!.from
             : dropped
@@ -211,6 +212,8 @@ export function explain(
   checkedFor: CheckedFor,
   given: ReadonlySet<string>,
   profiles: Profiles,
+  /** Where a given setting came from: its flag, or the config file that set it. */
+  givenBy: (flag: string) => string = (flag) => `--${flag}`,
 ): Explanation {
   const workloads = located.workloads.map((workload): ExplainedWorkload => {
     const ctx = contexts.find((c) => c.workload === workload);
@@ -231,7 +234,7 @@ export function explain(
         : {
             why: 'no container runs a model server the checker recognises, requests a GPU, or is selected by an InferencePool',
           }),
-      inputs: ctx ? explainInputs(ctx.inputs, ctx.found, ctx.unused, given) : [],
+      inputs: ctx ? explainInputs(ctx.inputs, ctx.found, ctx.unused, ctx.given ?? given, givenBy) : [],
     };
   });
   return {

@@ -4,6 +4,7 @@
  * came from. Text, or JSON with --format json. Exit 0, or 2 when the input cannot be read or checked.
  */
 import { explainManifest, explanationText, formatKiB, MAX_INPUT_BYTES } from '../check/index.ts';
+import type { RepoConfig } from '../check/config.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { UsageError } from './args.ts';
 import { readCheckInput } from './check-input.ts';
@@ -14,6 +15,7 @@ export async function explainAndPrint(
   settings: Record<string, string>,
   profiles: Profiles,
   format: string,
+  config?: RepoConfig,
 ): Promise<number> {
   if (format !== 'text' && format !== 'json')
     throw new UsageError(`--explain prints text or --format json, not --format ${format}`);
@@ -26,7 +28,7 @@ export async function explainAndPrint(
     throw new UsageError(
       `--explain reads an input of at most ${formatKiB(MAX_INPUT_BYTES)} whole (this one is ${formatKiB(input.bytes)}); explain its files one at a time`,
     );
-  const result = explainManifest(input.text, settings, profiles);
+  const result = explainManifest(input.text, settings, profiles, config);
   if (!result.ok) {
     writeOutput('stderr', `hitless check: ${names.join(', ')}: ${result.problem.message}\n`);
     return 2;

@@ -25,6 +25,8 @@ import { findingPrinter, locate, problemText } from './check-print.ts';
 import { sarifFrame, sarifResultPrinter } from './sarif.ts';
 import { formatAnnotation } from './github-annotations.ts';
 import { explainAndPrint } from './check-explain.ts';
+import { findConfig, readConfig } from './check-config.ts';
+import type { RepoConfig } from '../check/config.ts';
 import { writeOutput } from './streams.ts';
 import { writeInPieces } from './write-pieces.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
@@ -62,7 +64,8 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif] [--strict] [--fix] [--explain]
+export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif]
+         [--strict] [--fix] [--explain] [--config FILE | --no-config]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
 settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
@@ -79,8 +82,10 @@ line); --format sarif a SARIF 2.1.0 log for code scanning. Without --gateway, th
 ${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most
 256 KiB). Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. --explain
 prints what the checker read instead of findings: each workload's containers (server, release, role, evidence) and
-each input, read, given or assumed. Exit 0 without error findings, 1 with any, 2 when
-the input or the settings cannot be used.`;
+each input, read, given or assumed. A .hitless.yaml found upward from the first FILE (or --config FILE) gives the
+gateway, inputs (for all workloads, and per workload by name, namespace, kind or labels), rule levels (off, note,
+warning, error) and suppressions with a reason; its settings count as given, flags win. Exit 0 without error
+findings, 1 with any, 2 when the input or the settings cannot be used.`;
 
 /**
  * The path a diff names its file by, so that `git apply` and `patch -p1` take it: relative to the current folder
@@ -114,6 +119,7 @@ async function check(
   print: (f: Finding) => string,
   stores: { close(): void }[],
   young: YoungGenerationBound,
+  config: RepoConfig | undefined,
 ): Promise<
   | {
       ok: true;
@@ -124,7 +130,7 @@ async function check(
   | { ok: false; problem: InputProblem }
 > {
   if (input.kind === 'whole') {
-    const whole = withPlainEnv(() => checkManifest(input.text, settings, profiles));
+    const whole = withPlainEnv(() => checkManifest(input.text, settings, profiles, undefined, undefined, config));
     if (!whole.ok) return whole;
     const { findings, counts } = whole.report;
     const assumed = findings.filter((f) => f.assumed).length;
@@ -149,6 +155,8 @@ async function check(
         if (f.assumed) assumed++;
         found.add(f);
       },
+      undefined,
+      config,
     ),
   );
   if (!result.ok) return result;
@@ -157,7 +165,7 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['format'], ['strict', 'fix', 'explain']);
+  const args = parseArgs(argv, ['format', 'config'], ['strict', 'fix', 'explain', 'no-config']);
   const strict = args.options.strict !== undefined;
   const format = choiceOption(args, 'format', FORMATS, 'text');
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
@@ -170,19 +178,21 @@ export async function runCheck(argv: string[]): Promise<number> {
   const profiles = readProfiles();
   const errors = settingErrors(args.inputs, profiles);
   if (errors.length > 0) throw new UsageError(errors.map((e) => `--${e.message}`).join('\n  '));
+  const configFile = findConfig(args.positional, args.options.config, args.options['no-config'] === 'true');
+  const config = configFile === undefined ? undefined : readConfig(configFile, profiles);
 
   if (args.options.explain === 'true') {
     if (args.options.fix === 'true')
       throw new UsageError('--explain prints what was read; --fix writes fixes: choose one');
-    return explainAndPrint(args.positional, args.inputs, profiles, format);
+    return explainAndPrint(args.positional, args.inputs, profiles, format, config);
   }
-  if (args.options.fix === 'true') await fixInPlace(args.positional[0], args.inputs, profiles);
+  if (args.options.fix === 'true') await fixInPlace(args.positional[0], args.inputs, profiles, config);
   // Within the page's limits the input is checked whole (and can be fixed); beyond them, in parts.
   const young = boundYoungGeneration();
   const input = await readCheckInput(args.positional, profiles, format !== 'diff', young.poll);
   const stores: { close(): void }[] = input.kind === 'parts' && input.store ? [input.store] : [];
   try {
-    return await checkAndPrint(input, args, format, strict, profiles, stores, young);
+    return await checkAndPrint(input, args, format, strict, profiles, stores, young, config);
   } finally {
     for (const store of stores) store.close();
     young.release();
@@ -195,7 +205,12 @@ export async function runCheck(argv: string[]): Promise<number> {
  * its mode), through a symlink to the file it names, and keeps its lack of a final line break. An input that cannot
  * be checked is left alone: the check that follows says why.
  */
-async function fixInPlace(name: string, settings: Record<string, string>, profiles: ReturnType<typeof readProfiles>) {
+async function fixInPlace(
+  name: string,
+  settings: Record<string, string>,
+  profiles: ReturnType<typeof readProfiles>,
+  config: RepoConfig | undefined,
+) {
   const input = await readCheckInput([name], profiles, false);
   if (input.kind !== 'whole') {
     if (input.kind === 'parts')
@@ -204,7 +219,7 @@ async function fixInPlace(name: string, settings: Record<string, string>, profil
       );
     return;
   }
-  const result = checkManifest(input.text, settings, profiles);
+  const result = checkManifest(input.text, settings, profiles, undefined, undefined, config);
   if (!result.ok) return;
   const own = (text: string) => (input.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
   const before = own(input.text);
@@ -236,6 +251,7 @@ async function checkAndPrint(
   profiles: ReturnType<typeof readProfiles>,
   stores: { close(): void }[],
   young: YoungGenerationBound,
+  config: RepoConfig | undefined,
 ): Promise<number> {
   /** Say why the input cannot be checked, on stderr and (with --format json) on stdout; exit 2. */
   const unusable = (texts: string[], problems: object[]) => {
@@ -256,7 +272,7 @@ async function checkAndPrint(
     );
   }
   const print = format === 'sarif' ? sarifResultPrinter(joined) : findingPrinter(format, joined);
-  const result = await check(input, args.inputs, profiles, print, stores, young);
+  const result = await check(input, args.inputs, profiles, print, stores, young, config);
   if (!result.ok) {
     const text = problemText(joined, result.problem);
     return unusable([text], [{ file: locate(joined, result.problem.line), ...result.problem, message: text }]);
@@ -300,7 +316,7 @@ async function checkAndPrint(
     // The findings are written as they are read from the store (the same text as one JSON.stringify), so that a
     // large input's output is never held whole in memory.
     const [before, after] =
-      `${JSON.stringify({ ok: code === 0, exitCode: code, counts, checkedFor: report.checkedFor, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
+      `${JSON.stringify({ ok: code === 0, exitCode: code, counts, checkedFor: report.checkedFor, config: config?.file, overrides, findings: [], found: report.found, generator: report.generator, fixed }, null, 2)}\n`.split(
         '"findings": []',
       );
     pieces =
@@ -313,6 +329,7 @@ async function checkAndPrint(
         ? `${names.join(', ')}: no model-server workload was checked, so this is not a pass (${describeCounts(counts)})${strict ? '; --strict fails the run' : ''}`
         : `${names.join(', ')}: ${describeCounts(counts)} (${workloads})`,
       `  Checked for: ${describeCheckedFor(report.checkedFor)}; change it with --gateway ID`,
+      ...(config ? [`  Config: ${config.file} (--no-config ignores it)`] : []),
       ...overrides.map((o) => `  Your setting: ${overrideText(o)}`),
       ...(printed.assumed > 0
         ? [

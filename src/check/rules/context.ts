@@ -31,6 +31,8 @@ export interface CheckContext {
 
 /** One model-server workload and what the drain model says about it. */
 export interface WorkloadContext {
+  /** The settings given for this workload (a config entry's over the whole check's), when they differ. */
+  given?: ReadonlySet<string>;
   check: CheckContext;
   workload: Workload;
   object: ManifestObject;
