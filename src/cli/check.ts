@@ -25,13 +25,14 @@ import { findingPrinter, locate, problemText } from './check-print.ts';
 import { sarifFrame, sarifResultPrinter } from './sarif.ts';
 import { formatAnnotation } from './github-annotations.ts';
 import { explainAndPrint } from './check-explain.ts';
+import { writePatch } from './check-patch.ts';
 import { findConfig, readConfig } from './check-config.ts';
 import type { RepoConfig } from '../check/config.ts';
 import { writeOutput } from './streams.ts';
 import { writeInPieces } from './write-pieces.ts';
 import { boundYoungGeneration, type YoungGenerationBound } from './young-generation.ts';
 
-const FORMATS = ['text', 'json', 'diff', 'github', 'sarif'];
+const FORMATS = ['text', 'json', 'diff', 'patch', 'github', 'sarif'];
 
 export { RULES_HELP, runRules } from './rules.ts';
 
@@ -64,8 +65,8 @@ function overrideText(o: Override): string {
   return `--${o.flag} ${o.value} replaces the manifest's ${o.manifest} (${o.from})`;
 }
 
-export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|github|sarif]
-         [--strict] [--fix] [--explain] [--config FILE | --no-config]
+export const CHECK_HELP = `Usage: hitless check FILE... [--gateway ID] [--<input> VALUE ...] [--format text|json|diff|patch|github|sarif]
+         [--out-dir DIR] [--strict] [--fix] [--explain] [--config FILE | --no-config]
 
 Checks the manifests (read as one; - reads stdin) against the drain model for the given gateway and request
 settings. Each finding says whether its fix can be written for you (fixable: --format diff prints it, json's
@@ -74,18 +75,20 @@ checked whole) and then reports what is left. A workload annotated hitless.dev/i
 those findings shown as notes with the reason. An error that rests on an input the manifest does not state and you
 did not give (the longest request, the gateway's removal p99, the model load time, spare GPUs, the Kubernetes
 version: a default) is reported as a warning naming the settings to give; --strict fails the run on those too, and
-on a run that checked no model-server workload. A generator header listing its inputs states them all. The
-manifest supplies the model server, replicas, GPUs, probes and names; an input given here replaces the manifest's
-value, and the output lists each one it replaced. --format github prints GitHub Actions annotations (file and
-line); --format sarif a SARIF 2.1.0 log for code scanning. Without --gateway, the gateway is read from the manifest
-(a gateway policy, a Gateway's class, an Envoy AI Gateway route, the generator's header comment), else
-${DEFAULT_GATEWAY}; the output says which. --format diff prints the fixes as a unified diff (one FILE of at most
-256 KiB). Any number of documents is checked; inputs over 256 KiB or 500 documents are read in parts. --explain
-prints what the checker read instead of findings: each workload's containers (server, release, role, evidence) and
-each input, read, given or assumed. A .hitless.yaml found upward from the first FILE (or --config FILE) gives the
-gateway, inputs (for all workloads, and per workload by name, namespace, kind or labels), rule levels (off, note,
-warning, error) and suppressions with a reason; its settings count as given, flags win. Exit 0 without error
-findings, 1 with any, 2 when the input or the settings cannot be used.`;
+on a run that checked no model-server workload. A generator header listing its inputs states them all. The manifest
+supplies the model server, replicas, GPUs, probes and names; an input given here replaces the manifest's value, and
+the output lists each one it replaced. --format github prints GitHub Actions annotations (file and line); --format
+sarif a SARIF 2.1.0 log for code scanning. Without --gateway, the gateway is read from the manifest (a gateway
+policy, a Gateway's class, an Envoy AI Gateway route, the generator's header comment), else ${DEFAULT_GATEWAY}; the
+output says which. --format diff prints the fixes as a unified diff (one FILE of at most 256 KiB); --format patch
+the same fixes as a kustomization of JSON 6902 patches over FILE, each change tested against the value it replaces
+(--out-dir DIR writes its files; DIR must hold FILE). Any number of documents is checked; inputs over 256 KiB or
+500 documents are read in parts. --explain prints what the checker read instead of findings: each workload's
+containers (server, release, role, evidence) and each input, read, given or assumed. A .hitless.yaml found upward
+from the first FILE (or --config FILE) gives the gateway, inputs (for all workloads, and per workload by name,
+namespace, kind or labels), rule levels (off, note, warning, error) and suppressions with a reason; its settings
+count as given, flags win. Exit 0 without error findings, 1 with any, 2 when the input or the settings cannot be
+used.`;
 
 /**
  * The path a diff names its file by, so that `git apply` and `patch -p1` take it: relative to the current folder
@@ -165,7 +168,7 @@ async function check(
 
 /** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['format', 'config'], ['strict', 'fix', 'explain', 'no-config']);
+  const args = parseArgs(argv, ['format', 'config', 'out-dir'], ['strict', 'fix', 'explain', 'no-config']);
   const strict = args.options.strict !== undefined;
   const format = choiceOption(args, 'format', FORMATS, 'text');
   if (args.positional.length === 0) throw new UsageError('check needs at least one FILE (or - to read stdin)');
@@ -175,6 +178,10 @@ export async function runCheck(argv: string[]): Promise<number> {
     if (format === 'diff') throw new UsageError('--fix writes the fixes; --format diff prints them: choose one');
   }
   if (args.positional.filter((p) => p === '-').length > 1) throw new UsageError('- (stdin) can be given once');
+  if (format === 'patch' && (args.positional.length !== 1 || args.positional[0] === '-'))
+    throw new UsageError('--format patch builds on one FILE (a kustomization names it as its resource), not -');
+  if (args.options['out-dir'] !== undefined && format !== 'patch')
+    throw new UsageError('--out-dir writes the files of --format patch');
   const profiles = readProfiles();
   const errors = settingErrors(args.inputs, profiles);
   if (errors.length > 0) throw new UsageError(errors.map((e) => `--${e.message}`).join('\n  '));
@@ -189,7 +196,7 @@ export async function runCheck(argv: string[]): Promise<number> {
   if (args.options.fix === 'true') await fixInPlace(args.positional[0], args.inputs, profiles, config);
   // Within the page's limits the input is checked whole (and can be fixed); beyond them, in parts.
   const young = boundYoungGeneration();
-  const input = await readCheckInput(args.positional, profiles, format !== 'diff', young.poll);
+  const input = await readCheckInput(args.positional, profiles, format !== 'diff' && format !== 'patch', young.poll);
   const stores: { close(): void }[] = input.kind === 'parts' && input.store ? [input.store] : [];
   try {
     return await checkAndPrint(input, args, format, strict, profiles, stores, young, config);
@@ -266,9 +273,9 @@ async function checkAndPrint(
     );
   }
   const joined: Joined = input;
-  if (input.kind === 'parts' && format === 'diff') {
+  if (input.kind === 'parts' && (format === 'diff' || format === 'patch')) {
     throw new UsageError(
-      `--format diff fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(input.bytes)} in ${input.parts} parts); check it without --format diff, or diff its files one at a time`,
+      `--format ${format} fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(input.bytes)} in ${input.parts} parts); check it without --format ${format}, or fix its files one at a time`,
     );
   }
   const print = format === 'sarif' ? sarifResultPrinter(joined) : findingPrinter(format, joined);
@@ -296,6 +303,11 @@ async function checkAndPrint(
     // The file's own text: without the line break the joined text added after its last line, if it had none.
     const own = (text: string) => (joined.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
     process.stdout.write(unifiedDiff(own(input.text), own(fixManifest(manifest, findings).text), where.path));
+    return code;
+  }
+  if (format === 'patch') {
+    if (!manifest || input.kind !== 'whole') throw new Error('--format patch needs the whole check');
+    writePatch(names[0], args.options['out-dir'], manifest, fixManifest(manifest, findings).text);
     return code;
   }
   const workloads = `${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked`;
