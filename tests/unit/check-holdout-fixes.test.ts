@@ -135,3 +135,20 @@ test('a document whose mapping has a mapping as a key prints nothing on stderr (
   assert.ok(r.status === 0 || r.status === 1, r.stderr);
   assert.equal(r.stderr, '');
 });
+
+test('bash -c runs its last simple command in place of itself: no shell-swallows-sigterm there; sh and other shapes still get it', () => {
+  const script = (shell: string, text: string) =>
+    vllm({ command: `command: ["${shell}", "-c", ${JSON.stringify(text)}]`, args: '' });
+  const swallows = (shell: string, text: string) =>
+    codes(check(script(shell, text))).includes('shell-swallows-sigterm');
+  const serve = 'vllm serve Qwen/Qwen3-32B --shutdown-timeout=75';
+  // bash's should_suppress_fork (builtins/evalstring.c): the last command, simple, no redirection, no trap.
+  assert.equal(swallows('/bin/bash', serve), false);
+  assert.equal(swallows('bash', `pip install x\n${serve}`), false);
+  assert.equal(swallows('/bin/bash', `${serve} > /tmp/log 2>&1`), true);
+  assert.equal(swallows('/bin/bash', `trap 'echo bye' TERM\n${serve}`), true);
+  assert.equal(swallows('/bin/bash', `${serve}\necho done`), true);
+  assert.equal(swallows('/bin/bash', `${serve} | tee /tmp/log`), true);
+  // sh is dash on Debian and Ubuntu images, which forks: the finding stands.
+  assert.equal(swallows('/bin/sh', serve), true);
+});

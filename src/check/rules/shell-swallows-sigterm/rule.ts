@@ -1,9 +1,13 @@
 /**
  * shell-swallows-sigterm: the container's PID 1 is a shell running a `-c` script that starts the model server
  * without `exec`. The kubelet's SIGTERM goes to PID 1; a shell waiting on a child does not pass it on, so the
- * server never starts its drain and is killed at the end of the grace period. Whether a shell replaces itself
- * with the last command of its script on its own depends on the shell and its version, so the checker does not
- * rely on it.
+ * server never starts its drain and is killed at the end of the grace period.
+ *
+ * Except where bash replaces itself: `bash -c` runs the last command of its string without a fork when it is a simple
+ * command, with no redirection, not negated, and no trap set (bash's `should_suppress_fork`, builtins/evalstring.c,
+ * the same at the bash-4.4, bash-5.0 and bash-5.2 tags: https://github.com/bminor/bash/blob/bash-5.2/builtins/evalstring.c),
+ * so the server is PID 1 and gets SIGTERM. Other shells (`sh`, which is dash on Debian and Ubuntu images) are not
+ * relied on: the checker cannot tell which shell an image's `sh` is.
  */
 import type { WorkloadContext } from '../context.ts';
 import { defineRule } from '../rule.ts';
@@ -73,6 +77,14 @@ function execless(ctx: WorkloadContext) {
   if (!script?.parsed.ok || !invocation?.found || invocation.how !== 'script' || !invocation.call) return undefined;
   const call = invocation.call;
   if (call.exec) return undefined;
+  const bashExecs =
+    /(^|\/)bash$/.test(script.shell)
+    && call.lastAlone
+    && !call.piped
+    && !call.background
+    && !call.redirectedOrNegated
+    && !script.parsed.traps;
+  if (bashExecs) return undefined;
   return {
     call,
     script: { ...script, parsed: script.parsed },

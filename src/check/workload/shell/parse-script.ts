@@ -30,6 +30,8 @@ export interface ScriptCall {
   lastAlone: boolean;
   /** Inside `if`/`while`/`for`/`case`, a group, or a `&&`/`||` list. */
   nested: boolean;
+  /** Has redirections (`> log 2>&1`) or is negated (`! cmd`): bash then forks for it even as the last command. */
+  redirectedOrNegated: boolean;
 }
 
 /** A parsed script, or the parser's message. */
@@ -128,6 +130,7 @@ function parseUncached(text: string): ParsedScript {
           piped: ctx.piped,
           lastAlone: ctx.lastAlone && !stmt.Background,
           nested: ctx.nested,
+          redirectedOrNegated: list(stmt, 'Redirs').length > 0 || Boolean(stmt.Negated),
         });
         return;
       }
