@@ -2,7 +2,13 @@
 // paste it back and see no error. Expected values are worked out by hand from the drain model's defaults for
 // GKE + vLLM: preStop 30 s removal + 5 s margin = 35; longest request 4096 × 100 ms × 1.2 = 491.52 → 492 s;
 // drain 492 × 1.5 = 738; grace 35 + 738 + 15 teardown = 788.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
 import { holdIslandCode, hydrated, recordIslandCode, textNodes } from '../support/site.ts';
 import { describeViolations, scanDarkTheme, scanPage } from '../support/axe.ts';
 import { generate } from '../support/generate.ts';
@@ -434,10 +440,10 @@ test('a 250 KB manifest is checked in a worker: no main-thread task over 200 ms,
   // unset, so 600 s, short of the 788 s grace plus the load; and two errors that rest on assumed inputs, so warnings:
   // the 130 s grace leaves 100 s after the sleep, short of the 492 s longest request (token count and time per token
   // assumed: --max-model-len 8192 is above the 4096 default, so it does not bound it), and 2 replicas with no
-  // strategy surge 1 pod with maxUnavailable 0 and no spare GPU (spare GPUs assumed)), and one for the settings (the
-  // 788 s grace outlasts the autoscaler's 600 s): listed 50 at a time.
+  // strategy surge 1 pod with maxUnavailable 0 and no spare GPU (spare GPUs assumed)): listed 50 at a time. The
+  // 788 s grace the fix writes outlasts the autoscaler's 600 s, but the manifests hold 130 s: a note, not a warning.
   const warnings = page.locator('section[aria-label^="Warnings"]');
-  await expect(warnings.getByRole('heading')).toContainText(`(${4 * pairs.length + 1})`);
+  await expect(warnings.getByRole('heading')).toContainText(`(${4 * pairs.length})`);
   await expect(warnings.locator('[data-severity="warning"]')).toHaveCount(50);
   await expect(warnings.locator('[data-code="prestop-too-short"]').first()).toBeVisible();
   await warnings.getByTestId('show-more-findings').click();
@@ -479,4 +485,31 @@ test('the checker hydrates on the first interaction and changes nothing of the s
   expect(islandCode).toHaveLength(1);
   expect(await count()).toBe(before.elements);
   expect(await textNodes(page, '.chk')).toEqual(before.texts);
+});
+
+test('the fixed manifest offers the fixes as a kustomize patch: the zip holds what hitless check --format patch writes', async ({
+  page,
+}) => {
+  await open(page);
+  await page.getByTestId('load-example').click();
+  await expect(page.getByTestId('download-patch')).toBeVisible();
+  const text = await page.getByTestId('checker-input').inputValue();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-patch').click()]);
+  expect(download.suggestedFilename()).toBe('hitless-patch.zip');
+  const entries = unzipSync(new Uint8Array(readFileSync(await download.path())));
+  const zipped = new Map(Object.entries(entries).map(([name, bytes]) => [name, strFromU8(bytes)]));
+  expect(zipped.get('manifest.yaml')).toBe(text);
+  // The CLI on the same text, saved as manifest.yaml, with the page's settings (none: no config, the default gateway).
+  const dir = mkdtempSync(join(tmpdir(), 'hitless-e2e-patch-'));
+  try {
+    writeFileSync(join(dir, 'manifest.yaml'), text);
+    const bin = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
+    spawnSync(process.execPath, [bin, 'check', 'manifest.yaml', '--no-config', '--format', 'patch', '--out-dir', '.'], {
+      cwd: dir,
+    });
+    const cli = new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+    expect(zipped).toEqual(cli);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

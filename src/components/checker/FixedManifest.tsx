@@ -1,6 +1,7 @@
 /** The manifest with every fix applied: highlighted once shiki has loaded, with Copy, Download and "check it". */
 import { useState } from 'preact/hooks';
 import { diffLines } from '../../check/fix/diff.ts';
+import { downloadZip } from '../generator/ManifestOutput.tsx';
 import { CopyLabel, CopyStatus, downloadText, useCopy, useHighlighted, YamlCode } from '../generator/yaml-view.tsx';
 
 interface Props {
@@ -26,6 +27,12 @@ export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: 
   const [showDiff, setShowDiff] = useState(false);
   const { onCopy, status, copied } = useCopy(text);
   const onDownload = () => downloadText(text, 'fixed-manifest.yaml');
+  // The fixes as a kustomization over the manifest as checked (hitless check --format patch), zipped on the click.
+  const onPatch = async () => {
+    const { patchFiles } = await import('./patch-files.ts');
+    const files = patchFiles(original, text);
+    if (files) await downloadZip(files, 'hitless-patch.zip');
+  };
   return (
     <section class="chk-fixed" aria-labelledby="chk-fixed-heading">
       <div class="gen-output-bar">
@@ -36,6 +43,9 @@ export function FixedManifest({ text, original, edits, skipped, onCheckAgain }: 
           </button>
           <button type="button" onClick={onDownload}>
             Download
+          </button>
+          <button type="button" onClick={() => void onPatch()} data-testid="download-patch">
+            Kustomize patch (.zip)
           </button>
           <button type="button" onClick={onCheckAgain} data-testid="check-fixed">
             Check the fixed manifest

@@ -110,7 +110,7 @@ function useChangedLines(key: string, text: string | null, pre: RefObject<HTMLPr
 }
 
 /** A zip of the files (fflate, loaded on the click), saved as `zipName`. */
-async function downloadZip(files: readonly OutputFile[], zipName: string): Promise<void> {
+export async function downloadZip(files: readonly Pick<OutputFile, 'name' | 'text'>[], zipName: string): Promise<void> {
   const { strToU8, zipSync } = await import('fflate');
   const zipped = zipSync(Object.fromEntries(files.map((f) => [f.name, strToU8(f.text)])));
   downloadBlob(new Blob([zipped], { type: 'application/zip' }), zipName);
