@@ -111,11 +111,11 @@ function explainContainer(
       ? container.value.restartPolicy === 'Always'
         ? 'sidecar'
         : 'init'
-      : best || container.gpus > 0 || served
+      : best || container.gpus > 0 || served || (servingContainer && servingContainer.index === container.index)
         ? template.role === 'worker'
           ? 'multi-node worker'
           : 'serving'
-        : servingContainer && servingContainer !== container
+        : servingContainer
           ? 'sidecar'
           : 'other';
   const evidence = best?.evidence ?? [];

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { explainManifest } from '../../src/check/index.ts';
-import { check, codes, only, profiles, vllm } from '../support/check.ts';
+import { check, codes, docs, only, pool, profiles, vllm } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
@@ -151,4 +151,42 @@ test('bash -c runs its last simple command in place of itself: no shell-swallows
   assert.equal(swallows('/bin/bash', `${serve} | tee /tmp/log`), true);
   // sh is dash on Debian and Ubuntu images, which forks: the finding stands.
   assert.equal(swallows('/bin/sh', serve), true);
+});
+
+test('progress deadline: a warning on the grace as written, a note when only the grace fix would pass it', () => {
+  // 4096 tokens × 100 ms × 1.2 → 492 s; drain 738 s; the fix's grace 35 + 738 + 15 = 788 s; step 788 + 600 = 1388 s.
+  const long = { 'tpot-ms': '100' };
+  // Grace 180 s as written: 180 + 600 = 780 ≤ 900, so only the fix's 788 s grace passes the deadline: a note.
+  const after = only(
+    check(
+      vllm({ grace: 'terminationGracePeriodSeconds: 180', progressDeadline: 'progressDeadlineSeconds: 900' }),
+      long,
+    ),
+    'progress-deadline-too-short',
+  );
+  assert.equal(after.severity, 'info');
+  assert.match(
+    after.message,
+    /^If you raise terminationGracePeriodSeconds to 788s as the grace fix does, raise progressDeadlineSeconds with it: /,
+  );
+  // Grace 400 s as written: 400 + 600 = 1000 > 900 already: a warning.
+  const now = only(
+    check(
+      vllm({ grace: 'terminationGracePeriodSeconds: 400', progressDeadline: 'progressDeadlineSeconds: 900' }),
+      long,
+    ),
+    'progress-deadline-too-short',
+  );
+  assert.equal(now.severity, 'warning');
+});
+
+test('--explain: the one container of a checked pod is serving, even when no server is recognised', () => {
+  // No GPU and no known server, but an InferencePool selects the pods: checked, and its container serves.
+  const text = docs(
+    vllm({ image: 'image: example.com/mock-llm:1', command: 'command: ["/app/serve"]', resources: '', ports: '' }),
+    pool(),
+  );
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  assert.equal(explained.explanation.workloads[0].templates[0].containers[0].role, 'serving');
 });

@@ -7,7 +7,10 @@ export const rule = defineRule({
   code: 'progress-deadline-too-short',
   order: 160,
   scope: 'workload',
-  severity: 'warning',
+  severity: {
+    warning: 'below the grace period as written + model load',
+    info: 'only below the grace period the grace fix writes + model load (a note on applying that fix)',
+  },
   summary: 'progressDeadlineSeconds is below grace + model load (and the 600 s floor).',
   remediation: 'Raise progressDeadlineSeconds to grace + model load (at least 600).',
   remedy: 'applied',
@@ -17,12 +20,17 @@ export const rule = defineRule({
     const field = intField(object.value.spec, 'progressDeadlineSeconds', 'int32');
     const now = intOr(field, 600);
     if (now >= t.progressDeadlineTarget) return [];
+    // The manifest as written is within its deadline; only the grace the grace fix writes would pass it.
+    const onlyAfterFix = t.graceNow < t.graceTarget && now >= Math.max(600, t.graceNow + ctx.inputs.startupSeconds);
     return [
       {
-        severity: 'warning',
+        severity: onlyAfterFix ? 'info' : 'warning',
         path: ['spec', 'progressDeadlineSeconds'],
         message:
-          `A rollout step can take ${s(t.progressDeadlineTarget)} (${stepOf(ctx)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
+          (onlyAfterFix
+            ? `If you raise terminationGracePeriodSeconds to ${s(t.graceTarget)} as the grace fix does, raise progressDeadlineSeconds with it: `
+            : '')
+          + `A rollout step can take ${s(t.progressDeadlineTarget)} (${stepOf(ctx)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
           + 'the Deployment reports ProgressDeadlineExceeded and kubectl rollout status fails while the rollout is still going fine.',
       },
     ];
