@@ -156,28 +156,23 @@ test('bash -c runs its last simple command in place of itself: no shell-swallows
 test('progress deadline: a warning on the grace as written, a note when only the grace fix would pass it', () => {
   // 4096 tokens × 100 ms × 1.2 → 492 s; drain 738 s; the fix's grace 35 + 738 + 15 = 788 s; step 788 + 600 = 1388 s.
   const long = { 'tpot-ms': '100' };
+  const deadline = (grace: number) =>
+    only(
+      check(
+        vllm({ grace: `terminationGracePeriodSeconds: ${grace}`, progressDeadline: 'progressDeadlineSeconds: 900' }),
+        long,
+      ),
+      'progress-deadline-too-short',
+    );
   // Grace 180 s as written: 180 + 600 = 780 ≤ 900, so only the fix's 788 s grace passes the deadline: a note.
-  const after = only(
-    check(
-      vllm({ grace: 'terminationGracePeriodSeconds: 180', progressDeadline: 'progressDeadlineSeconds: 900' }),
-      long,
-    ),
-    'progress-deadline-too-short',
-  );
+  const after = deadline(180);
   assert.equal(after.severity, 'info');
   assert.match(
     after.message,
     /^If you raise terminationGracePeriodSeconds to 788s as the grace fix does, raise progressDeadlineSeconds with it: /,
   );
   // Grace 400 s as written: 400 + 600 = 1000 > 900 already: a warning.
-  const now = only(
-    check(
-      vllm({ grace: 'terminationGracePeriodSeconds: 400', progressDeadline: 'progressDeadlineSeconds: 900' }),
-      long,
-    ),
-    'progress-deadline-too-short',
-  );
-  assert.equal(now.severity, 'warning');
+  assert.equal(deadline(400).severity, 'warning');
 });
 
 test('--explain: the one container of a checked pod is serving, even when no server is recognised', () => {
