@@ -60,8 +60,16 @@ const fromV1: Step = (raw, profiles) => {
   const resolveWith = (extra: Raw) => resolveInputs({ ...raw, ...extra }, profiles).inputs;
   const tpotGiven = fieldFor('tpotMs')!.flag in raw && raw[fieldFor('tpotMs')!.flag].trim() !== '';
   const v1Inputs = resolveWith(tpotGiven ? {} : { 'tpot-ms': String(V1_TPOT_MS) });
-  const v1Plan = planFor({ ...v1Inputs, podDisruptionBudget: false }, profiles);
   const server = modelServerById(profiles, v1Inputs.modelServer);
+  // v1 read no release: every image was planned as the pinned one, with the drain flag and its drain budget.
+  const v1Plan = planFor(
+    {
+      ...v1Inputs,
+      modelServerVersion: server.release.pinned ?? v1Inputs.modelServerVersion,
+      podDisruptionBudget: false,
+    },
+    profiles,
+  );
   const v1Flag = server.drain.kind === 'flag' ? `${server.drain.flag}=${v1Plan.drainSeconds}` : 'none';
   const v2Inputs = resolveWith({});
   const v2Plan = planFor(v2Inputs, profiles);

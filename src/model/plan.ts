@@ -100,9 +100,12 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'The longest request the drain must let finish.',
   });
 
-  // A server that does not drain (llama.cpp: SIGTERM stops its task loop and HTTP server at once) gets no drain
-  // budget: a grace period longer than its exit only holds the GPUs.
-  const drains = server.drain.kind !== 'none';
+  // A server that does not drain (llama.cpp: SIGTERM stops its task loop and HTTP server at once), or a release that
+  // predates the drain flag of a server whose default aborts (vLLM before 0.18), gets no drain budget: nothing waits
+  // for running requests, and a grace period longer than the exit only holds the GPUs.
+  const release = planRelease(inputs, server);
+  const tooOld = release.flagAt.kind === 'too-old' && server.drain.zeroAborts === true;
+  const drains = server.drain.kind !== 'none' && !tooOld;
   const drainSeconds = !drains
     ? 0
     : inputs.unboundedDrain
@@ -111,17 +114,21 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   derivation.push({
     field: 'drainSeconds',
     value: drainSeconds,
-    formula: !drains
-      ? `${server.name} does not drain: 0s`
-      : inputs.unboundedDrain
-        ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
-        : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
-    why: !drains
-      ? `${server.drain.whileDraining} Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
-      : inputs.unboundedDrain
-        ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
-        : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
-          + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
+    formula: tooOld
+      ? `${server.name} ${release.release} predates ${server.drain.flag}: 0s`
+      : !drains
+        ? `${server.name} does not drain: 0s`
+        : inputs.unboundedDrain
+          ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
+          : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
+    why: tooOld
+      ? `${server.name} has ${server.drain.flag} from ${server.drain.minVersion}; before it, SIGTERM aborts in-flight requests. Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
+      : !drains
+        ? `${server.drain.whileDraining} Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
+        : inputs.unboundedDrain
+          ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
+          : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
+            + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
   });
 
   const terminationGracePeriodSeconds = preStopSeconds + drainSeconds + inputs.teardownSeconds;
@@ -132,7 +139,6 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'The kubelet sends SIGKILL this long after deletion; the countdown includes the preStop sleep.',
   });
 
-  const release = planRelease(inputs, server);
   const flagAt = release.flagAt;
   if (flagAt.kind !== 'no-flag') {
     const since = flagAt.kind === 'available' ? server.drain.minVersion : flagAt.since;

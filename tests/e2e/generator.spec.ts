@@ -400,13 +400,18 @@ test('a v1 link opens v2 with the changed values, five at once and the rest fold
   await expect(page).toHaveURL(/\/generator\/\?v=2$/);
 });
 
-test('a v1 link with its own time per token and an old image: only the gated flag and the budget change', async ({
+test('a v1 link with its own time per token and an old image: the gated flag, the drain it cannot do, the budget', async ({
   page,
 }) => {
   await open(page, '?v=1&tpot-ms=40&image=vllm%2Fvllm-openai%3Av0.10.1');
-  // 4096 × 40 ms × 1.2 = 196.608 → 197 s; drain ⌈295.5⌉ = 296 under both models.
+  // v1: 4096 × 40 ms × 1.2 = 196.608 → 197 s; drain ⌈295.5⌉ = 296; grace 35 + 296 + 15 = 346; progress 946; gateway
+  // draining 35 + 296 = 331. v2: vLLM 0.10.1 aborts at SIGTERM, so no drain: grace 50, progress 650, draining 35.
   await expect(page.getByTestId('migration-notice').locator(':scope > ul > li')).toHaveText([
+    'Drain budget: 296 s \u2192 0 s',
+    'Grace period (terminationGracePeriodSeconds): 346 s \u2192 50 s',
+    'Progress deadline (progressDeadlineSeconds): 946 s \u2192 650 s',
     'Drain flag: --shutdown-timeout=296 \u2192 none',
+    'Gateway connection draining: 331 s \u2192 35 s',
     'PodDisruptionBudget: none \u2192 maxUnavailable 1',
   ]);
   const error = page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]');

@@ -80,9 +80,11 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
     inputs.maxRequestSeconds !== undefined
       ? wholeUp(inputs.maxRequestSeconds)
       : wholeUp(((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100));
-  // A server that does not drain at SIGTERM (llama.cpp) gets no drain budget.
+  // A server that does not drain at SIGTERM (llama.cpp) gets no drain budget, nor does a release older than the drain
+  // flag of a server whose default aborts in-flight requests (content/model-servers/vllm.yaml: before the flag,
+  // SIGTERM ended the process without coordinating requests).
   const drainSeconds =
-    server.drain.kind === 'none'
+    server.drain.kind === 'none' || (server.drain.zeroAborts === true && !flagAllowed(inputs, server))
       ? 0
       : inputs.unboundedDrain
         ? inputs.drainCapSeconds

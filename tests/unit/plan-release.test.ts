@@ -29,6 +29,20 @@ test('vLLM v0.10.1 gets no --shutdown-timeout and an error naming 0.18 and the a
   );
 });
 
+test('vLLM v0.10.1 cannot drain, so it gets no drain budget: the grace period is the preStop sleep and the teardown', () => {
+  // content/model-servers/vllm.yaml: before --shutdown-timeout, SIGTERM ended the process without coordinating
+  // requests. GKE defaults: 30 s removal p99 + 5 s margin = 35 s preStop; 0 s drain; 15 s teardown: 50 s.
+  const p = planOf({ image: 'vllm/vllm-openai:v0.10.1' });
+  assert.equal(p.drainSeconds, 0);
+  assert.equal(p.preStopSeconds, 35);
+  assert.equal(p.terminationGracePeriodSeconds, 50);
+  const step = p.derivation.find((d) => d.field === 'drainSeconds');
+  assert.equal(step?.formula, 'vLLM 0.10.1 predates --shutdown-timeout: 0s');
+  assert.match(manifestOf({ image: 'vllm/vllm-openai:v0.10.1' }), /terminationGracePeriodSeconds: 50\b/);
+  // The first release with the flag drains: 4096 tokens × 100 ms × 1.2 = 491.52 → 492 s; × 1.5 = 738 s.
+  assert.equal(planOf({ image: 'vllm/vllm-openai:v0.18.0' }).drainSeconds, 738);
+});
+
 test('an image whose tag names no release gets the flag, with a warning that says what a wrong guess does', () => {
   const raw = { image: 'vllm/vllm-openai:latest' };
   const p = planOf(raw);

@@ -106,10 +106,19 @@ test('a v1 link that gave its own time per token keeps its numbers; only what v2
   assert.deepEqual(decodeQuery('?v=1&tpot-ms=40', profiles).migration?.changes.map(describeChange), [
     'PodDisruptionBudget: none \u2192 maxUnavailable 1',
   ]);
-  // An old image: v1 passed the flag anyway, v2 leaves it out. 4096 × 40 × 1.2 → 197; drain ⌈295.5⌉ = 296.
+  // An old image: v1 passed the flag anyway, v2 leaves it out, and since vLLM 0.10.1 aborts at SIGTERM, plans no drain.
+  // v1: 4096 × 40 × 1.2 → 197; drain ⌈295.5⌉ = 296; grace 35 preStop + 296 + 15 = 346; progress 346 + 600 = 946;
+  // gateway draining 35 + 296 = 331. v2: drain 0; grace 35 + 0 + 15 = 50; progress 650; gateway draining 35.
   assert.deepEqual(
     decodeQuery('?v=1&tpot-ms=40&image=vllm%2Fvllm-openai%3Av0.10.1', profiles).migration?.changes.map(describeChange),
-    ['Drain flag: --shutdown-timeout=296 \u2192 none', 'PodDisruptionBudget: none \u2192 maxUnavailable 1'],
+    [
+      'Drain budget: 296 s \u2192 0 s',
+      'Grace period (terminationGracePeriodSeconds): 346 s \u2192 50 s',
+      'Progress deadline (progressDeadlineSeconds): 946 s \u2192 650 s',
+      'Drain flag: --shutdown-timeout=296 \u2192 none',
+      'Gateway connection draining: 331 s \u2192 35 s',
+      'PodDisruptionBudget: none \u2192 maxUnavailable 1',
+    ],
   );
 });
 

@@ -6,7 +6,10 @@ export const rule = defineRule({
   code: 'grace-too-short',
   order: 60,
   scope: 'workload',
-  severity: { error: 'below preStop + longest request', warning: 'below preStop + drain + teardown' },
+  severity: {
+    error: 'below preStop + longest request (a server that drains)',
+    warning: 'below preStop + drain + teardown',
+  },
   restsOn: ['longest request', 'removal p99'],
   summary: 'terminationGracePeriodSeconds leaves too little time after the preStop sleep.',
   remediation: 'Raise terminationGracePeriodSeconds to preStop + drain + teardown.',
@@ -14,7 +17,7 @@ export const rule = defineRule({
   // A value the API server refuses is value-rejected's; the rest is checked as if it were the default. A grace period
   // shorter than the sleep itself is prestop-exceeds-grace's.
   appliesTo: ({ targets: t }) => t.grace.state !== 'bad' && !(t.preStopNow !== undefined && t.preStopNow > t.graceNow),
-  check: ({ workload, plan, targets: t }): Verdict[] => {
+  check: ({ workload, plan, server, targets: t }): Verdict[] => {
     const path = [...workload.serving.specPath, 'terminationGracePeriodSeconds'];
     const source = t.grace.state === 'set' ? '' : ' (unset: the 30s default)';
     const left = t.graceNow - t.preStopTarget;
@@ -22,7 +25,20 @@ export const rule = defineRule({
       t.preStopNow === t.preStopTarget
         ? `the ${s(t.preStopTarget)} preStop sleep`
         : `a ${s(t.preStopTarget)} preStop sleep`;
-    if (left < plan.maxRequestSeconds) {
+    // A server that does not drain (drain budget 0) cuts its requests at SIGTERM whatever the grace period: only the
+    // preStop sleep and the teardown need the time, and a grace period shorter than the sleep kills the pod mid-sleep.
+    if (plan.drainSeconds === 0 && left < 0) {
+      return [
+        {
+          severity: 'error' as const,
+          path,
+          message:
+            `SIGKILL comes ${s(t.graceNow)} after deletion${source}, before ${sleep} ends: the pod is killed while gateways may still route to it. `
+            + `${server.name} does not drain${plan.drainFlagStatus === 'too-old' ? ` at ${plan.modelServerRelease}` : ''}, so the grace period needs the sleep and ${s(plan.teardownSeconds)} teardown: ${s(t.preStopTarget + plan.teardownSeconds)}.`,
+        },
+      ];
+    }
+    if (plan.drainSeconds > 0 && left < plan.maxRequestSeconds) {
       return [
         {
           severity: 'error' as const,
@@ -39,8 +55,11 @@ export const rule = defineRule({
           severity: 'warning' as const,
           path,
           message:
-            `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
-            + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`,
+            plan.drainSeconds > 0
+              ? `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
+                + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`
+              : `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep} and ${s(plan.teardownSeconds)} teardown need `
+                + `${s(t.preStopTarget + plan.teardownSeconds)} (${server.name} does not drain${plan.drainFlagStatus === 'too-old' ? ` at ${plan.modelServerRelease}` : ''}): the teardown is cut short.`,
         },
       ];
     }
