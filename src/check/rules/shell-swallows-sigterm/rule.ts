@@ -6,25 +6,41 @@
  * Except where bash replaces itself: `bash -c` runs the last command of its string without a fork when it is a simple
  * command, with no redirection, not negated, and no trap set (bash's `should_suppress_fork`, builtins/evalstring.c,
  * the same at the bash-4.4, bash-5.0 and bash-5.2 tags: https://github.com/bminor/bash/blob/bash-5.2/builtins/evalstring.c),
- * so the server is PID 1 and gets SIGTERM. Other shells (`sh`, which is dash on Debian and Ubuntu images) are not
- * relied on: the checker cannot tell which shell an image's `sh` is.
+ * so the server is PID 1 and gets SIGTERM. `sh` is not relied on: it is dash on Debian and Ubuntu images, which
+ * forks for the last command too (dash 0.5.12, tried), and bash on RHEL and UBI images; the checker cannot tell which
+ * an image has, so where bash would replace itself the finding is a warning, not an error. `exec` is right for both.
  */
 import type { WorkloadContext } from '../context.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type Verdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'shell-swallows-sigterm',
   order: 370,
   scope: 'workload',
-  severity: 'error',
+  severity: {
+    error: 'the shell forks for the server whatever it is',
+    warning: 'sh, where bash as /bin/sh would replace itself with the server and dash would fork',
+  },
   summary: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.',
   remediation: 'Start the server with exec as the script\u2019s last command, or forward SIGTERM with a trap.',
   remedy: 'applied',
-  check: (ctx) => {
+  check: (ctx): Verdict[] => {
     const found = execless(ctx);
     if (!found) return [];
     const { container, server } = ctx;
+    if (found.bashWouldExec)
+      return [
+        {
+          severity: 'warning',
+          path: found.path,
+          message:
+            `${found.script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec as its last command. `
+            + `Where ${found.script.shell} is dash (Debian and Ubuntu images) it forks: SIGTERM reaches the shell, not ${server.name}, so the server never drains `
+            + 'and is killed when the grace period ends. Where it is bash (RHEL and UBI images) it replaces itself with the command. '
+            + 'The checker cannot tell which the image has; exec is right for both.',
+        },
+      ];
     return [
       {
         severity: 'error',
@@ -77,15 +93,11 @@ function execless(ctx: WorkloadContext) {
   if (!script?.parsed.ok || !invocation?.found || invocation.how !== 'script' || !invocation.call) return undefined;
   const call = invocation.call;
   if (call.exec) return undefined;
-  const bashExecs =
-    /(^|\/)bash$/.test(script.shell)
-    && call.lastAlone
-    && !call.piped
-    && !call.background
-    && !call.redirectedOrNegated
-    && !script.parsed.traps;
-  if (bashExecs) return undefined;
+  const bashWouldExec =
+    call.lastAlone && !call.piped && !call.background && !call.redirectedOrNegated && !script.parsed.traps;
+  if (bashWouldExec && /(^|\/)bash$/.test(script.shell)) return undefined;
   return {
+    bashWouldExec: bashWouldExec && /(^|\/)sh$/.test(script.shell),
     call,
     script: { ...script, parsed: script.parsed },
     first: invocation.words[0],
