@@ -23,7 +23,7 @@ import { isRecord, valueAt } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
 import { explain, type Explanation } from './explain.ts';
 import { applyConfig, configSettings, workloadSettings, type RepoConfig } from './config.ts';
-import { assumedBases, assumedText } from './workload/assumed.ts';
+import { assumedBases, assumedText, restsOf } from './workload/assumed.ts';
 import { changesNothing } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
 import {
@@ -230,7 +230,19 @@ function runRule<C>(
     }
     const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
     const flags = assumed.length > 0 ? [...new Set(assumed.flatMap((a) => a.flags))] : undefined;
-    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, ownedFix(object, remedy), flags);
+    const bases = object === own ? (ctx as { workload?: Workload }).workload?.bases : undefined;
+    if (bases && bases.missing.length > 0 && verdict.severity !== 'info') {
+      // The pod merges objects the input does not hold: what they set is unknown, so the finding is a note.
+      verdict.severity = 'info';
+      verdict.message += ` (${bases.missing.map((n) => `LLMInferenceServiceConfig/${n}`).join(', ')}, which baseRefs names, ${bases.missing.length === 1 ? 'is' : 'are'} not in the input and may set this: add ${bases.missing.length === 1 ? 'it' : 'them'} to the input, or check the rendered pod: kubectl get pod NAME -o yaml | hitless check -.)`;
+    }
+    const fixed = bases ? basedFix(object, bases, remedy) : ownedFix(object, remedy);
+    const rests = restsOf(
+      rule.restsOn ?? [],
+      (flag) => given.has(flag),
+      (flag) => check.stated.has(flag) || found.some((f) => f.flag === flag),
+    );
+    report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, fixed, flags, rests);
   }
 }
 
@@ -247,6 +259,21 @@ function ownedFix(object: ManifestObject | undefined, fix: Fix | undefined): Fix
   const name = `${typeof owner?.kind === 'string' ? owner.kind : 'its owner'}${typeof owner?.name === 'string' ? `/${owner.name}` : ''}`;
   return manualFix(
     `${fix.text}, in ${name}, which makes this ${object.kind} (or in the fields its controller passes on): an edit here is lost when the controller writes the ${object.kind} again.`,
+  );
+}
+
+/**
+ * An LLMInferenceService whose pod KServe merges from the LLMInferenceServiceConfig objects it names: an edit to the
+ * object alone can meet a value a base sets (two handlers in one hook, a field the base owns), so its fixes say what
+ * to change and where.
+ */
+function basedFix(object: ManifestObject | undefined, bases: NonNullable<Workload['bases']>, fix: Fix | undefined) {
+  if (!object || !fix || fix.edits.length === 0) return fix;
+  const names = [...bases.found, ...bases.missing].map((n) => `LLMInferenceServiceConfig/${n}`).join(', ');
+  return manualFix(
+    `${object.kind}/${object.name} and ${names} make one pod (KServe merges the configs in order, then this object's spec over them), `
+      + 'so write this in the one that sets the field (or in this object, which wins), then check the rendered pod '
+      + `(kubectl get pod NAME -o yaml | hitless check -): ${fix.text}`,
   );
 }
 

@@ -9,7 +9,7 @@ import type { DrainInputs } from '../model/resolve.ts';
 import { imageRelease, isServerImage } from '../facts/releases.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
-import { UNREAD_SERVING_KINDS, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
+import { unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
 import { servedPort, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, invocationText } from './workload/server-invocation.ts';
@@ -64,6 +64,8 @@ export interface ExplainedWorkload {
   why?: string;
   /** The server the rules used, and whether they recognised it or took it from a setting or the header. */
   server?: { id: string; recognised: boolean };
+  /** A KServe LLMInferenceService's baseRefs: the configs merged into its pod (in the input) and those not found. */
+  bases?: { merged: string[]; missing: string[] };
   inputs: ExplainedInput[];
 }
 
@@ -229,6 +231,14 @@ export function explain(
       groupSize: workload.groupSize,
       templates,
       checked: ctx !== undefined,
+      ...(workload.bases
+        ? {
+            bases: {
+              merged: workload.bases.found.map((n) => `LLMInferenceServiceConfig/${n}`),
+              missing: workload.bases.missing.map((n) => `LLMInferenceServiceConfig/${n}`),
+            },
+          }
+        : {}),
       ...(ctx
         ? { server: { id: ctx.server.id, recognised: ctx.serverKnown } }
         : {
@@ -241,10 +251,10 @@ export function explain(
     gateway: checkedFor,
     workloads,
     controllerManaged: located.ignored
-      .filter((o) => UNREAD_SERVING_KINDS[o.kind])
-      .map((o) => ({ object: objectName(o), controller: UNREAD_SERVING_KINDS[o.kind] })),
+      .filter((o) => unreadServing(o))
+      .map((o) => ({ object: objectName(o), controller: unreadServing(o)! })),
     pools: located.pools.map((p) => objectName(p.object)),
-    ignored: located.ignored.filter((o) => !UNREAD_SERVING_KINDS[o.kind]).map(objectName),
+    ignored: located.ignored.filter((o) => !unreadServing(o)).map(objectName),
   };
 }
 
@@ -259,6 +269,12 @@ export function explanationText(e: Explanation): string {
     lines.push(
       `${w.object} (document ${w.document}): ${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
     );
+    if (w.bases?.merged.length)
+      lines.push(`  pod merged from ${w.bases.merged.join(', ')} (in order), then this object's spec, which wins`);
+    if (w.bases?.missing.length)
+      lines.push(
+        `  baseRefs not in the input: ${w.bases.missing.join(', ')}; what they set is unknown, so findings here are notes`,
+      );
     for (const t of w.templates) {
       lines.push(`  ${t.role === 'pod' ? 'pod template' : `${t.role} template`} ${t.path}`);
       for (const c of t.containers) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { explainManifest } from '../../src/check/index.ts';
-import { check, codes, docs, only, pool, profiles, vllm } from '../support/check.ts';
+import { check, codes, docs, fixed, only, pool, profiles, vllm } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
@@ -149,8 +149,17 @@ test('bash -c runs its last simple command in place of itself: no shell-swallows
   assert.equal(swallows('/bin/bash', `trap 'echo bye' TERM\n${serve}`), true);
   assert.equal(swallows('/bin/bash', `${serve}\necho done`), true);
   assert.equal(swallows('/bin/bash', `${serve} | tee /tmp/log`), true);
-  // sh is dash on Debian and Ubuntu images, which forks: the finding stands.
-  assert.equal(swallows('/bin/sh', serve), true);
+  // sh is dash on Debian and Ubuntu images, which forks, and bash on RHEL and UBI ones, which does not: the finding
+  // stands as a warning where only the shell decides, with exec as the fix; an error where any shell forks.
+  const severity = (shell: string, text: string) => only(check(script(shell, text)), 'shell-swallows-sigterm').severity;
+  assert.equal(severity('/bin/sh', serve), 'warning');
+  assert.equal(severity('sh', `pip install x\n${serve}`), 'warning');
+  assert.equal(severity('/bin/sh', `${serve}\necho done`), 'error');
+  assert.equal(severity('/bin/sh', `${serve} > /tmp/log 2>&1`), 'error');
+  const f = only(check(script('/bin/sh', serve)), 'shell-swallows-sigterm');
+  assert.equal(f.remedy, 'applied');
+  assert.match(f.message, /Where \/bin\/sh is dash \(Debian and Ubuntu images\) it forks/);
+  assert.match(fixed(script('/bin/sh', serve)), /"exec vllm serve Qwen\/Qwen3-32B --shutdown-timeout=75"/);
 });
 
 test('progress deadline: a warning on the grace as written, a note when only the grace fix would pass it', () => {
@@ -184,4 +193,174 @@ test('--explain: the one container of a checked pod is serving, even when no ser
   const explained = explainManifest(text, {}, profiles);
   assert.ok(explained.ok);
   assert.equal(explained.explanation.workloads[0].templates[0].containers[0].role, 'serving');
+});
+
+// A LeaderWorkerSet in the shape of GKE's multi-host vLLM samples: vLLM 0.8.5 (no --shutdown-timeout, so SIGTERM
+// aborts in-flight requests), no preStop, both grace periods unset (30 s).
+const OLD_LWS = `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: old
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 2
+    leaderTemplate:
+      metadata:
+        labels: {app: old}
+      spec:
+        containers:
+        - name: leader
+          image: vllm/vllm-openai:v0.8.5
+          args: ["--model", "x/y", "--port", "8080"]
+          readinessProbe: {tcpSocket: {port: 8080}}
+          resources: {limits: {nvidia.com/gpu: 8}}
+    workerTemplate:
+      spec:
+        containers:
+        - name: worker
+          image: vllm/vllm-openai:v0.8.5
+          resources: {limits: {nvidia.com/gpu: 8}}
+`;
+
+test('a vLLM release that cannot drain: grace is sized for the preStop and teardown, and the workers get a note', () => {
+  // The gateway given, so that the removal p99 the preStop rests on is not an assumption.
+  const report = check(OLD_LWS, { gateway: 'gke' });
+  // 35 s preStop + 0 s drain + 15 s teardown = 50 s; the 30 s default ends before the 35 s sleep does.
+  const grace = only(report, 'grace-too-short');
+  assert.equal(grace.severity, 'error');
+  assert.match(grace.message, /before a 35s preStop sleep ends/);
+  assert.match(
+    grace.message,
+    /vLLM does not drain at 0\.8\.5, so the grace period needs the sleep and 15s teardown: 50s\./,
+  );
+  assert.doesNotMatch(grace.message, /longest request/);
+  // The workers' 30 s equals the leader's grace as written: only the leader's fix (50 s) would outlast them.
+  const workers = only(report, 'lws-worker-grace-shorter');
+  assert.equal(workers.severity, 'info');
+  assert.match(
+    workers.message,
+    /^If you raise the leader’s terminationGracePeriodSeconds to 50s as the grace fix does, /,
+  );
+  // The worker's preStop covers the leader's sleep and a drain of 0 s.
+  assert.match(only(report, 'lws-worker-prestop-missing').fix!.text, /sleep 35 on the worker/);
+  assert.ok(!codes(report).includes('drain-aborts-in-flight'), codes(report).join(', '));
+  // The fixes converge: the fixed set has nothing left to fix.
+  assert.deepEqual(
+    check(fixed(OLD_LWS, { gateway: 'gke' }), { gateway: 'gke' })
+      .findings.filter((f) => f.remedy === 'applied')
+      .map((f) => f.code),
+    [],
+  );
+});
+
+test('a server that does not drain (llama.cpp): a grace period past the preStop sleep is judged on the teardown only', () => {
+  const llama = (grace: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: llama}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: llama}}
+  template:
+    metadata: {labels: {app: llama}}
+    spec:
+${grace}      containers:
+      - name: server
+        image: ghcr.io/ggml-org/llama.cpp:server-cuda-b6000
+        args: ["--port", "8080", "-m", "/models/m.gguf"]
+        readinessProbe: {httpGet: {path: /health, port: 8080}}
+        lifecycle: {preStop: {sleep: {seconds: 35}}}
+        resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  // 40 s: 5 s after the 35 s sleep, short of the 15 s teardown (50 s): a warning about the teardown, not the request.
+  const short = only(check(llama('      terminationGracePeriodSeconds: 40\n')), 'grace-too-short');
+  assert.equal(short.severity, 'warning');
+  assert.equal(
+    short.message,
+    'SIGKILL comes 40s after deletion, but the 35s preStop sleep and 15s teardown need 50s (llama.cpp server does not drain): the teardown is cut short.',
+  );
+  assert.ok(!codes(check(llama('      terminationGracePeriodSeconds: 50\n'))).includes('grace-too-short'));
+});
+
+// KServe's LLMInferenceService in the shape of its llm-d samples: the object names an LLMInferenceServiceConfig in
+// baseRefs, and the config holds the container's image, command and probes.
+const LLMISVC = (config: boolean) => `apiVersion: serving.kserve.io/v1alpha2
+kind: LLMInferenceService
+metadata:
+  name: chat
+spec:
+  model: {uri: "hf://x/y", name: x/y}
+  replicas: 2
+  baseRefs:
+  - name: chat-base
+  template:
+    containers:
+    - name: main
+      resources: {limits: {nvidia.com/gpu: 1}}
+${
+  config
+    ? `---
+apiVersion: serving.kserve.io/v1alpha2
+kind: LLMInferenceServiceConfig
+metadata:
+  name: chat-base
+spec:
+  template:
+    terminationGracePeriodSeconds: 30
+    containers:
+    - name: main
+      image: vllm/vllm-openai:v0.18.1
+      command: [vllm, serve, /mnt/models, --port, "8000"]
+      readinessProbe: {httpGet: {path: /v1/models, port: 8000}, periodSeconds: 5, failureThreshold: 3}
+`
+    : ''
+}`;
+
+test('an LLMInferenceService is read with the LLMInferenceServiceConfig its baseRefs name, and its fixes say where', () => {
+  const report = check(LLMISVC(true));
+  // The config's readiness probe and vLLM command are the pod's: no readiness-missing, and the flag is checked.
+  assert.ok(!codes(report).includes('readiness-missing'), codes(report).join(', '));
+  assert.ok(!codes(report).includes('unknown-kind'), codes(report).join(', '));
+  assert.ok(codes(report).includes('drain-aborts-in-flight'), codes(report).join(', '));
+  const preStop = only(report, 'prestop-missing');
+  assert.equal(preStop.severity, 'error');
+  assert.equal(preStop.path, 'spec.template.containers[0].lifecycle');
+  // An edit to the object alone could meet what the config sets: every fix is a manual one naming both.
+  for (const f of report.findings) assert.notEqual(f.remedy, 'applied', `${f.code} is applied`);
+  assert.match(
+    preStop.fix!.text,
+    /^Manual: LLMInferenceService\/chat and LLMInferenceServiceConfig\/chat-base make one pod .*then check the rendered pod/,
+  );
+  assert.equal(fixed(LLMISVC(true)), LLMISVC(true));
+  const explained = explainManifest(LLMISVC(true), {}, profiles);
+  assert.ok(explained.ok);
+  assert.deepEqual(explained.explanation.workloads[0].bases, {
+    merged: ['LLMInferenceServiceConfig/chat-base'],
+    missing: [],
+  });
+  assert.deepEqual(explained.explanation.ignored, []);
+});
+
+test('an LLMInferenceService whose baseRefs config is not in the input: its findings are notes naming the config', () => {
+  const report = check(LLMISVC(false));
+  assert.deepEqual(
+    report.findings.filter((f) => f.object === 'LLMInferenceService/chat' && f.severity !== 'info').map((f) => f.code),
+    [],
+  );
+  const preStop = only(report, 'prestop-missing');
+  assert.match(
+    preStop.message,
+    /LLMInferenceServiceConfig\/chat-base, which baseRefs names, is not in the input and may set this/,
+  );
+});
+
+test('a finding records each input it rests on: read, given or assumed, with the settings', () => {
+  // The test settings give max-output-tokens and tpot-ms; the gateway is neither given nor named by the manifest.
+  const f = only(check(vllm({ grace: 'terminationGracePeriodSeconds: 60' })), 'grace-too-short');
+  assert.deepEqual(f.rests, [
+    { basis: 'longest request', source: 'given', settings: ['max-output-tokens', 'tpot-ms'] },
+    { basis: 'removal p99', source: 'assumed', settings: ['gateway'] },
+  ]);
+  // A rule that rests on nothing the reader sets records nothing.
+  assert.equal(only(check(vllm({ lifecycle: '' })), 'prestop-missing').rests, undefined);
 });

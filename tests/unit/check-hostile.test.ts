@@ -38,7 +38,7 @@ test('unknown kinds are ignored with one note per kind', () => {
   assert.ok(notes.every((f) => f.severity === 'info'));
   assert.match(
     notes[0].message,
-    /^Ignored Service\/a, Service\/b, Service\/c and 1 more: the checker reads Deployment, StatefulSet, ReplicaSet, Job, Pod, LeaderWorkerSet, LLMInferenceService, InferencePool/,
+    /^Ignored Service\/a, Service\/b, Service\/c and 1 more: the checker reads Deployment, StatefulSet, ReplicaSet, Job, Pod, LeaderWorkerSet, LLMInferenceService, LLMInferenceServiceConfig, InferencePool/,
   );
 });
 

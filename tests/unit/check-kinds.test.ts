@@ -37,8 +37,32 @@ test('a model-serving kind the checker cannot read is named in a warning, not pa
   const report = check(text);
   const f = only(report, 'serving-kind-unread');
   assert.equal(f.severity, 'warning');
-  assert.match(f.message, /^VLLMRuntime\/llama is a vLLM production-stack VLLMRuntime, which the checker cannot read/);
+  assert.match(f.message, /^VLLMRuntime\/llama is vLLM production-stack VLLMRuntime, which the checker cannot read/);
   assert.equal(report.workloads, 0);
+});
+
+test('serving kinds are named by API group: the controller that makes the pods, and only for its own group', () => {
+  const named = (apiVersion: string, kind: string) =>
+    check(`apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: x\nspec: {}\n`).findings.find(
+      (f) => f.code === 'serving-kind-unread',
+    )?.message;
+  assert.match(
+    named('ome.io/v1beta1', 'ClusterServingRuntime') ?? '',
+    /^ClusterServingRuntime\/x is OME ClusterServingRuntime,/,
+  );
+  assert.match(
+    named('serving.kserve.io/v1alpha1', 'ServingRuntime') ?? '',
+    /^ServingRuntime\/x is KServe ServingRuntime,/,
+  );
+  assert.match(named('orchestration.aibrix.ai/v1alpha1', 'StormService') ?? '', /is AIBrix StormService,/);
+  assert.match(named('nvidia.com/v1beta1', 'DynamoGraphDeployment') ?? '', /is NVIDIA Dynamo DynamoGraphDeployment,/);
+  assert.match(
+    named('ray.io/v1', 'RayCluster') ?? '',
+    /is KubeRay RayCluster, .*kubectl get pod NAME -o yaml \| hitless check -/,
+  );
+  // A kind of the same name in another group is not a serving object the checker knows.
+  assert.equal(named('example.com/v1', 'Model'), undefined);
+  assert.match(named('kubeai.org/v1', 'Model') ?? '', /is KubeAI Model,/);
 });
 
 test('hitless.dev/ignore: the named findings become notes carrying the reason; without a reason nothing is suppressed', () => {

@@ -87,6 +87,7 @@ export function report(
   message: string,
   fix?: Fix,
   assumed?: string[],
+  rests?: Finding['rests'],
 ): void {
   const full = object ? [...object.base, ...path] : [];
   check.findings.push({
@@ -100,6 +101,7 @@ export function report(
     fix: fix ? { ...fix, text: escapeBidi(fix.text) } : undefined,
     remedy: fix && fix.edits.length > 0 ? 'applied' : 'manual',
     ...(assumed ? { assumed } : {}),
+    ...(rests && rests.length > 0 ? { rests } : {}),
   });
 }
 

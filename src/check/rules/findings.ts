@@ -49,6 +49,8 @@ export interface Finding {
    * (`--strict` counts it as an error).
    */
   assumed?: string[];
+  /** The inputs the rule's verdict rests on (its `restsOn`), each read, given or assumed, with the settings. */
+  rests?: { basis: string; source: 'read' | 'given' | 'assumed'; settings: readonly string[] }[];
   /** Set when the workload's `hitless.dev/ignore` annotation names this code: the reason given there. */
   suppressed?: string;
 }

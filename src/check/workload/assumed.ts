@@ -37,3 +37,24 @@ export function assumedText(assumed: readonly { basis: Basis; flags: readonly st
   const one = assumed.length === 1;
   return ` This rests on an assumed ${what} (${one ? 'a default' : 'defaults'} the manifest does not state), so it is a warning until you give ${list} (your real ${one ? 'value' : 'values'}).`;
 }
+
+/** Where an input a finding rests on came from: read from the manifest, given by the reader, or assumed (a default). */
+export interface Rest {
+  basis: Basis;
+  source: 'read' | 'given' | 'assumed';
+  /** The settings that state it: the ones that did, or, when assumed, the ones to give. */
+  settings: readonly string[];
+}
+
+/** Each basis with its source: given when the reader set every setting of the first set that is known, else read. */
+export function restsOf(
+  bases: readonly Basis[],
+  given: (flag: string) => boolean,
+  read: (flag: string) => boolean,
+): Rest[] {
+  return bases.map((basis) => {
+    const known = BASES[basis].find((flags) => flags.every((f) => given(f) || read(f)));
+    if (!known) return { basis, source: 'assumed', settings: BASES[basis].at(-1) ?? [] };
+    return { basis, source: known.every(given) ? 'given' : 'read', settings: known };
+  });
+}

@@ -35,6 +35,12 @@ export interface Workload {
   replicasRead: boolean;
   /** Pods per group of a LeaderWorkerSet (leader included); 1 otherwise. */
   groupSize: number;
+  /**
+   * A KServe LLMInferenceService's `spec.baseRefs`: the LLMInferenceServiceConfig objects its pod is merged from.
+   * `found` ones are in the input and merged into `serving` and `workers`; `missing` ones are not, so the pod that
+   * runs may hold what the checker does not see.
+   */
+  bases?: { found: string[]; missing: string[] };
 }
 
 /** An InferencePool, in the v1 shape or the removed v1alpha2 one. */
@@ -72,19 +78,30 @@ const WORKLOAD_KINDS = [
 ] as const;
 
 /**
- * Model-serving kinds the checker cannot read: their pods come from a controller's own defaults, so what the
- * manifest says is not the pod that runs. Named in a warning so that a run does not read as a pass.
+ * Model-serving kinds the checker cannot read, by API group: their pods come from a controller's own defaults, so
+ * what the manifest says is not the pod that runs. Named in a warning so that a run does not read as a pass.
  */
-export const UNREAD_SERVING_KINDS: Record<string, string> = {
-  VLLMRuntime: 'vLLM production-stack',
-  InferenceService: 'KServe',
-  ServingRuntime: 'KServe',
-  ClusterServingRuntime: 'KServe',
-  RayService: 'KubeRay',
-  ModelAdapter: 'AIBrix',
-  RayClusterFleet: 'AIBrix',
-  InferenceGraph: 'KServe',
+const UNREAD_SERVING: Record<string, Record<string, string>> = {
+  'production-stack.vllm.ai': { VLLMRuntime: 'vLLM production-stack' },
+  'serving.kserve.io': {
+    InferenceService: 'KServe',
+    ServingRuntime: 'KServe',
+    ClusterServingRuntime: 'KServe',
+    InferenceGraph: 'KServe',
+  },
+  'ome.io': { InferenceService: 'OME', ServingRuntime: 'OME', ClusterServingRuntime: 'OME' },
+  'ray.io': { RayService: 'KubeRay', RayCluster: 'KubeRay' },
+  'model.aibrix.ai': { ModelAdapter: 'AIBrix' },
+  'orchestration.aibrix.ai': { RayClusterFleet: 'AIBrix', StormService: 'AIBrix' },
+  'nvidia.com': { DynamoGraphDeployment: 'NVIDIA Dynamo' },
+  'kubeai.org': { Model: 'KubeAI' },
+  'inference.llmaz.io': { Playground: 'llmaz' },
 };
+
+/** The controller that makes the pods of a model-serving object the checker cannot read, if it is one. */
+export function unreadServing(object: Pick<ManifestObject, 'kind' | 'apiVersion'>): string | undefined {
+  return UNREAD_SERVING[groupOf(object.apiVersion)]?.[object.kind];
+}
 
 /** API groups the checker reads, by kind; gateway policies come from the gateway profiles. */
 const KNOWN: Record<string, (group: string) => boolean> = {
@@ -95,6 +112,7 @@ const KNOWN: Record<string, (group: string) => boolean> = {
   Pod: (g) => g === '',
   LeaderWorkerSet: (g) => g === 'leaderworkerset.x-k8s.io',
   LLMInferenceService: (g) => g === 'serving.kserve.io',
+  LLMInferenceServiceConfig: (g) => g === 'serving.kserve.io',
   InferencePool: (g) => g === 'inference.networking.k8s.io' || g === 'inference.networking.x-k8s.io',
   Gateway: (g) => g === 'gateway.networking.k8s.io',
   HTTPRoute: (g) => g === 'gateway.networking.k8s.io',
@@ -125,14 +143,55 @@ function templateAt(object: ManifestObject, role: PodTemplate['role'], path: Seg
   };
 }
 
+/** A pod spec with another laid over it: containers of the same name as one (the later's fields win), the rest by key. */
+function overPodSpec(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base, ...over };
+  for (const key of ['containers', 'initContainers']) {
+    const under = Array.isArray(base[key]) ? (base[key] as unknown[]) : [];
+    const top = Array.isArray(over[key]) ? (over[key] as unknown[]) : [];
+    if (under.length === 0 || top.length === 0) continue;
+    const named = (c: unknown) => (isRecord(c) && typeof c.name === 'string' ? c.name : undefined);
+    const topNames = new Set(top.map(named));
+    // The object's own containers keep their indexes (findings point into it); the base's others follow.
+    merged[key] = [
+      ...top.map((c) => {
+        const match = under.find((u) => named(u) !== undefined && named(u) === named(c));
+        return isRecord(match) && isRecord(c) ? { ...match, ...c } : c;
+      }),
+      ...under.filter((u) => !topNames.has(named(u))),
+    ];
+  }
+  return merged;
+}
+
 /**
  * KServe's LLMInferenceService: `spec.template` is the pod spec itself (a PodSpec, not a PodTemplateSpec), and
- * `spec.worker` the workers' for a multi-node server. The controller labels the pods; the checker reads the
- * pod spec as it is written.
+ * `spec.worker` the workers' for a multi-node server. The controller labels the pods. `spec.baseRefs` name
+ * LLMInferenceServiceConfig objects it merges in order, the object's own spec last and winning (KServe's API
+ * reference, LLMInferenceServiceSpec.baseRefs); the ones in the input are read that way.
  */
-function llmInferenceServiceFrom(object: ManifestObject): Workload | undefined {
-  const spec = valueAt(object.value, ['spec', 'template']);
-  if (!isRecord(spec)) return undefined;
+function llmInferenceServiceFrom(object: ManifestObject, configs: readonly ManifestObject[]): Workload | undefined {
+  const refs = valueAt(object.value, ['spec', 'baseRefs']);
+  const names = Array.isArray(refs)
+    ? refs.flatMap((r) => (isRecord(r) && typeof r.name === 'string' ? [r.name] : []))
+    : [];
+  const found: ManifestObject[] = [];
+  const missing: string[] = [];
+  for (const name of names) {
+    const config = configs.find((c) => c.name === name && sameNamespace(c, object));
+    if (config) found.push(config);
+    else missing.push(name);
+  }
+  const layered = (path: Segment[]): Record<string, unknown> | undefined => {
+    let spec: Record<string, unknown> | undefined;
+    for (const layer of [...found, object]) {
+      const value = valueAt(layer.value, path);
+      if (isRecord(value)) spec = spec ? overPodSpec(spec, value) : value;
+    }
+    return spec;
+  };
+  const spec = layered(['spec', 'template']);
+  if (!spec) return undefined;
   const serving: PodTemplate = {
     role: 'pod',
     path: ['spec', 'template'],
@@ -140,13 +199,15 @@ function llmInferenceServiceFrom(object: ManifestObject): Workload | undefined {
     labels: {},
     spec,
   };
-  const worker = valueAt(object.value, ['spec', 'worker']);
-  const workers: PodTemplate | undefined = isRecord(worker)
+  const worker = layered(['spec', 'worker']);
+  const workers: PodTemplate | undefined = worker
     ? { role: 'worker', path: ['spec', 'worker'], specPath: ['spec', 'worker'], labels: {}, spec: worker }
     : undefined;
-  const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
+  let rawReplicas: unknown;
+  for (const layer of [...found, object]) rawReplicas = valueAt(layer.value, ['spec', 'replicas']) ?? rawReplicas;
   const replicas = wholeNumber(rawReplicas, 1);
-  return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1 };
+  const bases = names.length > 0 ? { found: found.map((c) => c.name), missing } : undefined;
+  return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1, bases };
 }
 
 function wholeNumber(value: unknown, fallback: number): number {
@@ -217,7 +278,13 @@ function poolFrom(object: ManifestObject): Pool {
 export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles): Located {
   const located: Located = { workloads: [], pools: [], policies: [], routes: [], gateways: [], ignored: [] };
   const policies = policyKinds(profiles);
+  // LLMInferenceServiceConfig objects are read as the bases an LLMInferenceService names; unnamed ones are ignored.
+  const isConfig = (o: ManifestObject) =>
+    o.kind === 'LLMInferenceServiceConfig' && KNOWN.LLMInferenceServiceConfig(groupOf(o.apiVersion));
+  const configs = manifest.objects.filter(isConfig);
+  const based = new Set<ManifestObject>();
   for (const object of manifest.objects) {
+    if (isConfig(object)) continue;
     const group = groupOf(object.apiVersion);
     if (policies.some((p) => p.kind === object.kind && p.group === group)) {
       located.policies.push(object);
@@ -229,13 +296,17 @@ export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles):
       continue;
     }
     if ((WORKLOAD_KINDS as readonly string[]).includes(object.kind)) {
-      const workload = object.kind === 'LLMInferenceService' ? llmInferenceServiceFrom(object) : workloadFrom(object);
+      const workload =
+        object.kind === 'LLMInferenceService' ? llmInferenceServiceFrom(object, configs) : workloadFrom(object);
       if (workload) located.workloads.push(workload);
       else located.ignored.push(object);
+      for (const name of workload?.bases?.found ?? [])
+        for (const c of configs) if (c.name === name && sameNamespace(c, object)) based.add(c);
     } else if (object.kind === 'InferencePool') located.pools.push(poolFrom(object));
     else if (object.kind === 'HTTPRoute') located.routes.push(object);
     else located.gateways.push(object);
   }
+  located.ignored.push(...configs.filter((c) => !based.has(c)));
   return located;
 }
 

@@ -1,4 +1,4 @@
-import { UNREAD_SERVING_KINDS } from '../../workload/locate.ts';
+import { unreadServing } from '../../workload/locate.ts';
 import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
 
@@ -8,13 +8,13 @@ export const rule = defineRule({
   scope: 'manifest',
   severity: 'warning',
   summary:
-    'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService), named so that the run does not read as a pass.',
-  remediation: 'Check the Deployment or pod template its controller renders (kubectl get deploy -o yaml).',
+    'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService, AIBrix StormService, NVIDIA Dynamo DynamoGraphDeployment, …), named so that the run does not read as a pass.',
+  remediation: 'Check a pod its controller renders (kubectl get pod NAME -o yaml | hitless check -).',
   remedy: 'manual',
   check: (ctx) =>
     ignoredByKind(ctx).flatMap((objects) => {
       const first = objects[0];
-      const servedBy = UNREAD_SERVING_KINDS[first.kind];
+      const servedBy = unreadServing(first);
       if (!servedBy) return [];
       return [
         {
@@ -22,8 +22,8 @@ export const rule = defineRule({
           object: first,
           path: ['kind'],
           message:
-            `${namesOf(objects)} ${objects.length === 1 ? 'is a' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
-            + 'so nothing here was checked. Check the Deployment or pod template it renders (kubectl get deploy -o yaml) instead.',
+            `${namesOf(objects)} ${objects.length === 1 ? 'is' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
+            + 'so nothing here was checked. Check a pod it renders instead: kubectl get pod NAME -o yaml | hitless check -.',
         },
       ];
     }),

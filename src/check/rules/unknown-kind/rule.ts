@@ -1,4 +1,5 @@
-import { readKinds, UNREAD_SERVING_KINDS } from '../../workload/locate.ts';
+import { readKinds, unreadServing } from '../../workload/locate.ts';
+import { groupOf } from '../../workload/gateway-policies.ts';
 import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
 
@@ -12,7 +13,7 @@ export const rule = defineRule({
   remedy: 'manual',
   check: (ctx) => [
     ...ignoredByKind(ctx)
-      .filter((objects) => !UNREAD_SERVING_KINDS[objects[0].kind])
+      .filter((objects) => !unreadServing(objects[0]))
       .map((objects) => {
         const first = objects[0];
         const kinds = readKinds(ctx.profiles);
@@ -20,9 +21,12 @@ export const rule = defineRule({
           severity: 'info' as const,
           object: first,
           path: ['kind'],
-          message: kinds.includes(first.kind)
-            ? `Ignored ${namesOf(objects)}: the checker reads ${first.kind} only in its usual API group, not ${first.apiVersion || 'an empty apiVersion'}, or it has no pod template.`
-            : `Ignored ${namesOf(objects)}: the checker reads ${kinds.join(', ')}.`,
+          message:
+            first.kind === 'LLMInferenceServiceConfig' && groupOf(first.apiVersion) === 'serving.kserve.io'
+              ? `Ignored ${namesOf(objects)}: no LLMInferenceService of the input names it in baseRefs, and the checker reads a config only as part of the one that does.`
+              : kinds.includes(first.kind)
+                ? `Ignored ${namesOf(objects)}: the checker reads ${first.kind} only in its usual API group, not ${first.apiVersion || 'an empty apiVersion'}, or it has no pod template.`
+                : `Ignored ${namesOf(objects)}: the checker reads ${kinds.join(', ')}.`,
         };
       }),
     ...ctx.manifest.strays.map(([document, what]) => {
