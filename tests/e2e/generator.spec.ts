@@ -412,8 +412,11 @@ test('a v1 link with its own time per token and an old image: the gated flag, th
     'Progress deadline (progressDeadlineSeconds): 946 s \u2192 650 s',
     'Drain flag: --shutdown-timeout=296 \u2192 none',
     'Gateway connection draining: 331 s \u2192 35 s',
-    'PodDisruptionBudget: none \u2192 maxUnavailable 1',
   ]);
+  // Six changes: the sixth folds under "and 1 more".
+  const more = page.getByTestId('migration-notice').locator('details');
+  await expect(more.locator('summary')).toHaveText('and 1 more');
+  await expect(more.locator('li')).toHaveText(['PodDisruptionBudget: none \u2192 maxUnavailable 1']);
   const error = page.locator('[data-testid=warnings] li[data-code="drain-flag-too-old"]');
   await expect(error).toHaveAttribute('data-severity', 'error');
   await expect(error).toContainText('Error: vLLM 0.10.1 (from the image tag) predates --shutdown-timeout');
