@@ -129,3 +129,30 @@ test('hitless check --format patch --out-dir writes the kustomization beside the
   assert.equal(outside.status, 2);
   assert.match(outside.stderr, /kustomize reads no file outside the kustomization's folder/);
 });
+
+test('a file kustomize cannot read (a mapping as a key, an unrendered {{TEMPLATE}}): the patch says so, with the line', () => {
+  const dir = mkdtempSync(join(ROOT, 'template-'));
+  const text = readFileSync(new URL('../fixtures/gie-v1.5.0-gpu-deployment.yaml', import.meta.url), 'utf8');
+  // A Secret in the shape of GKE's samples, its token left for a templating step: line 4 of the appended document.
+  const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: hf}\nstringData:\n  token: {{HF_TOKEN}}\n';
+  writeFileSync(join(dir, 'app.yaml'), `${text}---\n${secret}`);
+  // kustomize itself refuses the file as written.
+  writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [app.yaml]\n');
+  assert.equal(kustomize(dir).ok, false);
+  const r = spawnSync(process.execPath, [BIN, 'check', 'app.yaml', '--format', 'patch', '--out-dir', '.'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 1);
+  const line = text.split('\n').length - 1 + 1 + 5; // the fixture's lines, the '---', then line 5 of the Secret
+  assert.match(
+    r.stderr,
+    new RegExp(`kustomize cannot read app\\.yaml as written: line ${line} has a mapping as a key`),
+  );
+  assert.match(
+    readFileSync(join(dir, 'kustomization.yaml'), 'utf8'),
+    new RegExp(
+      `^# Made by hitless check --format patch from app\\.yaml\\.\\n# kustomize cannot read app\\.yaml as written: line ${line} `,
+    ),
+  );
+});

@@ -13,7 +13,7 @@
  *   that has changed since fails loudly instead of writing over someone else's edit.
  * Objects the fixes add (a gateway policy, a PodDisruptionBudget) go in a resources file of their own.
  */
-import { stringify } from 'yaml';
+import { isCollection, isPair, stringify, visit } from 'yaml';
 import type { Manifest, ManifestObject } from '../read/read-manifest.ts';
 import { isRecord } from '../read/path.ts';
 
@@ -80,6 +80,22 @@ function groupVersion(apiVersion: string): { group?: string; version: string } {
 }
 
 /**
+ * Lines where a mapping or a list is a key (`{{HF_TOKEN}}: x`, an unrendered template): valid YAML, which kustomize
+ * (and kubectl) cannot read, so a kustomization over the file fails however right its patches are.
+ */
+export function complexKeyLines(manifest: Manifest): number[] {
+  const lines: number[] = [];
+  for (const doc of manifest.documents)
+    visit(doc, {
+      Pair(_, pair) {
+        if (isPair(pair) && isCollection(pair.key) && pair.key.range)
+          lines.push(manifest.lineCounter.linePos(pair.key.range[0]).line);
+      },
+    });
+  return lines;
+}
+
+/**
  * The patch form of the fixes: the kustomization, one patch file per changed object, and the added objects.
  * `resources` are the files the kustomization builds on (the reader's, as named on the command line). Undefined when
  * the fixes change nothing.
@@ -141,7 +157,17 @@ export function kustomizePatch(
     {
       name: 'kustomization.yaml',
       purpose: 'Builds your manifests with the fixes: kubectl kustomize . (or kustomize build .).',
-      text: `# Made by hitless check --format patch from ${resources.join(', ')}.\n${stringify(kustomization, { lineWidth: 0 })}`,
+      text:
+        `# Made by hitless check --format patch from ${resources.join(', ')}.\n`
+        + complexKeyLines(original)
+          .slice(0, 1)
+          .map(
+            (line) =>
+              `# kustomize cannot read ${resources[0]} as written: line ${line} has a mapping as a key (an unrendered template?).\n`
+              + '# Render it first, and list the rendered file under resources instead.\n',
+          )
+          .join('')
+        + stringify(kustomization, { lineWidth: 0 }),
     },
     ...files,
   ];
