@@ -159,11 +159,33 @@ function expectedPoolLines(inputs: DrainInputs, profiles: Profiles, chart: Chart
   ];
 }
 
+/**
+ * What the patch form takes on trust, made without the reader's manifest: each guess with the setting that states it,
+ * and the command that computes the patch from the manifest instead.
+ */
+function unknownLines(plan: Plan, inputs: DrainInputs, serverName: string, withFlag: boolean): string[] {
+  const release = plan.modelServerRelease
+    ? `${serverName} ${plan.modelServerRelease}`
+    : `${serverName}, release unknown`;
+  return [
+    ' Made without your manifest, so it takes these on trust (each with the setting that states it):',
+    `   the Deployment ${inputs.name} (--name), its container ${patchContainerName(inputs)} (--container) serving on port ${inputs.port} (--port),`,
+    `   pods labelled app: ${inputs.name}, the image ${inputs.image} running ${release} (--image, --model-server-version),`,
+    ...(withFlag
+      ? [
+          `   and ${serverName} started with its arguments in args (a server started by a sh -c script needs the flag inside the script).`,
+        ]
+      : []),
+    ` For a patch worked out from what your manifest holds: hitless check ${BASE_FILE} --format patch`,
+  ];
+}
+
 function kustomizationDocument(
   inputs: DrainInputs,
   withFlag: boolean,
   withObjects: boolean,
   poolLines: readonly string[],
+  unknown: readonly string[],
 ): Document {
   const target = () => ({ group: 'apps', version: 'v1', kind: 'Deployment', name: inputs.name });
   const patches = [
@@ -182,6 +204,7 @@ function kustomizationDocument(
   doc.commentBefore = [
     ` Your Deployment ${inputs.name} stays in ${BASE_FILE}; kubectl apply -k . (or kustomize build .) applies the drain settings to it.`,
     ' Check the result before applying: kustomize build . | hitless check -',
+    ...unknown,
     ...poolLines,
   ].join('\n');
   return doc;
@@ -211,6 +234,7 @@ export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, 
           chart,
           objects.some((doc) => doc.get('kind') !== 'PodDisruptionBudget'),
         ),
+        unknownLines(plan, inputs, server.name, flag !== undefined),
       ),
     ]),
     fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [

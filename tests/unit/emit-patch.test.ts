@@ -298,6 +298,35 @@ test('a server without a drain flag gets no JSON patch: the kustomization lists 
   );
 });
 
+test('made without the reader\u2019s manifest, the kustomization\u2019s header lists what it takes on trust', () => {
+  const header = (raw: Record<string, string>) =>
+    file0(raw)
+      .split('\n')
+      .filter((l) => l.startsWith('#'))
+      .join('\n');
+  const file0 = (raw: Record<string, string>) => patchFor(raw).file('kustomization.yaml')!;
+  const vllm = header({ name: 'chat', container: 'server', port: '8080', image: 'vllm/vllm-openai:latest' });
+  assert.match(
+    vllm,
+    /# Made without your manifest, so it takes these on trust \(each with the setting that states it\):\n/,
+  );
+  assert.match(
+    vllm,
+    /# {3}the Deployment chat \(--name\), its container server \(--container\) serving on port 8080 \(--port\),\n/,
+  );
+  assert.match(
+    vllm,
+    /# {3}pods labelled app: chat, the image vllm\/vllm-openai:latest running vLLM, release unknown \(--image, --model-server-version\),\n/,
+  );
+  assert.match(vllm, /a server started by a sh -c script needs the flag inside the script/);
+  assert.match(
+    vllm,
+    /# For a patch worked out from what your manifest holds: hitless check deployment\.yaml --format patch/,
+  );
+  // No drain flag (SGLang has none): nothing said about where the flag goes.
+  assert.doesNotMatch(header({ 'model-server': 'sglang' }), /sh -c script/);
+});
+
 test('the default container name is the model server\u2019s id, and the patch says to set --container', () => {
   const { file } = patchFor({});
   const patch = parse(file('drain-patch.yaml')!);
