@@ -19,7 +19,7 @@ import { findInvocation } from './workload/server-invocation.ts';
 import { locate, poolSelects, selects, type Workload } from './workload/locate.ts';
 import { containersOf } from './workload/pod.ts';
 import { readManifest, type Manifest, type ManifestObject } from './read/read-manifest.ts';
-import { isRecord, valueAt } from './read/path.ts';
+import { isRecord, valueAt, type Segment } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
 import { explain, type Explanation } from './explain.ts';
 import { applyConfig, configSettings, workloadSettings, type RepoConfig } from './config.ts';
@@ -230,11 +230,18 @@ function runRule<C>(
     }
     const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
     const flags = assumed.length > 0 ? [...new Set(assumed.flatMap((a) => a.flags))] : undefined;
-    const bases = object === own ? (ctx as { workload?: Workload }).workload?.bases : undefined;
-    if (bases && bases.missing.length > 0 && verdict.severity !== 'info') {
-      // The pod merges objects the input does not hold: what they set is unknown, so the finding is a note.
-      verdict.severity = 'info';
-      verdict.message += ` (${bases.missing.map((n) => `LLMInferenceServiceConfig/${n}`).join(', ')}, which baseRefs names, ${bases.missing.length === 1 ? 'is' : 'are'} not in the input and may set this: add ${bases.missing.length === 1 ? 'it' : 'them'} to the input, or check the rendered pod: kubectl get pod NAME -o yaml | hitless check -.)`;
+    const workload = object === own ? (ctx as { workload?: Workload }).workload : undefined;
+    const bases = workload?.bases;
+    if (workload && bases && verdict.severity !== 'info') {
+      // The pod merges objects the input does not hold: a finding on a value none of the input's layers sets may be
+      // answered by them, so it is a note.
+      if (bases.missing.length > 0) {
+        verdict.severity = 'info';
+        verdict.message += ` (${bases.missing.map((n) => `LLMInferenceServiceConfig/${n}`).join(', ')}, which baseRefs names, ${bases.missing.length === 1 ? 'is' : 'are'} not in the input and may set this: add ${bases.missing.length === 1 ? 'it' : 'them'} to the input, or check the rendered pod: kubectl get pod NAME -o yaml | hitless check -.)`;
+      } else if (!setInInput(workload, verdict.path)) {
+        verdict.severity = 'info';
+        verdict.message += ` (${WELL_KNOWN_CONFIG}, so it may set this. Check the rendered pod: kubectl get pod NAME -o yaml | hitless check -.)`;
+      }
     }
     const fixed = bases ? basedFix(object, bases, remedy) : ownedFix(object, remedy);
     const rests = restsOf(
@@ -269,12 +276,30 @@ function ownedFix(object: ManifestObject | undefined, fix: Fix | undefined): Fix
  */
 function basedFix(object: ManifestObject | undefined, bases: NonNullable<Workload['bases']>, fix: Fix | undefined) {
   if (!object || !fix || fix.edits.length === 0) return fix;
-  const names = [...bases.found, ...bases.missing].map((n) => `LLMInferenceServiceConfig/${n}`).join(', ');
+  const names = [...bases.found, ...bases.missing].map((n) => `LLMInferenceServiceConfig/${n}`);
   return manualFix(
-    `${object.kind}/${object.name} and ${names} make one pod (KServe merges the configs in order, then this object's spec over them), `
-      + 'so write this in the one that sets the field (or in this object, which wins), then check the rendered pod '
+    `KServe makes this pod from its well-known config, ${names.length > 0 ? `then ${names.join(', ')}, ` : ''}then ${object.kind}/${object.name}'s spec, which wins, `
+      + "with a strategic merge: a hook or probe written with another handler than the one the well-known config sets (v0.19.0's: a preStop exec sleep, httpGet probes on /health) "
+      + 'merges beside it into one with two handlers, which the API server refuses. '
+      + `Write this where the field is set${names.length > 0 ? ', or in this object' : ''}, with the handler the rendered pod already has, then check the rendered pod `
       + `(kubectl get pod NAME -o yaml | hitless check -): ${fix.text}`,
   );
+}
+
+/** KServe's own base for an LLMInferenceService, in words. */
+const WELL_KNOWN_CONFIG =
+  'KServe merges its well-known config for this shape, such as kserve-config-llm-template, under this object: the input does not '
+  + "hold it, and from KServe v0.19.0 it sets the probes, a preStop sleep and vLLM's drain flag";
+
+/** Whether a value at a path of an LLMInferenceService is set by a layer the input holds (its merged pod spec). */
+function setInInput(workload: Workload, path: readonly (string | number)[]): boolean {
+  for (const template of [workload.serving, workload.workers]) {
+    if (!template) continue;
+    const prefix = template.specPath;
+    if (prefix.every((segment, i) => path[i] === segment))
+      return valueAt(template.spec, path.slice(prefix.length) as Segment[]) !== undefined;
+  }
+  return valueAt(workload.object.value, path as Segment[]) !== undefined;
 }
 
 /**

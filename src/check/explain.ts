@@ -269,6 +269,10 @@ export function explanationText(e: Explanation): string {
     lines.push(
       `${w.object} (document ${w.document}): ${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
     );
+    if (w.bases)
+      lines.push(
+        '  KServe merges its well-known config under this object first; the input does not hold it, so a finding on a value no layer here sets is a note',
+      );
     if (w.bases?.merged.length)
       lines.push(`  pod merged from ${w.bases.merged.join(', ')} (in order), then this object's spec, which wins`);
     if (w.bases?.missing.length)

@@ -28,7 +28,25 @@ test('KServe LLMInferenceService: its pod spec (spec.template) is checked like a
   assert.equal(report.workloads, 1);
   assert.equal(only(report, 'prestop-missing').path, 'spec.template.containers[0].lifecycle');
   assert.equal(only(report, 'grace-too-short').path, 'spec.template.terminationGracePeriodSeconds');
-  assert.match(fixed(LLMISVC), /\n {4}terminationGracePeriodSeconds: 125 # /);
+});
+
+test('KServe LLMInferenceService: what its well-known config may set is a note, and no fix is written into the object', () => {
+  // KServe merges its well-known config under the object (config_merge.go at v0.19.0), and v0.19.0's sets a preStop
+  // exec sleep: a sleep handler written into the object would merge beside it into a hook the API server refuses.
+  const report = check(LLMISVC);
+  const preStop = only(report, 'prestop-missing');
+  assert.equal(preStop.severity, 'info');
+  assert.match(
+    preStop.message,
+    /KServe merges its well-known config for this shape, such as kserve-config-llm-template/,
+  );
+  assert.equal(preStop.remedy, 'manual');
+  assert.match(preStop.fix!.text, /merges beside it into one with two handlers, which the API server refuses/);
+  assert.equal(only(report, 'grace-too-short').severity, 'info');
+  assert.equal(fixed(LLMISVC), LLMISVC);
+  // A value the object itself sets wins over the well-known config: a finding on it stands.
+  const written = LLMISVC.replace('  template:\n', '  template:\n    terminationGracePeriodSeconds: 30\n');
+  assert.equal(only(check(written, { gateway: 'gke' }), 'grace-too-short').severity, 'error');
 });
 
 test('a model-serving kind the checker cannot read is named in a warning, not passed over', () => {

@@ -104,9 +104,10 @@ test('every corpus workload the checker fixes: the patch builds with kubectl kus
       `${name}: fixes left after the patch`,
     );
   }
-  // 39 of the 64 had something to fix when this was written (the rest: nothing to fix, or refused as they are); the
+  // 39 of the 64 had something to fix when this was written (the rest: nothing to fix, or refused as they are), 34
+  // once LLMInferenceService fixes became manual (KServe merges a well-known config the input does not hold); the
   // count keeps the test from passing on an empty run.
-  assert.ok(built >= 35, `${built} built; skipped:\n${skipped.join('\n')}`);
+  assert.ok(built >= 34, `${built} built; skipped:\n${skipped.join('\n')}`);
 });
 
 test('hitless check --format patch --out-dir writes the kustomization beside the file; outside its folder it refuses', () => {

@@ -36,9 +36,10 @@ export interface Workload {
   /** Pods per group of a LeaderWorkerSet (leader included); 1 otherwise. */
   groupSize: number;
   /**
-   * A KServe LLMInferenceService's `spec.baseRefs`: the LLMInferenceServiceConfig objects its pod is merged from.
-   * `found` ones are in the input and merged into `serving` and `workers`; `missing` ones are not, so the pod that
-   * runs may hold what the checker does not see.
+   * A KServe LLMInferenceService's bases: the LLMInferenceServiceConfig objects its `spec.baseRefs` name. `found` ones
+   * are in the input and merged into `serving` and `workers`; `missing` ones are not. Under them all the controller
+   * merges a well-known config of its own, which no input holds: the pod that runs may hold what the checker does
+   * not see.
    */
   bases?: { found: string[]; missing: string[] };
 }
@@ -166,9 +167,11 @@ function overPodSpec(base: Record<string, unknown>, over: Record<string, unknown
 
 /**
  * KServe's LLMInferenceService: `spec.template` is the pod spec itself (a PodSpec, not a PodTemplateSpec), and
- * `spec.worker` the workers' for a multi-node server. The controller labels the pods. `spec.baseRefs` name
- * LLMInferenceServiceConfig objects it merges in order, the object's own spec last and winning (KServe's API
- * reference, LLMInferenceServiceSpec.baseRefs); the ones in the input are read that way.
+ * `spec.worker` the workers' for a multi-node server. The controller labels the pods. It merges, with a strategic
+ * merge, a well-known config of its own for the shape (kserve-config-llm-template for one node), then the
+ * LLMInferenceServiceConfig objects `spec.baseRefs` names in order, then the object's own spec, which wins
+ * (pkg/controller/v1alpha2/llmisvc/config_merge.go, combineBaseRefsConfig, at kserve v0.19.0); the named configs in
+ * the input are read that way, and the well-known one is unknown.
  */
 function llmInferenceServiceFrom(object: ManifestObject, configs: readonly ManifestObject[]): Workload | undefined {
   const refs = valueAt(object.value, ['spec', 'baseRefs']);
@@ -206,7 +209,7 @@ function llmInferenceServiceFrom(object: ManifestObject, configs: readonly Manif
   let rawReplicas: unknown;
   for (const layer of [...found, object]) rawReplicas = valueAt(layer.value, ['spec', 'replicas']) ?? rawReplicas;
   const replicas = wholeNumber(rawReplicas, 1);
-  const bases = names.length > 0 ? { found: found.map((c) => c.name), missing } : undefined;
+  const bases = { found: found.map((c) => c.name), missing };
   return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1, bases };
 }
 
