@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { explainManifest } from '../../src/check/index.ts';
-import { check, codes, docs, fixed, only, pool, profiles, vllm } from '../support/check.ts';
+import { checkManifest, explainManifest } from '../../src/check/index.ts';
+import { CHECK_TEST_SETTINGS, check, codes, docs, fixed, only, pool, profiles, vllm } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 
@@ -365,4 +365,20 @@ test('a finding records each input it rests on: read, given or assumed, with the
   ]);
   // A rule that rests on nothing the reader sets records nothing.
   assert.equal(only(check(vllm({ lifecycle: '' })), 'prestop-missing').rests, undefined);
+});
+
+test('progress deadline on a model load nobody stated: a note naming --startup-seconds; a startup probe states one', () => {
+  // Grace 125 s as written (the test deployment) + the default 600 s load = 725 s, past a 700 s deadline.
+  const settings = { ...CHECK_TEST_SETTINGS } as Record<string, string>;
+  delete settings['startup-seconds'];
+  const run = (text: string) => {
+    const result = checkManifest(text, settings, profiles);
+    assert.ok(result.ok);
+    return only(result.report, 'progress-deadline-too-short');
+  };
+  const unstated = run(vllm({ progressDeadline: 'progressDeadlineSeconds: 700', startup: '' }));
+  assert.equal(unstated.severity, 'info');
+  assert.match(unstated.message, /This rests on an assumed 600s model load .*give --startup-seconds/);
+  // The startup probe bounds the load (60 checks × 10 s): the finding stands as a warning.
+  assert.equal(run(vllm({ progressDeadline: 'progressDeadlineSeconds: 700' })).severity, 'warning');
 });

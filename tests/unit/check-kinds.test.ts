@@ -81,6 +81,10 @@ test('serving kinds are named by API group: the controller that makes the pods, 
   // A kind of the same name in another group is not a serving object the checker knows.
   assert.equal(named('example.com/v1', 'Model'), undefined);
   assert.match(named('kubeai.org/v1', 'Model') ?? '', /is KubeAI Model,/);
+  assert.match(named('workload.serving.volcano.sh/v1alpha1', 'ModelServing') ?? '', /is Kthena ModelServing,/);
+  assert.match(named('inference.llmaz.io/v1alpha1', 'Service') ?? '', /is llmaz Service,/);
+  // A core Service is not a serving object.
+  assert.equal(named('v1', 'Service'), undefined);
 });
 
 test('hitless.dev/ignore: the named findings become notes carrying the reason; without a reason nothing is suppressed', () => {

@@ -96,7 +96,8 @@ const UNREAD_SERVING: Record<string, Record<string, string>> = {
   'orchestration.aibrix.ai': { RayClusterFleet: 'AIBrix', StormService: 'AIBrix' },
   'nvidia.com': { DynamoGraphDeployment: 'NVIDIA Dynamo' },
   'kubeai.org': { Model: 'KubeAI' },
-  'inference.llmaz.io': { Playground: 'llmaz' },
+  'inference.llmaz.io': { Playground: 'llmaz', Service: 'llmaz' },
+  'workload.serving.volcano.sh': { ModelServing: 'Kthena' },
 };
 
 /** The controller that makes the pods of a model-serving object the checker cannot read, if it is one. */
