@@ -382,3 +382,29 @@ test('progress deadline on a model load nobody stated: a note naming --startup-s
   // The startup probe bounds the load (60 checks × 10 s): the finding stands as a warning.
   assert.equal(run(vllm({ progressDeadline: 'progressDeadlineSeconds: 700' })).severity, 'warning');
 });
+
+test('a probe to add by hand for a server on an unknown port takes the PORT its env sets, and says so', () => {
+  // The shape of Hugging Face's GKE TGI samples: a vendor image, no ports, no args; the port comes from env PORT.
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: tgi}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: tgi}}
+  template:
+    metadata: {labels: {app: tgi}}
+    spec:
+      containers:
+      - name: tgi
+        image: registry.example/vendor/text-generation-inference:2.2
+        env:
+        - {name: MODEL_ID, value: /data/model}
+        - {name: PORT, value: "8080"}
+        resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  const f = only(check(text), 'readiness-missing');
+  assert.equal(f.remedy, 'manual');
+  assert.match(f.fix!.text, /its env sets PORT=8080, which the probe below uses: check that the server listens on it/);
+  assert.match(f.fix!.text, /port: 8080/);
+  assert.doesNotMatch(f.fix!.text, /port: 8000/);
+});

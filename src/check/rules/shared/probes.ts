@@ -5,6 +5,7 @@ import { manualFix, type Fix } from '../findings.ts';
 import { findFlag } from '../../workload/command-line.ts';
 import { flagFor } from '../../workload/identify-server.ts';
 import { servingPort } from '../../workload/pod.ts';
+import { isRecord } from '../../read/path.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 
 /**
@@ -23,8 +24,18 @@ function probePort(ctx: WorkloadContext): string | number | undefined {
   return port?.name ?? port?.containerPort;
 }
 
+/** A whole-number `PORT` in the container's env (TGI and many servers listen on it), when the port is not known. */
+function envPort(ctx: WorkloadContext): number | undefined {
+  const env = Array.isArray(ctx.container.value.env) ? ctx.container.value.env : [];
+  const entry = env.find((e) => isRecord(e) && e.name === 'PORT');
+  const value = isRecord(entry) ? entry.value : undefined;
+  return typeof value === 'string' && /^\d{1,5}$/.test(value) && Number(value) > 0 && Number(value) < 65536
+    ? Number(value)
+    : undefined;
+}
+
 function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string, unknown> {
-  const portRef = probePort(ctx) ?? ctx.inputs.port;
+  const portRef = probePort(ctx) ?? envPort(ctx) ?? ctx.inputs.port;
   const check =
     ctx.serverKnown && planned.path
       ? { httpGet: { path: planned.path, port: portRef } }
@@ -64,8 +75,10 @@ export function addProbeFix(
     };
   }
   if (probePort(ctx) === undefined) {
+    const env = envPort(ctx);
     return manualFix(
-      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none):\n${snippet(key, value)}`,
+      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none`
+        + `${env !== undefined ? `; its env sets PORT=${env}, which the probe below uses: check that the server listens on it` : `; the probe below uses ${ctx.inputs.port}, the --port setting`}):\n${snippet(key, value)}`,
     );
   }
   const path = [...ctx.container.path, key];
