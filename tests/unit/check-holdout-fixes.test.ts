@@ -408,3 +408,37 @@ spec:
   assert.match(f.fix!.text, /port: 8080/);
   assert.doesNotMatch(f.fix!.text, /port: 8000/);
 });
+
+test('a port-only readiness probe: a warning on llama.cpp, which listens before its model loads; none on vLLM', () => {
+  // llama.cpp's README: /health answers 503 "Loading model" while the model loads, so the port is open before then.
+  const llama = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: llama}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: llama}}
+  template:
+    metadata: {labels: {app: llama}}
+    spec:
+      terminationGracePeriodSeconds: 50
+      containers:
+      - name: server
+        image: ghcr.io/ggml-org/llama.cpp:server-cuda-b6000
+        args: ["--port", "8080", "-m", "/models/m.gguf"]
+        readinessProbe: {tcpSocket: {port: 8080}}
+        lifecycle: {preStop: {sleep: {seconds: 35}}}
+        resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  const f = only(check(llama), 'readiness-path-differs');
+  assert.equal(f.severity, 'warning');
+  assert.equal(f.path, 'spec.template.spec.containers[0].readinessProbe.tcpSocket');
+  assert.match(
+    f.message,
+    /llama\.cpp server does before its model has loaded \(\/health answers an error until then\)/,
+  );
+  assert.equal(f.remedy, 'manual');
+  // vLLM serves no route before the engine is up (its profile): a port check there is not flagged.
+  const vllmTcp = vllm().replace(/readinessProbe:\n(?: {12}.*\n)+/, 'readinessProbe: {tcpSocket: {port: http}}\n');
+  assert.match(vllmTcp, /readinessProbe: \{tcpSocket/);
+  assert.ok(!codes(check(vllmTcp)).includes('readiness-path-differs'), codes(check(vllmTcp)).join(', '));
+});

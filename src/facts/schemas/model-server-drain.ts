@@ -69,6 +69,11 @@ export const probesSchema = z.strictObject({
   readiness: probeWithThreshold,
   liveness: probeWithThreshold,
   explanation: text,
+  /**
+   * The server accepts connections on its port before the model has loaded (its readiness path answers an error
+   * until then), so a tcpSocket readiness probe passes on a pod that cannot serve. Covered by `sources`.
+   */
+  listensBeforeReady: z.boolean().optional(),
   sources: sourceIds,
   /** Where the periods, thresholds and timeouts come from (the paths are covered by `sources`). */
   timing: z.strictObject({ basis, explanation: text, sources: z.array(id).default(() => []) }),

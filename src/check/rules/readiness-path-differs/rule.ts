@@ -1,18 +1,39 @@
 import { readProbe } from '../../workload/pod.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type Verdict } from '../rule.ts';
 
 export const rule = defineRule({
   code: 'readiness-path-differs',
   order: 110,
   scope: 'workload',
-  severity: 'info',
-  summary: 'A readiness path other than the model-server profile\u2019s, with the profile\u2019s reasons.',
-  remediation: 'Weigh the profile\u2019s reasons and change the path by hand if they apply.',
+  severity: {
+    warning: 'a port check on a server that accepts connections before its model has loaded',
+    info: 'a path other than the profile\u2019s',
+  },
+  summary:
+    'A readiness path other than the model-server profile\u2019s, with the profile\u2019s reasons; a port check on a server that listens before it can serve.',
+  remediation:
+    'Weigh the profile\u2019s reasons and change the path by hand if they apply; check the readiness path, not the port.',
   remedy: 'manual',
   // A readiness path other than the profile's: a note with the profile's reasons, not a fix (the sources differ).
   appliesTo: (ctx) => ctx.serverKnown,
-  check: ({ container, server }) => {
+  check: ({ container, server }): Verdict[] => {
     const readiness = readProbe(container, 'readinessProbe');
+    if (
+      readiness
+      && readiness.value.tcpSocket !== undefined
+      && server.probes.listensBeforeReady
+      && server.probes.readiness.path
+    )
+      return [
+        {
+          severity: 'warning',
+          path: [...readiness.path, 'tcpSocket'],
+          message:
+            `The readiness probe only checks that the port accepts connections, which ${server.name} does before its model has loaded `
+            + `(${server.probes.readiness.path} answers an error until then): a new pod is counted ready, and sent requests, while it cannot serve them. `
+            + `Probe ${server.probes.readiness.path} with httpGet instead.`,
+        },
+      ];
     const httpGet = readiness?.value.httpGet as { path?: unknown } | undefined;
     const readinessPath = typeof httpGet?.path === 'string' ? httpGet.path : undefined;
     const profilePath = server.probes.readiness.path;
@@ -25,5 +46,11 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: ({ server }) => ({ text: `path: ${server.probes.readiness.path}`, edits: [] }),
+  fix: ({ server }, verdict) =>
+    verdict.severity === 'warning'
+      ? {
+          text: `Manual: replace tcpSocket with httpGet: { path: ${server.probes.readiness.path}, port: the same port } (one handler: remove tcpSocket)`,
+          edits: [],
+        }
+      : { text: `path: ${server.probes.readiness.path}`, edits: [] },
 });
