@@ -13,6 +13,7 @@ export type CheckCode =
   | 'liveness-before-readiness'
   | 'lws-worker-grace-shorter'
   | 'lws-worker-prestop-missing'
+  | 'mesh-proxy-exits-first'
   | 'model-server-unknown'
   | 'no-pool'
   | 'no-workload'

@@ -10,6 +10,7 @@ import { rule as graceTooShort } from './grace-too-short/rule.ts';
 import { rule as livenessBeforeReadiness } from './liveness-before-readiness/rule.ts';
 import { rule as lwsWorkerGraceShorter } from './lws-worker-grace-shorter/rule.ts';
 import { rule as lwsWorkerPrestopMissing } from './lws-worker-prestop-missing/rule.ts';
+import { rule as meshProxyExitsFirst } from './mesh-proxy-exits-first/rule.ts';
 import { rule as modelServerUnknown } from './model-server-unknown/rule.ts';
 import { rule as noPool } from './no-pool/rule.ts';
 import { rule as noWorkload } from './no-workload/rule.ts';
@@ -53,6 +54,7 @@ export const RULE_FOLDERS = [
   livenessBeforeReadiness,
   lwsWorkerGraceShorter,
   lwsWorkerPrestopMissing,
+  meshProxyExitsFirst,
   modelServerUnknown,
   noPool,
   noWorkload,
