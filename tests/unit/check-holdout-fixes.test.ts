@@ -254,8 +254,8 @@ test('a vLLM release that cannot drain: grace is sized for the preStop and teard
   );
 });
 
-test('a server that does not drain (llama.cpp): a grace period past the preStop sleep is judged on the teardown only', () => {
-  const llama = (grace: string) => `apiVersion: apps/v1
+/** A llama.cpp server Deployment with a 35 s preStop sleep: its grace line (indented, or '') and readiness probe. */
+const llamaDeployment = (grace: string, readiness = '{httpGet: {path: /health, port: 8080}}') => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: llama}
 spec:
@@ -268,10 +268,13 @@ ${grace}      containers:
       - name: server
         image: ghcr.io/ggml-org/llama.cpp:server-cuda-b6000
         args: ["--port", "8080", "-m", "/models/m.gguf"]
-        readinessProbe: {httpGet: {path: /health, port: 8080}}
+        readinessProbe: ${readiness}
         lifecycle: {preStop: {sleep: {seconds: 35}}}
         resources: {limits: {nvidia.com/gpu: 1}}
 `;
+
+test('a server that does not drain (llama.cpp): a grace period past the preStop sleep is judged on the teardown only', () => {
+  const llama = (grace: string) => llamaDeployment(grace);
   // 40 s: 5 s after the 35 s sleep, short of the 15 s teardown (50 s): a warning about the teardown, not the request.
   const short = only(check(llama('      terminationGracePeriodSeconds: 40\n')), 'grace-too-short');
   assert.equal(short.severity, 'warning');
@@ -411,24 +414,7 @@ spec:
 
 test('a port-only readiness probe: a warning on llama.cpp, which listens before its model loads; none on vLLM', () => {
   // llama.cpp's README: /health answers 503 "Loading model" while the model loads, so the port is open before then.
-  const llama = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: llama}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: llama}}
-  template:
-    metadata: {labels: {app: llama}}
-    spec:
-      terminationGracePeriodSeconds: 50
-      containers:
-      - name: server
-        image: ghcr.io/ggml-org/llama.cpp:server-cuda-b6000
-        args: ["--port", "8080", "-m", "/models/m.gguf"]
-        readinessProbe: {tcpSocket: {port: 8080}}
-        lifecycle: {preStop: {sleep: {seconds: 35}}}
-        resources: {limits: {nvidia.com/gpu: 1}}
-`;
+  const llama = llamaDeployment('      terminationGracePeriodSeconds: 50\n', '{tcpSocket: {port: 8080}}');
   const f = only(check(llama), 'readiness-path-differs');
   assert.equal(f.severity, 'warning');
   assert.equal(f.path, 'spec.template.spec.containers[0].readinessProbe.tcpSocket');
