@@ -5,7 +5,7 @@
 import { plan as planFor, type Plan } from '../model/plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
-import { report, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
+import { report, settingSource, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
 import { countFindings, manualFix, sortFindings, type Finding, type Fix, type Severity } from './rules/findings.ts';
 import { RULES } from './rules/index.ts';
 import { fixInRange } from './rules/shared/fix-in-range.ts';
@@ -16,7 +16,7 @@ import type { ReadLimits } from './read/limits.ts';
 import { isServerImage } from '../facts/releases.ts';
 import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
-import { locate, poolSelects, selects, type Workload } from './workload/locate.ts';
+import { CHECK_RENDERED_POD, locate, poolSelects, selects, type Workload } from './workload/locate.ts';
 import { containersOf } from './workload/pod.ts';
 import { readManifest, type Manifest, type ManifestObject } from './read/read-manifest.ts';
 import { isRecord, valueAt, type Segment } from './read/path.ts';
@@ -187,7 +187,8 @@ function runRule<C>(
 ): void {
   // A workload a config entry names has its own given settings (see workloadContexts).
   const given = (ctx as { given?: ReadonlySet<string> }).given ?? check.given;
-  const known = (flag: string) => given.has(flag) || check.stated.has(flag) || found.some((f) => f.flag === flag);
+  const source = (flag: string) => settingSource(check, given, found, flag);
+  const known = (flag: string) => source(flag) !== undefined;
   const {
     appliesTo,
     check: judge,
@@ -232,23 +233,9 @@ function runRule<C>(
     const flags = assumed.length > 0 ? [...new Set(assumed.flatMap((a) => a.flags))] : undefined;
     const workload = object === own ? (ctx as { workload?: Workload }).workload : undefined;
     const bases = workload?.bases;
-    if (workload && bases && verdict.severity !== 'info') {
-      // The pod merges objects the input does not hold: a finding on a value none of the input's layers sets may be
-      // answered by them, so it is a note.
-      if (bases.missing.length > 0) {
-        verdict.severity = 'info';
-        verdict.message += ` (${bases.missing.map((n) => `LLMInferenceServiceConfig/${n}`).join(', ')}, which baseRefs names, ${bases.missing.length === 1 ? 'is' : 'are'} not in the input and may set this: add ${bases.missing.length === 1 ? 'it' : 'them'} to the input, or check the rendered pod: kubectl get pod NAME -o yaml | hitless check -.)`;
-      } else if (!setInInput(workload, verdict.path)) {
-        verdict.severity = 'info';
-        verdict.message += ` (${WELL_KNOWN_CONFIG}, so it may set this. Check the rendered pod: kubectl get pod NAME -o yaml | hitless check -.)`;
-      }
-    }
+    if (workload && bases) abstainOnBases(workload, bases, verdict);
     const fixed = bases ? basedFix(object, bases, remedy) : ownedFix(object, remedy);
-    const rests = restsOf(
-      rule.restsOn ?? [],
-      (flag) => given.has(flag),
-      (flag) => check.stated.has(flag) || found.some((f) => f.flag === flag),
-    );
+    const rests = restsOf(rule.restsOn ?? [], source);
     report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, fixed, flags, rests);
   }
 }
@@ -282,8 +269,24 @@ function basedFix(object: ManifestObject | undefined, bases: NonNullable<Workloa
       + "with a strategic merge: a hook or probe written with another handler than the one the well-known config sets (v0.19.0's: a preStop exec sleep, httpGet probes on /health) "
       + 'merges beside it into one with two handlers, which the API server refuses. '
       + `Write this where the field is set${names.length > 0 ? ', or in this object' : ''}, with the handler the rendered pod already has, then check the rendered pod `
-      + `(kubectl get pod NAME -o yaml | hitless check -): ${fix.text}`,
+      + `(${CHECK_RENDERED_POD}): ${fix.text}`,
   );
+}
+
+/**
+ * A finding on an LLMInferenceService whose pod merges objects the input does not hold: on a value none of the input's
+ * layers sets (or on anything, when a config baseRefs names is missing) they may answer it, so it is a note saying so.
+ */
+function abstainOnBases(workload: Workload, bases: NonNullable<Workload['bases']>, verdict: Verdict): void {
+  if (verdict.severity === 'info') return;
+  if (bases.missing.length > 0) {
+    const one = bases.missing.length === 1;
+    verdict.severity = 'info';
+    verdict.message += ` (${bases.missing.map((n) => `LLMInferenceServiceConfig/${n}`).join(', ')}, which baseRefs names, ${one ? 'is' : 'are'} not in the input and may set this: add ${one ? 'it' : 'them'} to the input, or check the rendered pod: ${CHECK_RENDERED_POD}.)`;
+  } else if (!setInInput(workload, verdict.path)) {
+    verdict.severity = 'info';
+    verdict.message += ` (${WELL_KNOWN_CONFIG}, so it may set this. Check the rendered pod: ${CHECK_RENDERED_POD}.)`;
+  }
 }
 
 /** KServe's own base for an LLMInferenceService, in words. */

@@ -9,7 +9,7 @@ import type { DrainInputs } from '../model/resolve.ts';
 import { imageRelease, isServerImage } from '../facts/releases.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
-import { unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
+import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
 import { servedPort, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, invocationText } from './workload/server-invocation.ts';
@@ -296,7 +296,7 @@ export function explanationText(e: Explanation): string {
   }
   for (const m of e.controllerManaged)
     lines.push(
-      `${m.object}: ${m.controller} makes its pods, which the manifest does not hold; check a rendered pod: kubectl get pod NAME -o yaml | hitless check -`,
+      `${m.object}: ${m.controller} makes its pods, which the manifest does not hold; check a rendered pod: ${CHECK_RENDERED_POD}`,
     );
   if (e.pools.length > 0) lines.push(`InferencePools: ${e.pools.join(', ')}`);
   if (e.ignored.length > 0) lines.push(`Not read: ${e.ignored.join(', ')}`);

@@ -29,6 +29,26 @@ export interface CheckContext {
   findings: Finding[];
 }
 
+/**
+ * Where a setting's value came from for a check (and, for a workload, its own given settings and what its manifest
+ * says): `given` by the reader (a flag or the config file), `read` from the manifest (a value, the generator's header),
+ * or undefined when the check used a default.
+ */
+export function settingSource(
+  check: CheckContext,
+  given: ReadonlySet<string>,
+  found: readonly FoundSetting[],
+  flag: string,
+): 'given' | 'read' | undefined {
+  if (given.has(flag)) return 'given';
+  return check.stated.has(flag) || found.some((f) => f.flag === flag) ? 'read' : undefined;
+}
+
+/** Whether a workload's check knows a setting (given or read), rather than using its default. */
+export function knows(ctx: WorkloadContext, flag: string): boolean {
+  return settingSource(ctx.check, ctx.given ?? ctx.check.given, ctx.found, flag) !== undefined;
+}
+
 /** One model-server workload and what the drain model says about it. */
 export interface WorkloadContext {
   /** The settings given for this workload (a config entry's over the whole check's), when they differ. */

@@ -46,15 +46,14 @@ export interface Rest {
   settings: readonly string[];
 }
 
-/** Each basis with its source: given when the reader set every setting of the first set that is known, else read. */
-export function restsOf(
-  bases: readonly Basis[],
-  given: (flag: string) => boolean,
-  read: (flag: string) => boolean,
-): Rest[] {
+/**
+ * Each basis with its source, from each setting's (`given`, `read`, or undefined for a default): given when the reader
+ * set every setting of the first set that is known, else read.
+ */
+export function restsOf(bases: readonly Basis[], source: (flag: string) => 'given' | 'read' | undefined): Rest[] {
   return bases.map((basis) => {
-    const known = BASES[basis].find((flags) => flags.every((f) => given(f) || read(f)));
+    const known = BASES[basis].find((flags) => flags.every((f) => source(f) !== undefined));
     if (!known) return { basis, source: 'assumed', settings: BASES[basis].at(-1) ?? [] };
-    return { basis, source: known.every(given) ? 'given' : 'read', settings: known };
+    return { basis, source: known.every((f) => source(f) === 'given') ? 'given' : 'read', settings: known };
   });
 }

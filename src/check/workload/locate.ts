@@ -100,6 +100,9 @@ const UNREAD_SERVING: Record<string, Record<string, string>> = {
   'workload.serving.volcano.sh': { ModelServing: 'Kthena' },
 };
 
+/** The command that checks a pod as its controller rendered it, for findings on what a controller adds. */
+export const CHECK_RENDERED_POD = 'kubectl get pod NAME -o yaml | hitless check -';
+
 /** The controller that makes the pods of a model-serving object the checker cannot read, if it is one. */
 export function unreadServing(object: Pick<ManifestObject, 'kind' | 'apiVersion'>): string | undefined {
   return UNREAD_SERVING[groupOf(object.apiVersion)]?.[object.kind];
@@ -174,7 +177,11 @@ function overPodSpec(base: Record<string, unknown>, over: Record<string, unknown
  * (pkg/controller/v1alpha2/llmisvc/config_merge.go, combineBaseRefsConfig, at kserve v0.19.0); the named configs in
  * the input are read that way, and the well-known one is unknown.
  */
-function llmInferenceServiceFrom(object: ManifestObject, configs: readonly ManifestObject[]): Workload | undefined {
+function llmInferenceServiceFrom(
+  object: ManifestObject,
+  configs: readonly ManifestObject[],
+  used: Set<ManifestObject>,
+): Workload | undefined {
   const refs = valueAt(object.value, ['spec', 'baseRefs']);
   const names = Array.isArray(refs)
     ? refs.flatMap((r) => (isRecord(r) && typeof r.name === 'string' ? [r.name] : []))
@@ -183,8 +190,10 @@ function llmInferenceServiceFrom(object: ManifestObject, configs: readonly Manif
   const missing: string[] = [];
   for (const name of names) {
     const config = configs.find((c) => c.name === name && sameNamespace(c, object));
-    if (config) found.push(config);
-    else missing.push(name);
+    if (config) {
+      found.push(config);
+      used.add(config);
+    } else missing.push(name);
   }
   const layered = (path: Segment[]): Record<string, unknown> | undefined => {
     let spec: Record<string, unknown> | undefined;
@@ -301,11 +310,9 @@ export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles):
     }
     if ((WORKLOAD_KINDS as readonly string[]).includes(object.kind)) {
       const workload =
-        object.kind === 'LLMInferenceService' ? llmInferenceServiceFrom(object, configs) : workloadFrom(object);
+        object.kind === 'LLMInferenceService' ? llmInferenceServiceFrom(object, configs, based) : workloadFrom(object);
       if (workload) located.workloads.push(workload);
       else located.ignored.push(object);
-      for (const name of workload?.bases?.found ?? [])
-        for (const c of configs) if (c.name === name && sameNamespace(c, object)) based.add(c);
     } else if (object.kind === 'InferencePool') located.pools.push(poolFrom(object));
     else if (object.kind === 'HTTPRoute') located.routes.push(object);
     else located.gateways.push(object);

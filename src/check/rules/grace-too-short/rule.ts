@@ -21,6 +21,7 @@ export const rule = defineRule({
     const path = [...workload.serving.specPath, 'terminationGracePeriodSeconds'];
     const source = t.grace.state === 'set' ? '' : ' (unset: the 30s default)';
     const left = t.graceNow - t.preStopTarget;
+    const noDrain = `${server.name} does not drain${plan.drainFlagStatus === 'too-old' ? ` at ${plan.modelServerRelease}` : ''}`;
     const sleep =
       t.preStopNow === t.preStopTarget
         ? `the ${s(t.preStopTarget)} preStop sleep`
@@ -34,7 +35,7 @@ export const rule = defineRule({
           path,
           message:
             `SIGKILL comes ${s(t.graceNow)} after deletion${source}, before ${sleep} ends: the pod is killed while gateways may still route to it. `
-            + `${server.name} does not drain${plan.drainFlagStatus === 'too-old' ? ` at ${plan.modelServerRelease}` : ''}, so the grace period needs the sleep and ${s(plan.teardownSeconds)} teardown: ${s(t.preStopTarget + plan.teardownSeconds)}.`,
+            + `${noDrain}, so the grace period needs the sleep and ${s(plan.teardownSeconds)} teardown: ${s(t.preStopTarget + plan.teardownSeconds)}.`,
         },
       ];
     }
@@ -59,7 +60,7 @@ export const rule = defineRule({
               ? `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
                 + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`
               : `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep} and ${s(plan.teardownSeconds)} teardown need `
-                + `${s(t.preStopTarget + plan.teardownSeconds)} (${server.name} does not drain${plan.drainFlagStatus === 'too-old' ? ` at ${plan.modelServerRelease}` : ''}): the teardown is cut short.`,
+                + `${s(t.preStopTarget + plan.teardownSeconds)} (${noDrain}): the teardown is cut short.`,
         },
       ];
     }

@@ -1,5 +1,5 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { setFix, type WorkloadContext } from '../context.ts';
+import { knows, setFix, type WorkloadContext } from '../context.ts';
 import { intField, intOr } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 import { valueAt } from '../../read/path.ts';
@@ -24,11 +24,7 @@ export const rule = defineRule({
     // The manifest as written is within its deadline; only the grace the grace fix writes would pass it.
     const onlyAfterFix = t.graceNow < t.graceTarget && now >= Math.max(600, t.graceNow + ctx.inputs.startupSeconds);
     // The model load time is a default unless given, read, or bounded by the server's startup probe: else a note.
-    const load = 'startup-seconds';
-    const loadKnown =
-      (ctx.given ?? ctx.check.given).has(load)
-      || ctx.found.some((f) => f.flag === load)
-      || valueAt(ctx.container.value, ['startupProbe']) !== undefined;
+    const loadKnown = knows(ctx, 'startup-seconds') || valueAt(ctx.container.value, ['startupProbe']) !== undefined;
     return [
       {
         severity: onlyAfterFix || !loadKnown ? 'info' : 'warning',

@@ -1,4 +1,4 @@
-import { unreadServing } from '../../workload/locate.ts';
+import { CHECK_RENDERED_POD, unreadServing } from '../../workload/locate.ts';
 import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
 
@@ -9,7 +9,7 @@ export const rule = defineRule({
   severity: 'warning',
   summary:
     'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService, AIBrix StormService, NVIDIA Dynamo DynamoGraphDeployment, …), named so that the run does not read as a pass.',
-  remediation: 'Check a pod its controller renders (kubectl get pod NAME -o yaml | hitless check -).',
+  remediation: `Check a pod its controller renders (${CHECK_RENDERED_POD}).`,
   remedy: 'manual',
   check: (ctx) =>
     ignoredByKind(ctx).flatMap((objects) => {
@@ -23,7 +23,7 @@ export const rule = defineRule({
           path: ['kind'],
           message:
             `${namesOf(objects)} ${objects.length === 1 ? 'is' : 'are'} ${servedBy} ${first.kind}${objects.length === 1 ? '' : 's'}, which the checker cannot read: its controller builds the pods from its own defaults, `
-            + 'so nothing here was checked. Check a pod it renders instead: kubectl get pod NAME -o yaml | hitless check -.',
+            + `so nothing here was checked. Check a pod it renders instead: ${CHECK_RENDERED_POD}.`,
         },
       ];
     }),

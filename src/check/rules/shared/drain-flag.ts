@@ -4,6 +4,7 @@
  * (releases.ts); anything less certain is a manual fix that says exactly what to add and where.
  */
 import { drainFlagAt, imageRelease, isServerImage } from '../../../facts/releases.ts';
+import { CHECK_RENDERED_POD } from '../../workload/locate.ts';
 import { containersOf } from '../../workload/pod.ts';
 import { computeTargets } from '../../workload/targets.ts';
 import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
@@ -55,7 +56,7 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
       text:
         `Manual: the ${container.name} container takes its command and args from the controller's preset, and an args list written here `
         + `would replace the preset's. Add ${setting} to the server's command line where the preset lets you extend it, then check `
-        + `the rendered pod (kubectl get pod -o yaml | hitless check -).`,
+        + `the rendered pod (${CHECK_RENDERED_POD}).`,
       edits: [],
     };
   }
