@@ -47,11 +47,20 @@ export interface Container {
   /** Accelerators the container requests (GPUs or TPU chips); 0 when it requests none. */
   gpus: number;
   /** What those accelerators are, for messages. */
-  accelerator: 'GPU' | 'TPU chip';
+  accelerator: (typeof ACCELERATORS)[number]['word'];
 }
 
-/** Extended resources that stand for accelerators. */
-const ACCELERATORS = ['nvidia.com/gpu', 'amd.com/gpu', 'google.com/tpu'];
+/**
+ * Extended resources that stand for accelerators, as their device plugins name them: Ascend's differ by chip
+ * (huawei.com/Ascend910, huawei.com/ascend-1980), Neuron's by what is shared (aws.amazon.com/neuron, neuroncore).
+ */
+const ACCELERATORS = [
+  { name: /^(nvidia\.com|amd\.com)\/gpu$/, word: 'GPU' },
+  { name: /^google\.com\/tpu$/, word: 'TPU chip' },
+  { name: /^huawei\.com\/ascend/i, word: 'NPU' },
+  { name: /^aws\.amazon\.com\/neuron(core|device)?$/, word: 'Neuron device' },
+  { name: /^habana\.ai\/gaudi$/, word: 'Gaudi card' },
+] as const;
 
 function acceleratorCount(container: Record<string, unknown>): {
   count: number;
@@ -61,11 +70,10 @@ function acceleratorCount(container: Record<string, unknown>): {
   for (const kind of ['limits', 'requests']) {
     const map = resources[kind];
     if (!isRecord(map)) continue;
-    for (const name of ACCELERATORS) {
-      const raw = map[name];
+    for (const [name, raw] of Object.entries(map)) {
+      const accelerator = ACCELERATORS.find((a) => a.name.test(name));
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (Number.isInteger(n) && n > 0)
-        return { count: n, accelerator: name === 'google.com/tpu' ? 'TPU chip' : 'GPU' };
+      if (accelerator && Number.isInteger(n) && n > 0) return { count: n, accelerator: accelerator.word };
     }
   }
   return { count: 0, accelerator: 'GPU' };
