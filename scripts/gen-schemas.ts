@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CONTENT_DIR } from '../src/facts/read-files.ts';
+import { controllerSchema } from '../src/facts/schemas/controller.ts';
 import { gatewaySchema } from '../src/facts/schemas/gateway.ts';
 import { modelServerSchema } from '../src/facts/schemas/model-server.ts';
 import { chartFactsSchema, lwsFactsSchema } from '../src/facts/schemas/outputs.ts';
@@ -18,6 +19,7 @@ import { repoConfigSchema } from '../src/check/config.ts';
 export const DATA_KINDS = [
   { kind: 'gateway', schema: gatewaySchema, files: 'gateways/', source: 'gateway.ts' },
   { kind: 'model-server', schema: modelServerSchema, files: 'model-servers/', source: 'model-server.ts' },
+  { kind: 'controller', schema: controllerSchema, files: 'controllers/', source: 'controller.ts' },
   {
     kind: 'request-defaults',
     schema: requestDefaultsSchema,

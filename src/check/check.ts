@@ -234,7 +234,16 @@ function runRule<C>(
     const workload = object === own ? (ctx as { workload?: Workload }).workload : undefined;
     const bases = workload?.bases;
     if (workload && bases) abstainOnBases(workload, bases, verdict);
-    const fixed = bases ? basedFix(object, bases, remedy) : ownedFix(object, remedy);
+    const owner = workload?.served && controllerSets(workload, verdict.path);
+    if (owner) {
+      verdict.message += ` (${owner}, so the pod may hold another value. Check the rendered pod: ${CHECK_RENDERED_POD}.)`;
+      if (verdict.severity !== 'info') verdict.severity = 'info';
+    }
+    const fixed = bases
+      ? basedFix(object, bases, remedy)
+      : owner && remedy
+        ? manualFix(`${owner}: write it where the controller takes it from, if it does. ${remedy.text}`)
+        : ownedFix(object, remedy);
     const rests = restsOf(rule.restsOn ?? [], source);
     report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, fixed, flags, rests);
   }
@@ -287,6 +296,30 @@ function abstainOnBases(workload: Workload, bases: NonNullable<Workload['bases']
     verdict.severity = 'info';
     verdict.message += ` (${WELL_KNOWN_CONFIG}, so it may set this. Check the rendered pod: ${CHECK_RENDERED_POD}.)`;
   }
+}
+
+/**
+ * The serving controller's words when it sets the field at `path` (a pod-spec field its data file lists in `owns`) on
+ * the way from the template to the pod.
+ */
+function controllerSets(workload: Workload, path: readonly (string | number)[]): string | undefined {
+  const pods = workload.served?.kind.pods;
+  if (!pods || pods.owns.length === 0) return undefined;
+  for (const template of [workload.serving, workload.workers]) {
+    if (!template?.specPath.every((segment, i) => path[i] === segment)) continue;
+    // containers.0.lifecycle.preStop.sleep → containers.lifecycle.preStop.sleep
+    const field = path
+      .slice(template.specPath.length)
+      .filter((segment) => typeof segment === 'string')
+      .join('.');
+    // A finding on a field's parent (a container's `lifecycle` when it has no hook) is on the field too.
+    const parent = field.includes('.');
+    const owned = pods.owns.find(
+      (o) => field === o || field.startsWith(`${o}.`) || (parent && o.startsWith(`${field}.`)),
+    );
+    if (owned) return `${workload.served!.controller} sets ${owned} on the pods it makes from this template`;
+  }
+  return undefined;
 }
 
 /** KServe's own base for an LLMInferenceService, in words. */

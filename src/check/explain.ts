@@ -66,6 +66,8 @@ export interface ExplainedWorkload {
   server?: { id: string; recognised: boolean };
   /** A KServe LLMInferenceService's baseRefs: the configs merged into its pod (in the input) and those not found. */
   bases?: { merged: string[]; missing: string[] };
+  /** The serving controller that makes the pods from this object's template, what it does, and the fields it sets. */
+  servedBy?: { controller: string; summary: string; at: string; owns: string[] };
   inputs: ExplainedInput[];
 }
 
@@ -239,6 +241,16 @@ export function explain(
             },
           }
         : {}),
+      ...(workload.served
+        ? {
+            servedBy: {
+              controller: workload.served.controller,
+              summary: workload.served.kind.summary,
+              at: workload.served.kind.at,
+              owns: workload.served.kind.pods?.owns ?? [],
+            },
+          }
+        : {}),
       ...(ctx
         ? { server: { id: ctx.server.id, recognised: ctx.serverKnown } }
         : {
@@ -251,10 +263,10 @@ export function explain(
     gateway: checkedFor,
     workloads,
     controllerManaged: located.ignored
-      .filter((o) => unreadServing(o))
-      .map((o) => ({ object: objectName(o), controller: unreadServing(o)! })),
+      .filter((o) => unreadServing(o, profiles))
+      .map((o) => ({ object: objectName(o), controller: unreadServing(o, profiles)! })),
     pools: located.pools.map((p) => objectName(p.object)),
-    ignored: located.ignored.filter((o) => !unreadServing(o)).map(objectName),
+    ignored: located.ignored.filter((o) => !unreadServing(o, profiles)).map(objectName),
   };
 }
 
@@ -273,6 +285,12 @@ export function explanationText(e: Explanation): string {
       lines.push(
         '  KServe merges its well-known config under this object first; the input does not hold it, so a finding on a value no layer here sets is a note',
       );
+    if (w.servedBy) {
+      const { controller, summary, at, owns } = w.servedBy;
+      lines.push(`  ${controller} ${summary} (as its code reads at ${at})`);
+      if (owns.length > 0)
+        lines.push(`  ${controller} sets ${owns.join(', ')} itself: a finding there is a note, and its fix is by hand`);
+    }
     if (w.bases?.merged.length)
       lines.push(`  pod merged from ${w.bases.merged.join(', ')} (in order), then this object's spec, which wins`);
     if (w.bases?.missing.length)

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from './defaults.ts';
 import { parseData } from './parse-data.ts';
 import type { OutputFacts, Profiles } from './profiles.ts';
+import { controllerSchema } from './schemas/controller.ts';
 import { gatewaySchema } from './schemas/gateway.ts';
 import { modelServerSchema } from './schemas/model-server.ts';
 import { chartFactsSchema, lwsFactsSchema } from './schemas/outputs.ts';
@@ -95,6 +96,7 @@ export function profilesFromFiles(
   modelServerFiles: DataFile[],
   requestDefaultsFile: DataFile,
   valueRangesFile: DataFile,
+  controllerFiles: DataFile[] = [],
 ): Profiles {
   const gateways = readProfileFiles(gatewayFiles, gatewaySchema);
   const modelServers = readProfileFiles(modelServerFiles, modelServerSchema);
@@ -112,6 +114,7 @@ export function profilesFromFiles(
     modelServers,
     requestDefaults: readDataFile(requestDefaultsFile, requestDefaultsSchema),
     valueRanges: readDataFile(valueRangesFile, valueRangesSchema),
+    controllers: readProfileFiles(controllerFiles, controllerSchema),
   };
 }
 

@@ -2,6 +2,7 @@
  * The facts' types, for the rest of the code to import from one place. Each is `z.output` of the schema that
  * validates its data file (src/facts/schemas/), so a field is added in one place: its schema line.
  */
+import type { ControllerFacts } from './schemas/controller.ts';
 import type { GatewayProfile } from './schemas/gateway.ts';
 import type { ModelServerProfile } from './schemas/model-server.ts';
 import type { ChartFacts, LwsFacts } from './schemas/outputs.ts';
@@ -9,6 +10,7 @@ import type { RequestDefaults } from './schemas/request-defaults.ts';
 import type { ValueRanges } from './schemas/value-ranges.ts';
 
 export type { Basis, Source } from './schemas/common.ts';
+export type { ControllerFacts, ServingKind } from './schemas/controller.ts';
 export type { GatewayKnob, GatewayProfile, KnobRole, Mechanism, SourceGap } from './schemas/gateway.ts';
 export type { ExtraManifest, TemplateValue } from './schemas/gateway-manifest.ts';
 export type { GatewaySecondsSetting } from './schemas/gateway-settings.ts';
@@ -26,6 +28,8 @@ export interface Profiles {
   requestDefaults: RequestDefaults;
   /** content/kubernetes/value-ranges.yaml. */
   valueRanges: ValueRanges;
+  /** content/controllers/: the serving controllers whose resources make pods. */
+  controllers: ControllerFacts[];
 }
 
 /** Both output forms' facts (content/outputs/). */

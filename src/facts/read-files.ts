@@ -32,5 +32,6 @@ export function readProfiles(contentDir: string = CONTENT_DIR): Profiles {
     readDir(join(contentDir, 'model-servers')),
     file(REQUEST_DEFAULTS_FILE),
     file(VALUE_RANGES_FILE),
+    readDir(join(contentDir, 'controllers')),
   );
 }

@@ -16,6 +16,7 @@ const texts = import.meta.glob(
     '/content/model-servers/*.yml',
     '/content/request-defaults.yaml',
     '/content/kubernetes/value-ranges.yaml',
+    '/content/controllers/*.yaml',
   ],
   { query: '?raw', import: 'default', eager: true },
 ) as Record<string, string>;
@@ -33,4 +34,5 @@ export const profiles: Profiles = profilesFromFiles(
   filesUnder('model-servers/'),
   filesUnder(REQUEST_DEFAULTS_FILE)[0],
   filesUnder(VALUE_RANGES_FILE)[0],
+  filesUnder('controllers/'),
 );

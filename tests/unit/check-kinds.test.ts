@@ -72,7 +72,6 @@ test('serving kinds are named by API group: the controller that makes the pods, 
     named('serving.kserve.io/v1alpha1', 'ServingRuntime') ?? '',
     /^ServingRuntime\/x is KServe ServingRuntime,/,
   );
-  assert.match(named('orchestration.aibrix.ai/v1alpha1', 'StormService') ?? '', /is AIBrix StormService,/);
   assert.match(named('nvidia.com/v1beta1', 'DynamoGraphDeployment') ?? '', /is NVIDIA Dynamo DynamoGraphDeployment,/);
   assert.match(
     named('ray.io/v1', 'RayCluster') ?? '',
@@ -81,8 +80,25 @@ test('serving kinds are named by API group: the controller that makes the pods, 
   // A kind of the same name in another group is not a serving object the checker knows.
   assert.equal(named('example.com/v1', 'Model'), undefined);
   assert.match(named('kubeai.org/v1', 'Model') ?? '', /is KubeAI Model,/);
-  assert.match(named('workload.serving.volcano.sh/v1alpha1', 'ModelServing') ?? '', /is Kthena ModelServing,/);
-  assert.match(named('inference.llmaz.io/v1alpha1', 'Service') ?? '', /is llmaz Service,/);
+  assert.match(named('inference.llmaz.io/v1alpha1', 'Playground') ?? '', /is llmaz Playground,/);
+  // Kinds whose pod templates the checker reads (content/controllers/) are not named as unread; one without a
+  // template is ignored, saying where the template was looked for.
+  for (const [apiVersion, kind, where] of [
+    ['orchestration.aibrix.ai/v1alpha1', 'StormService', 'spec.template.spec.roles[].template'],
+    ['workload.serving.volcano.sh/v1alpha1', 'ModelServing', 'spec.template.roles[].entryTemplate'],
+    [
+      'inference.llmaz.io/v1alpha1',
+      'Service',
+      'spec.workloadTemplate.leaderTemplate or spec.workloadTemplate.workerTemplate',
+    ],
+  ]) {
+    const report = check(`apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: x\nspec: {}\n`);
+    assert.equal(named(apiVersion, kind), undefined);
+    assert.equal(
+      only(report, 'unknown-kind').message,
+      `Ignored ${kind}/x: no pod template at ${where}, where the checker reads this kind's pods.`,
+    );
+  }
   // A core Service is not a serving object.
   assert.equal(named('v1', 'Service'), undefined);
 });

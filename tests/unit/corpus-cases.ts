@@ -91,6 +91,12 @@ export const CORPUS: Record<string, CorpusCase> = {
   'clusterservingruntime-ome-sglang.yaml': { unread: [1] },
   'playground-llmaz-sglang.yaml': { unread: [1, 2] },
   'nimservice-eks-nim-operator.yaml': { unread: [1] },
+  // Serving CRs whose pod templates the controller copies into the pods (content/controllers/): read and fixed in
+  // place. Kthena's engine is vLLM-Ascend started by its image's entrypoint, which the checker does not know: no flag.
+  'modelserving-kthena-pd-runtime-sidecar.yaml': {},
+  // llmaz makes a LeaderWorkerSet from workloadTemplate: the worker template's pods are ranks above 0.
+  'service-llmaz-sglang-leader-worker.yaml': { workers: { 2: ['spec.workloadTemplate.workerTemplate'] } },
+  'stormservice-aibrix-sglang-pd.yaml': {},
   // AIBrix's Deployment: vLLM 0.7.1 (no flag) beside the aibrix-runtime sidecar.
   'deployment-aibrix-runtime-sidecar.yaml': {},
   // GKE, AI-on-GKE and EKS samples.

@@ -53,6 +53,49 @@ test('adding a model server: its data file (from the closest one) and its flag l
   assert.match(checked.stdout, /^\s+info\s+grace-exceeds-autoscaler/m);
 });
 
+test('adding a serving controller: its data file (from the closest one); the checker reads its kind’s templates', (t) => {
+  const copy = copyProject();
+  t.after(() => copy.remove());
+  // Step 1: start from Kthena's file and make it another controller's: its id, name, group and kind.
+  const kthena = readFileSync(new URL('../../content/controllers/kthena.yaml', import.meta.url), 'utf8');
+  const data = kthena
+    .replace(/^id: kthena$/m, 'id: example-ctl')
+    .replace(/^name: Kthena$/m, 'name: Example Controller')
+    .replace(/^ {2}- group: workload\.serving\.volcano\.sh$/m, '  - group: serve.example.com')
+    .replace(/^ {4}kind: ModelServing$/m, '    kind: Engine');
+  copy.write('content/controllers/example-ctl.yaml', data);
+
+  // One role whose entry runs vLLM 0.19.1 with no preStop; the checker reads it at the path the data gives.
+  copy.write(
+    'engine.yaml',
+    `apiVersion: serve.example.com/v1
+kind: Engine
+metadata:
+  name: qwen
+spec:
+  template:
+    roles:
+      - name: serve
+        entryTemplate:
+          spec:
+            containers:
+              - name: vllm
+                image: vllm/vllm-openai:v0.19.1
+                args: ["--model", "Qwen/Qwen3-8B"]
+                resources:
+                  limits:
+                    nvidia.com/gpu: "1"
+`,
+  );
+  const checked = copy.node('src/cli/main.ts', 'check', 'engine.yaml', '--format', 'json');
+  const report = JSON.parse(checked.stdout);
+  const preStop = report.findings.find((f: { code: string }) => f.code === 'prestop-missing');
+  assert.equal(preStop?.path, 'spec.template.roles[0].entryTemplate.spec.containers[0].lifecycle');
+  assert.equal(preStop?.object, 'Engine/qwen');
+  const explained = copy.node('src/cli/main.ts', 'check', 'engine.yaml', '--explain');
+  assert.match(explained.stdout, /^ {2}Example Controller creates each role's pods itself: /m);
+});
+
 /** The recipe's new input: one entry in the field table, after the last one. */
 const FIELD = `  { key: 'cooldownSeconds', flag: 'cooldown-seconds', kind: 'int', group: 'rollout', label: 'Cooldown', unit: 's', min: 1, max: 90, default: 30,
     help: 'Seconds to wait after each rollout step.' },

@@ -3,7 +3,7 @@
  * StatefulSet, LeaderWorkerSet), InferencePools, gateway policies, Gateways and HTTPRoutes. The rest
  * is listed as ignored.
  */
-import type { Profiles } from '../../facts/profiles.ts';
+import type { Profiles, ServingKind } from '../../facts/profiles.ts';
 import { LWS_NAME_LABEL } from '../../emit/lws.ts';
 import { groupOf, policyKinds } from './gateway-policies.ts';
 import type { Manifest, ManifestObject } from '../read/read-manifest.ts';
@@ -24,7 +24,8 @@ export interface PodTemplate {
 /** A workload whose pods may run a model server. */
 export interface Workload {
   object: ManifestObject;
-  kind: (typeof WORKLOAD_KINDS)[number];
+  /** One of WORKLOAD_KINDS, or a serving controller's kind (`served`). */
+  kind: string;
   /** The template of the pods that serve requests (the leader's, for a LeaderWorkerSet). */
   serving: PodTemplate;
   /** A LeaderWorkerSet's worker template, when it has a separate leader template. */
@@ -42,6 +43,15 @@ export interface Workload {
    * not see.
    */
   bases?: { found: string[]; missing: string[] };
+  /** The serving controller that makes the pods from this object's template (content/controllers/). */
+  served?: Served;
+}
+
+/** A serving controller's kind, as its data file describes it. */
+export interface Served {
+  /** The controller's name (`Kthena`). */
+  controller: string;
+  kind: ServingKind;
 }
 
 /** An InferencePool, in the v1 shape or the removed v1alpha2 one. */
@@ -78,34 +88,29 @@ const WORKLOAD_KINDS = [
   'Pod',
 ] as const;
 
-/**
- * Model-serving kinds the checker cannot read, by API group: their pods come from a controller's own defaults, so
- * what the manifest says is not the pod that runs. Named in a warning so that a run does not read as a pass.
- */
-const UNREAD_SERVING: Record<string, Record<string, string>> = {
-  'production-stack.vllm.ai': { VLLMRuntime: 'vLLM production-stack' },
-  'serving.kserve.io': {
-    InferenceService: 'KServe',
-    ServingRuntime: 'KServe',
-    ClusterServingRuntime: 'KServe',
-    InferenceGraph: 'KServe',
-  },
-  'ome.io': { InferenceService: 'OME', ServingRuntime: 'OME', ClusterServingRuntime: 'OME' },
-  'ray.io': { RayService: 'KubeRay', RayCluster: 'KubeRay' },
-  'model.aibrix.ai': { ModelAdapter: 'AIBrix' },
-  'orchestration.aibrix.ai': { RayClusterFleet: 'AIBrix', StormService: 'AIBrix' },
-  'nvidia.com': { DynamoGraphDeployment: 'NVIDIA Dynamo' },
-  'kubeai.org': { Model: 'KubeAI' },
-  'inference.llmaz.io': { Playground: 'llmaz', Service: 'llmaz' },
-  'workload.serving.volcano.sh': { ModelServing: 'Kthena' },
-};
-
 /** The command that checks a pod as its controller rendered it, for findings on what a controller adds. */
 export const CHECK_RENDERED_POD = 'kubectl get pod NAME -o yaml | hitless check -';
 
+/** A serving controller's kind (content/controllers/) an object is of, if any. */
+export function servingKindOf(
+  object: Pick<ManifestObject, 'kind' | 'apiVersion'>,
+  profiles: Pick<Profiles, 'controllers'>,
+): Served | undefined {
+  const group = groupOf(object.apiVersion);
+  for (const controller of profiles.controllers) {
+    const kind = controller.kinds.find((k) => k.kind === object.kind && k.group === group);
+    if (kind) return { controller: controller.name, kind };
+  }
+  return undefined;
+}
+
 /** The controller that makes the pods of a model-serving object the checker cannot read, if it is one. */
-export function unreadServing(object: Pick<ManifestObject, 'kind' | 'apiVersion'>): string | undefined {
-  return UNREAD_SERVING[groupOf(object.apiVersion)]?.[object.kind];
+export function unreadServing(
+  object: Pick<ManifestObject, 'kind' | 'apiVersion'>,
+  profiles: Pick<Profiles, 'controllers'>,
+): string | undefined {
+  const served = servingKindOf(object, profiles);
+  return served && !served.kind.pods ? served.controller : undefined;
 }
 
 /** API groups the checker reads, by kind; gateway policies come from the gateway profiles. */
@@ -125,7 +130,11 @@ const KNOWN: Record<string, (group: string) => boolean> = {
 
 /** The kinds the checker reads, for the note about ignored objects. */
 export function readKinds(profiles: Profiles): string[] {
-  return [...new Set([...Object.keys(KNOWN), ...policyKinds(profiles).map((p) => p.kind)])];
+  // A served kind is named with its group: llmaz's Service is not the core one.
+  const served = profiles.controllers.flatMap((c) =>
+    c.kinds.filter((k) => k.pods).map((k) => `${k.kind} (${k.group})`),
+  );
+  return [...new Set([...Object.keys(KNOWN), ...served, ...policyKinds(profiles).map((p) => p.kind)])];
 }
 
 function stringMap(value: unknown): Record<string, string> {
@@ -223,6 +232,80 @@ function llmInferenceServiceFrom(
   return { object, kind: 'LLMInferenceService', serving, workers, replicas, replicasRead: true, groupSize: 1, bases };
 }
 
+/** A field path of a controller's data file as segments. */
+const segments = (path: string): Segment[] => path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+
+/** A pod template at `path` in the shape the controller's data gives. */
+function servedTemplate(
+  object: ManifestObject,
+  role: PodTemplate['role'],
+  path: Segment[],
+  shape: 'PodTemplateSpec' | 'PodSpec',
+): PodTemplate | undefined {
+  if (shape === 'PodTemplateSpec') return templateAt(object, role, path);
+  const spec = valueAt(object.value, path);
+  return isRecord(spec) ? { role, path, specPath: path, labels: {}, spec } : undefined;
+}
+
+/**
+ * The workloads of a serving controller's resource (content/controllers/): one per entry of its `each` list, or one.
+ * The serving pods' labels are the template's over those the controller adds.
+ */
+function servedFrom(object: ManifestObject, served: Served): Workload[] {
+  const pods = served.kind.pods!;
+  const list = pods.each ? valueAt(object.value, segments(pods.each)) : undefined;
+  const entries: Segment[][] = !pods.each
+    ? [[]]
+    : Array.isArray(list)
+      ? list.map((_, i) => [...segments(pods.each!), i])
+      : [];
+  return entries.flatMap((entry): Workload[] => {
+    const at = (path: string) => [...entry, ...segments(path)];
+    const role = pods.workers ? 'leader' : 'pod';
+    const from = pods.serving.find((t) => isRecord(valueAt(object.value, at(t.path))));
+    const template = from && servedTemplate(object, role, at(from.path), from.shape);
+    if (!template) return [];
+    const workers =
+      pods.workers && pods.workers.path !== from.path
+        ? servedTemplate(object, 'worker', at(pods.workers.path), pods.workers.shape)
+        : undefined;
+    const number = (field: { path: string; default: number } | undefined) => {
+      const raw = field ? valueAt(object.value, at(field.path)) : undefined;
+      return { value: wholeNumber(raw, field?.default ?? 1), read: raw === undefined || wholeNumber(raw, -1) >= 0 };
+    };
+    const replicas = number(pods.replicas);
+    const group = pods.groupSize ? number(pods.groupSize).value : 1;
+    const groupSize = pods.groupSize?.counts === 'workers' ? group + 1 : Math.max(group, 1);
+    const added: Record<string, string> = {};
+    for (const [key, value] of Object.entries(pods.addsLabels)) {
+      let unread = false;
+      const text = value.replace(/\{(name|entry\.[A-Za-z0-9.]+|object\.[A-Za-z0-9.]+)\}/g, (_, field: string) => {
+        const [from, ...path] = field.split('.');
+        const found =
+          from === 'name'
+            ? object.name
+            : valueAt(object.value, [...(from === 'entry' ? entry : []), ...segments(path.join('.'))]);
+        if (typeof found !== 'string') unread = true;
+        return String(found);
+      });
+      if (!unread) added[key] = text;
+    }
+    const serving = { ...template, labels: { ...added, ...template.labels } };
+    return [
+      {
+        object,
+        kind: object.kind,
+        serving,
+        workers,
+        replicas: replicas.value,
+        replicasRead: replicas.read,
+        groupSize,
+        served,
+      },
+    ];
+  });
+}
+
 function wholeNumber(value: unknown, fallback: number): number {
   if (typeof value === 'string' && /^(0|[1-9]\d{0,8})$/.test(value)) return Number(value); // quoted: value-rejected reports it
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
@@ -301,6 +384,13 @@ export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles):
     const group = groupOf(object.apiVersion);
     if (policies.some((p) => p.kind === object.kind && p.group === group)) {
       located.policies.push(object);
+      continue;
+    }
+    const served = servingKindOf(object, profiles);
+    if (served?.kind.pods) {
+      const workloads = servedFrom(object, served);
+      if (workloads.length > 0) located.workloads.push(...workloads);
+      else located.ignored.push(object);
       continue;
     }
     const known = KNOWN[object.kind];

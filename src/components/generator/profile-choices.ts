@@ -29,6 +29,7 @@ export function selectedProfiles(profiles: Profiles, gatewayId: string, modelSer
     modelServers: profiles.modelServers.filter((m) => m.id === modelServerId),
     requestDefaults: profiles.requestDefaults,
     valueRanges: profiles.valueRanges,
+    controllers: [],
   };
 }
 

@@ -18,7 +18,7 @@ export const rule = defineRule({
     'A LeaderWorkerSet worker with no preStop hook exits at SIGTERM while the leader drains, taking the group down.',
   remediation: 'Add a preStop sleep of the leader\u2019s preStop + drain to the worker\u2019s container.',
   remedy: 'applied',
-  appliesTo: ({ workload }) => workload.kind === 'LeaderWorkerSet' && workload.workers !== undefined,
+  appliesTo: ({ workload }) => workload.workers !== undefined,
   check: (ctx) => {
     const worker = hooklessWorker(ctx);
     if (!worker) return [];

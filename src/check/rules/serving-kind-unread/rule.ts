@@ -8,13 +8,13 @@ export const rule = defineRule({
   scope: 'manifest',
   severity: 'warning',
   summary:
-    'A model-serving kind the checker cannot read (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService, AIBrix StormService, NVIDIA Dynamo DynamoGraphDeployment, …), named so that the run does not read as a pass.',
+    'A model-serving kind whose pods its controller builds from its own defaults or other objects (production-stack VLLMRuntime, KServe InferenceService, KubeRay RayService, OME runtimes, NVIDIA Dynamo DynamoGraphDeployment, …; content/controllers/), named so that the run does not read as a pass.',
   remediation: `Check a pod its controller renders (${CHECK_RENDERED_POD}).`,
   remedy: 'manual',
   check: (ctx) =>
     ignoredByKind(ctx).flatMap((objects) => {
       const first = objects[0];
-      const servedBy = unreadServing(first);
+      const servedBy = unreadServing(first, ctx.profiles);
       if (!servedBy) return [];
       return [
         {

@@ -54,7 +54,7 @@ function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string,
  * LeaderWorkerSet's leader template is the leader's alone.
  */
 function ranksShareTemplate(ctx: WorkloadContext): string | undefined {
-  if (ctx.workload.kind === 'LeaderWorkerSet' || !ctx.invocation?.found) return undefined;
+  if (ctx.workload.serving.role === 'leader' || !ctx.invocation?.found) return undefined;
   const value = findFlag(serverArgs(ctx.invocation), '--nnodes')?.value;
   return value !== undefined && value !== '1' ? value : undefined;
 }

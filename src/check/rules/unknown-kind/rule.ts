@@ -1,4 +1,4 @@
-import { readKinds, unreadServing } from '../../workload/locate.ts';
+import { readKinds, servingKindOf, unreadServing } from '../../workload/locate.ts';
 import { groupOf } from '../../workload/gateway-policies.ts';
 import { ignoredByKind, namesOf } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
@@ -13,16 +13,19 @@ export const rule = defineRule({
   remedy: 'manual',
   check: (ctx) => [
     ...ignoredByKind(ctx)
-      .filter((objects) => !unreadServing(objects[0]))
+      .filter((objects) => !unreadServing(objects[0], ctx.profiles))
       .map((objects) => {
         const first = objects[0];
         const kinds = readKinds(ctx.profiles);
+        const pods = servingKindOf(first, ctx.profiles)?.kind.pods;
+        const templates = pods?.serving.map((t) => (pods.each ? `${pods.each}[].${t.path}` : t.path)).join(' or ');
         return {
           severity: 'info' as const,
           object: first,
           path: ['kind'],
-          message:
-            first.kind === 'LLMInferenceServiceConfig' && groupOf(first.apiVersion) === 'serving.kserve.io'
+          message: templates
+            ? `Ignored ${namesOf(objects)}: no pod template at ${templates}, where the checker reads this kind's pods.`
+            : first.kind === 'LLMInferenceServiceConfig' && groupOf(first.apiVersion) === 'serving.kserve.io'
               ? `Ignored ${namesOf(objects)}: no LLMInferenceService of the input names it in baseRefs, and the checker reads a config only as part of the one that does.`
               : kinds.includes(first.kind)
                 ? `Ignored ${namesOf(objects)}: the checker reads ${first.kind} only in its usual API group, not ${first.apiVersion || 'an empty apiVersion'}, or it has no pod template.`
