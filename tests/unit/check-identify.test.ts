@@ -108,3 +108,32 @@ test('settings the manifest states are refused as settings, and bad values name 
   );
   assert.deepEqual(settingErrors({ gateway: 'gke', 'spare-gpus': '2' }, profiles), []);
 });
+
+test('an unknown server on Ascend NPUs or Neuron devices is a model-server workload', () => {
+  const deployment = (resource: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: engine
+spec:
+  template:
+    spec:
+      containers:
+        - name: engine
+          image: example.com/engine:1.0
+          resources:
+            limits:
+              ${resource}: "2"
+`;
+  for (const resource of [
+    'huawei.com/ascend-1980',
+    'huawei.com/Ascend910',
+    'aws.amazon.com/neuron',
+    'habana.ai/gaudi',
+  ]) {
+    const report = check(deployment(resource));
+    assert.equal(report.workloads, 1, resource);
+    assert.ok(codes(report).includes('prestop-missing'), resource);
+  }
+  // A resource that only looks like one is not an accelerator.
+  assert.equal(check(deployment('example.com/ascend')).workloads, 0);
+});
