@@ -9,10 +9,9 @@
  */
 import { existsSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { checkManifest, fixManifest, type Finding, type InputProblem } from '../check/index.ts';
+import { checkManifest, fixManifest, type Finding } from '../check/index.ts';
 import { unifiedDiff } from '../check/fix/diff.ts';
 import { describeCounts } from '../check/rules/findings.ts';
-import type { CheckReport } from '../check/check.ts';
 import { checkIndexedParts } from '../check/check-parts.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
@@ -106,16 +105,12 @@ function diffPath(name: string): { path: string; applyIn?: string } {
   return { path: relative(top, file), applyIn: top };
 }
 
-/** The printed findings (sorted) and their counts: of a whole check's report, or of a check in parts' store. */
-interface Printed {
-  counts: CheckReport['counts'];
-  /** Errors reported as warnings because they rest on assumed inputs (--strict fails the run on them). */
-  assumed: number;
-  pieces: () => Iterable<string>;
-}
-
-/** The inputs checked: the whole check's result (with the manifest the fixes edit) or a check in parts'. */
-async function check(
+/**
+ * The inputs checked: the whole check's result (with the manifest the fixes edit) or a check in parts'. `printed`
+ * has the printed findings (sorted), their counts, and how many errors are reported as warnings because they rest on
+ * assumed inputs (--strict fails the run on them).
+ */
+function check(
   input: CheckInput & { kind: 'whole' | 'parts' },
   settings: Record<string, string>,
   profiles: ReturnType<typeof readProfiles>,
@@ -123,23 +118,20 @@ async function check(
   stores: { close(): void }[],
   young: YoungGenerationBound,
   config: RepoConfig | undefined,
-): Promise<
-  | {
-      ok: true;
-      report: Omit<CheckReport, 'findings' | 'counts'>;
-      printed: Printed;
-      whole?: ReturnType<typeof checkManifest>;
-    }
-  | { ok: false; problem: InputProblem }
-> {
+) {
   if (input.kind === 'whole') {
     const whole = withPlainEnv(() => checkManifest(input.text, settings, profiles, undefined, undefined, config));
     if (!whole.ok) return whole;
     const { findings, counts } = whole.report;
     const assumed = findings.filter((f) => f.assumed).length;
-    return { ok: true, report: whole.report, printed: { counts, assumed, pieces: () => findings.map(print) }, whole };
+    return {
+      ok: true as const,
+      report: whole.report,
+      printed: { counts, assumed, pieces: () => findings.map(print) },
+      whole,
+    };
   }
-  if (input.problem || !input.indexer || !input.store) return { ok: false, problem: input.problem! };
+  if (input.problem || !input.indexer || !input.store) return { ok: false as const, problem: input.problem! };
   const { indexer, store } = input;
   const found: FindingStore = storeFindings(print);
   let assumed = 0;
@@ -163,7 +155,12 @@ async function check(
     ),
   );
   if (!result.ok) return result;
-  return { ok: true, report: result.report, printed: { counts: found.counts, assumed, pieces: () => found.sorted() } };
+  return {
+    ok: true as const,
+    report: result.report,
+    printed: { counts: found.counts, assumed, pieces: () => found.sorted() },
+    whole: undefined,
+  };
 }
 
 /** Run `hitless check` with its arguments; returns the exit code. */
@@ -206,6 +203,9 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
 }
 
+/** The first file's own text: without the line break the joined text added after its last line, if it had none. */
+const ownText = (input: Joined, text: string) => (input.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
+
 /**
  * `check --fix`: write the fixes into the file (as eslint --fix does), then the usual check reports what is left.
  * Only a file checked whole is fixed; the file is replaced at once (a temporary file beside it, renamed over it, with
@@ -228,9 +228,8 @@ async function fixInPlace(
   }
   const result = checkManifest(input.text, settings, profiles, undefined, undefined, config);
   if (!result.ok) return;
-  const own = (text: string) => (input.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
-  const before = own(input.text);
-  const after = own(fixManifest(result.manifest, result.report.findings).text);
+  const before = ownText(input, input.text);
+  const after = ownText(input, fixManifest(result.manifest, result.report.findings).text);
   if (after === before) return;
   const fixed = result.report.findings.filter((f) => f.fix && f.fix.edits.length > 0).map((f) => f.code);
   const target = realpathSync(name);
@@ -279,7 +278,7 @@ async function checkAndPrint(
     );
   }
   const print = format === 'sarif' ? sarifResultPrinter(joined) : findingPrinter(format, joined);
-  const result = await check(input, args.inputs, profiles, print, stores, young, config);
+  const result = check(input, args.inputs, profiles, print, stores, young, config);
   if (!result.ok) {
     const text = problemText(joined, result.problem);
     return unusable([text], [{ file: locate(joined, result.problem.line), ...result.problem, message: text }]);
@@ -300,9 +299,9 @@ async function checkAndPrint(
     const where = diffPath(names[0]);
     if (where.applyIn)
       writeOutput('stderr', `hitless check: the diff's paths are relative to ${where.applyIn}: apply it there\n`);
-    // The file's own text: without the line break the joined text added after its last line, if it had none.
-    const own = (text: string) => (joined.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
-    process.stdout.write(unifiedDiff(own(input.text), own(fixManifest(manifest, findings).text), where.path));
+    process.stdout.write(
+      unifiedDiff(ownText(input, input.text), ownText(input, fixManifest(manifest, findings).text), where.path),
+    );
     return code;
   }
   if (format === 'patch') {
