@@ -163,7 +163,6 @@ function check(
   };
 }
 
-/** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'config', 'out-dir'], ['strict', 'fix', 'explain', 'no-config']);
   const strict = args.options.strict !== undefined;

@@ -38,7 +38,6 @@ export const INPUTS_HELP = `Usage: hitless inputs
 
 Lists every input of generate, check and policy: its flag, what it means, its allowed values and its default.`;
 
-/** Run `hitless generate` with its arguments; returns the exit code. */
 export async function runGenerate(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'drain-model', 'out-dir']);
   noPositional(args, 'generate');

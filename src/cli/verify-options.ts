@@ -191,7 +191,6 @@ function readPrompt(options: Record<string, string>): string {
   return text;
 }
 
-/** Parse and check `hitless verify`'s arguments. */
 export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): VerifyOptions {
   const { rest, headers: headerValues, namespace: shortNamespace } = extractRepeated(argv);
   const args = parseArgs(rest, STRING_OPTIONS, BOOLEAN_OPTIONS);

@@ -7,13 +7,11 @@
 
 import type { RawResponse } from '../verify/request.ts';
 
-/** The outcome of one request. */
 export type Outcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'error';
 
 /** Every outcome, in report order. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'cut', 'aborted', 'error'];
 
-/** A count of zero for every outcome. */
 export function zeroCounts(): Record<Outcome, number> {
   return { ok: 0, refused: 0, cut: 0, aborted: 0, error: 0 };
 }

@@ -22,7 +22,6 @@ export interface ServerSlot {
   disabled?: boolean;
 }
 
-/** Everything the config needs. */
 export interface HaproxyConfigOptions {
   frontendPort: number;
   adminSocket: string;

@@ -12,7 +12,6 @@ export interface NginxEndpoint {
   port: number;
 }
 
-/** Everything the config needs. */
 export interface NginxConfigOptions {
   /** The run's temp dir: pid file and temp paths go here. */
   dir: string;

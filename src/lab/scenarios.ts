@@ -11,7 +11,6 @@ import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
 import { healthPathsOf, routingFor, shutdownFor, type LabSetup } from './setup.ts';
 
-/** One scenario of the lab. */
 export interface ScenarioSpec {
   name: string;
   title: string;
@@ -100,7 +99,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   },
 ];
 
-/** Find a scenario by name, or undefined. */
 export function scenarioByName(name: string): ScenarioSpec | undefined {
   return SCENARIOS.find((s) => s.name === name);
 }

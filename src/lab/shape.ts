@@ -28,7 +28,6 @@ const TAIL_SECONDS = 10;
 /** Model seconds of slack after everything should be over before a run counts as hung. */
 const DEADLINE_SLACK_SECONDS = 20;
 
-/** The shape of a run. */
 export function runShape(setup: LabSetup, prediction: Prediction): RunShape {
   const times = terminationTimes(setup.preStopSeconds, setup.graceSeconds);
   const longest = longestSeconds();

@@ -21,7 +21,6 @@ export type RunSummary = Omit<RunResult, 'events' | 'records' | 'podLog'> & {
 /** pass: as predicted; contradiction: the model said otherwise; not-asserted: too close to call; lab-error: no usable run. */
 export type Verdict = 'pass' | 'contradiction' | 'not-asserted' | 'lab-error';
 
-/** A scenario's result. */
 export interface ScenarioResult {
   prepared: Prepared;
   runs: RunSummary[];
@@ -36,7 +35,6 @@ export interface ScenarioResult {
 /** Attempts per run at most (the first plus two repeats). */
 const MAX_ATTEMPTS = 3;
 
-/** Options for a scenario's runs. */
 export interface SuiteOptions {
   runs: number;
   seed: number;

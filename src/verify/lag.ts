@@ -4,7 +4,6 @@
  * timing the lab and `hitless verify` depend on, so such runs are flagged noisy (the lab repeats them).
  */
 
-/** A running monitor. */
 export interface LagMonitor {
   /** The worst lag since the last call, in ms, and reset it. */
   takeMax(): number;

@@ -7,6 +7,7 @@ import { LAG_NOISE_MS } from './lag.ts';
 import { refusalSummary } from './refusal.ts';
 import { lostOf, VERIFY_OUTCOMES, zeroCounts, type VerifyOutcome } from './outcome.ts';
 import type { RequestResult } from './request.ts';
+import type { Api } from './options.ts';
 
 /** A timeline event, seconds after the run's start. */
 export interface VerifyEvent {
@@ -30,7 +31,7 @@ export interface RequestRow {
 /** The settings a run used (nothing secret). */
 export interface RunSettings {
   url: string;
-  api: 'completions' | 'chat';
+  api: Api;
   model: string;
   ratePerSecond: number;
   concurrency: number;
