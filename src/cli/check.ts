@@ -270,17 +270,16 @@ async function checkAndPrint(
       input.unreadable.map((u) => ({ file: u.name, message: u.problem })),
     );
   }
-  const joined: Joined = input;
   if (input.kind === 'parts' && (format === 'diff' || format === 'patch')) {
     throw new UsageError(
       `--format ${format} fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(input.bytes)} in ${input.parts} parts); check it without --format ${format}, or fix its files one at a time`,
     );
   }
-  const print = format === 'sarif' ? sarifResultPrinter(joined) : findingPrinter(format, joined);
+  const print = format === 'sarif' ? sarifResultPrinter(input) : findingPrinter(format, input);
   const result = check(input, args.inputs, profiles, print, stores, young, config);
   if (!result.ok) {
-    const text = problemText(joined, result.problem);
-    return unusable([text], [{ file: locate(joined, result.problem.line), ...result.problem, message: text }]);
+    const text = problemText(input, result.problem);
+    return unusable([text], [{ file: locate(input, result.problem.line), ...result.problem, message: text }]);
   }
   const { report, printed } = result;
   /** The parsed manifest, which the fixes edit: only for an input checked whole. */
@@ -291,21 +290,19 @@ async function checkAndPrint(
   // assumed inputs (reported as a warning without it).
   const code = counts.error > 0 || (strict && (report.workloads === 0 || printed.assumed > 0)) ? 1 : 0;
   const overrides = findOverrides(args.inputs, report.found);
-  const names = joined.starts.map((s) => s.name);
-  if (format === 'diff') {
-    if (names.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
-    if (!manifest || input.kind !== 'whole') throw new Error('--format diff needs the whole check');
+  const names = input.starts.map((s) => s.name);
+  if (format === 'diff' || format === 'patch') {
+    if (format === 'diff' && names.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
+    if (!manifest || input.kind !== 'whole') throw new Error(`--format ${format} needs the whole check`);
+    const fixed = fixManifest(manifest, findings).text;
+    if (format === 'patch') {
+      writePatch(names[0], args.options['out-dir'], manifest, fixed);
+      return code;
+    }
     const where = diffPath(names[0]);
     if (where.applyIn)
       writeOutput('stderr', `hitless check: the diff's paths are relative to ${where.applyIn}: apply it there\n`);
-    process.stdout.write(
-      unifiedDiff(ownText(input, input.text), ownText(input, fixManifest(manifest, findings).text), where.path),
-    );
-    return code;
-  }
-  if (format === 'patch') {
-    if (!manifest || input.kind !== 'whole') throw new Error('--format patch needs the whole check');
-    writePatch(names[0], args.options['out-dir'], manifest, fixManifest(manifest, findings).text);
+    process.stdout.write(unifiedDiff(ownText(input, input.text), ownText(input, fixed), where.path));
     return code;
   }
   const workloads = `${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked`;

@@ -168,15 +168,12 @@ export function reportEndSeconds(report: VerifyReport): number {
 
 /** The summary for people: counts, lost, TTFT, warnings. */
 export function summaryText(report: VerifyReport): string {
-  const lines: string[] = [];
   const s = report.settings;
   const shards = report.shards > 1 ? ` (${report.shards} shards merged)` : '';
-  lines.push(
+  const lines = [
     `hitless verify: ${report.requests} requests to ${s.url} (${s.model}) over ${reportEndSeconds(report).toFixed(1)} s${shards}`,
-  );
-  lines.push(
     `  ${VERIFY_OUTCOMES.map((o) => `${o} ${report.outcomes[o]}`).join(', ')}${report.cancelled ? `, cancelled ${report.cancelled}` : ''}`,
-  );
+  ];
   const refused = refusalSummary(report.perRequest);
   if (refused) lines.push(`  refused: ${refused}`);
   if (report.ttftMs)
