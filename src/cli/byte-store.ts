@@ -30,7 +30,6 @@ export interface ByteStore {
    * other in the store are read at once).
    */
   texts(entries: Iterable<number>, bytes?: number): Generator<string>;
-  /** Remove the file. */
   close(): void;
 }
 

@@ -22,7 +22,6 @@ export const DONE_EVENT = 'data: [DONE]\n\n';
 /** The marker the stand-in puts in the error event of an aborted stream. */
 export const ABORT_MARKER = '"type":"server_shutdown"';
 
-/** Classify one request from what the client saw. */
 export function classify(facts: RawResponse): Outcome {
   if (facts.status === undefined) return 'error';
   if (facts.status === 502 || facts.status === 503) return 'refused';

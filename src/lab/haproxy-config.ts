@@ -14,7 +14,6 @@ export interface CheckSettings {
   timeoutSeconds: number;
 }
 
-/** One backend server slot. */
 export interface ServerSlot {
   name: string;
   port: number;

@@ -8,7 +8,6 @@ import { LAB_WARMUP_SECONDS, longestSeconds } from './load-mix.ts';
 import { serverGivesUp, type Prediction } from './predict.ts';
 import { LAB_STARTUP_SECONDS, type LabSetup } from './setup.ts';
 
-/** The time frame of one run. */
 export interface RunShape {
   /** Load starts this many model seconds before the deletion. */
   warmup: number;

@@ -15,7 +15,6 @@ export interface LagMonitor {
 /** Lag above this many wall ms flags a run as noisy (a tenth of a model second would shift chunk timing visibly). */
 export const LAG_NOISE_MS = 100;
 
-/** Start a monitor with the given tick in ms. */
 export function startLagMonitor(tickMs = 10): LagMonitor {
   let last = performance.now();
   let windowMax = 0;

@@ -24,7 +24,6 @@ export interface RequestFacts {
   stream: StreamFacts;
 }
 
-/** Classify one request from what the client saw. */
 export function classifyRequest(facts: RequestFacts): VerifyOutcome {
   if (facts.timedOut) return 'timeout';
   if (facts.status === undefined || facts.status < 200 || facts.status > 299) return 'refused';

@@ -15,7 +15,6 @@ export class RestartError extends Error {
 /** The Deployment `--restart` names, with its warm-up and rollout timeout. */
 type Restart = NonNullable<VerifyOptions['restart']>;
 
-/** Seconds between pod listings. */
 const POLL_SECONDS = 1;
 const READ_TIMEOUT_MS = 30_000;
 
@@ -87,7 +86,6 @@ export function watchPods(target: RestartTarget, selector: string, onEvent: (wha
   };
 }
 
-/** How the restart went. */
 export type RolloutEnd = 'complete' | 'failed' | 'not-started' | 'interrupted';
 
 /** Restart the Deployment and wait for the rollout (`signal` stops the wait); `onEvent` gets each step. */
