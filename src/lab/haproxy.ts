@@ -135,13 +135,9 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
   child.stderr!.on('data', (text: string) => {
     if (errors.length < 4000) errors += text;
   });
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
   // Wait (up to 3 s) until the runtime API answers.
   for (let i = 0; i < 150; i++) {
-    if (exited) break;
+    if (child.exitCode !== null || child.signalCode !== null) break;
     try {
       await runtime(proxy.socket, `show servers state ${BACKEND}`);
       return proxy;
