@@ -106,9 +106,9 @@ function diffPath(name: string): { path: string; applyIn?: string } {
 }
 
 /**
- * The inputs checked: the whole check's result (with the manifest the fixes edit) or a check in parts'. `printed`
- * has the printed findings (sorted), their counts, and how many errors are reported as warnings because they rest on
- * assumed inputs (--strict fails the run on them).
+ * The inputs checked: the whole check's result or a check in parts'. `printed` has the printed findings (sorted),
+ * their counts, and how many errors are reported as warnings because they rest on assumed inputs (--strict fails the
+ * run on them); `fix`, only for an input checked whole, the parsed manifest and the findings whose fixes edit it.
  */
 function check(
   input: CheckInput & { kind: 'whole' | 'parts' },
@@ -128,7 +128,7 @@ function check(
       ok: true as const,
       report: whole.report,
       printed: { counts, assumed, pieces: () => findings.map(print) },
-      whole,
+      fix: { manifest: whole.manifest, findings },
     };
   }
   if (input.problem || !input.indexer || !input.store) return { ok: false as const, problem: input.problem! };
@@ -159,7 +159,7 @@ function check(
     ok: true as const,
     report: result.report,
     printed: { counts: found.counts, assumed, pieces: () => found.sorted() },
-    whole: undefined,
+    fix: undefined,
   };
 }
 
@@ -281,10 +281,7 @@ async function checkAndPrint(
     const text = problemText(input, result.problem);
     return unusable([text], [{ file: locate(input, result.problem.line), ...result.problem, message: text }]);
   }
-  const { report, printed } = result;
-  /** The parsed manifest, which the fixes edit: only for an input checked whole. */
-  const manifest = result.whole?.ok ? result.whole.manifest : undefined;
-  const findings = result.whole?.ok ? result.whole.report.findings : [];
+  const { report, printed, fix } = result;
   const { counts } = printed;
   // --strict (for CI): a run that checked no model-server workload fails too, and so does an error that rests on
   // assumed inputs (reported as a warning without it).
@@ -293,10 +290,10 @@ async function checkAndPrint(
   const names = input.starts.map((s) => s.name);
   if (format === 'diff' || format === 'patch') {
     if (format === 'diff' && names.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
-    if (!manifest || input.kind !== 'whole') throw new Error(`--format ${format} needs the whole check`);
-    const fixed = fixManifest(manifest, findings).text;
+    if (!fix || input.kind !== 'whole') throw new Error(`--format ${format} needs the whole check`);
+    const fixed = fixManifest(fix.manifest, fix.findings).text;
     if (format === 'patch') {
-      writePatch(names[0], args.options['out-dir'], manifest, fixed);
+      writePatch(names[0], args.options['out-dir'], fix.manifest, fixed);
       return code;
     }
     const where = diffPath(names[0]);
@@ -319,7 +316,7 @@ async function checkAndPrint(
     pieces = framed(before, printed.pieces(), after);
   } else if (format === 'json') {
     // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
-    const fixed = names.length === 1 && manifest ? fixManifest(manifest, findings).text : undefined;
+    const fixed = names.length === 1 && fix ? fixManifest(fix.manifest, fix.findings).text : undefined;
     // The findings are written as they are read from the store (the same text as one JSON.stringify), so that a
     // large input's output is never held whole in memory.
     const [before, after] =
