@@ -180,13 +180,12 @@ function applyScenario(name: string, setup: LabSetup, planned: Plan, server: Mod
       setup.preStopFailsHealth = false;
       setup.changes = [`no preStop (the plan sleeps ${planned.preStopSeconds} s)`];
       return;
-    case 'short-prestop': {
+    case 'short-prestop':
       setup.preStopSeconds = Math.floor(planned.removalSeconds / 2);
       setup.changes.push(
         `preStop ${setup.preStopSeconds} s, half the ${planned.removalSeconds} s removal p99 (the plan sleeps ${planned.preStopSeconds} s)`,
       );
       return;
-    }
     case 'short-grace':
       setup.graceSeconds = planned.preStopSeconds + SHORT_GRACE_DRAIN_SECONDS;
       setup.changes.push(
