@@ -23,16 +23,13 @@ export interface ByteStore {
   readonly kind: 'file' | 'memory';
   /** Store a text; returns its entry number. */
   append(text: string): number;
-  /** The number of entries. */
   readonly size: number;
-  /** The text of one entry. */
   text(entry: number): string;
   /**
    * The texts of the entries in the order given, joined, in pieces of about `bytes` (entries that sit next to each
    * other in the store are read at once).
    */
   texts(entries: Iterable<number>, bytes?: number): Generator<string>;
-  /** Remove the file. */
   close(): void;
 }
 

@@ -69,11 +69,8 @@ export function readConfig(file: string, profiles: Profiles): RepoConfig {
   if (config.gateway !== undefined && !gateways.includes(config.gateway))
     problems.push(`gateway: ${JSON.stringify(config.gateway)} is not a gateway (allowed: ${gateways.join(', ')})`);
   const inputs = (at: string, values: Record<string, string | number | boolean>) => {
-    for (const error of settingErrors(
-      Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])),
-      profiles,
-    ))
-      problems.push(`${at}.${error.message}`);
+    const given = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+    for (const error of settingErrors(given, profiles)) problems.push(`${at}.${error.message}`);
   };
   inputs('inputs', config.inputs);
   config.workloads.forEach((w, i) => inputs(`workloads[${i}].inputs`, w.inputs));

@@ -29,7 +29,6 @@ export interface Joined {
   starts: { name: string; line: number; addedBreak?: true }[];
 }
 
-/** An input that cannot be read, and why. */
 export interface Unreadable {
   name: string;
   problem: string;

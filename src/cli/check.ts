@@ -9,10 +9,9 @@
  */
 import { existsSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { checkManifest, fixManifest, type Finding, type InputProblem } from '../check/index.ts';
+import { checkManifest, fixManifest, type Finding } from '../check/index.ts';
 import { unifiedDiff } from '../check/fix/diff.ts';
 import { describeCounts } from '../check/rules/findings.ts';
-import type { CheckReport } from '../check/check.ts';
 import { checkIndexedParts } from '../check/check-parts.ts';
 import { formatKiB, MAX_DOCUMENTS, MAX_INPUT_BYTES } from '../check/read/limits.ts';
 import { describeCheckedFor, settingErrors, type FoundSetting } from '../check/workload/settings.ts';
@@ -106,16 +105,12 @@ function diffPath(name: string): { path: string; applyIn?: string } {
   return { path: relative(top, file), applyIn: top };
 }
 
-/** The printed findings (sorted) and their counts: of a whole check's report, or of a check in parts' store. */
-interface Printed {
-  counts: CheckReport['counts'];
-  /** Errors reported as warnings because they rest on assumed inputs (--strict fails the run on them). */
-  assumed: number;
-  pieces: () => Iterable<string>;
-}
-
-/** The inputs checked: the whole check's result (with the manifest the fixes edit) or a check in parts'. */
-async function check(
+/**
+ * The inputs checked: the whole check's result or a check in parts'. `printed` has the printed findings (sorted),
+ * their counts, and how many errors are reported as warnings because they rest on assumed inputs (--strict fails the
+ * run on them); `fix`, only for an input checked whole, the parsed manifest and the findings whose fixes edit it.
+ */
+function check(
   input: CheckInput & { kind: 'whole' | 'parts' },
   settings: Record<string, string>,
   profiles: ReturnType<typeof readProfiles>,
@@ -123,23 +118,20 @@ async function check(
   stores: { close(): void }[],
   young: YoungGenerationBound,
   config: RepoConfig | undefined,
-): Promise<
-  | {
-      ok: true;
-      report: Omit<CheckReport, 'findings' | 'counts'>;
-      printed: Printed;
-      whole?: ReturnType<typeof checkManifest>;
-    }
-  | { ok: false; problem: InputProblem }
-> {
+) {
   if (input.kind === 'whole') {
     const whole = withPlainEnv(() => checkManifest(input.text, settings, profiles, undefined, undefined, config));
     if (!whole.ok) return whole;
     const { findings, counts } = whole.report;
     const assumed = findings.filter((f) => f.assumed).length;
-    return { ok: true, report: whole.report, printed: { counts, assumed, pieces: () => findings.map(print) }, whole };
+    return {
+      ok: true as const,
+      report: whole.report,
+      printed: { counts, assumed, pieces: () => findings.map(print) },
+      fix: { manifest: whole.manifest, findings },
+    };
   }
-  if (input.problem || !input.indexer || !input.store) return { ok: false, problem: input.problem! };
+  if (input.problem || !input.indexer || !input.store) return { ok: false as const, problem: input.problem! };
   const { indexer, store } = input;
   const found: FindingStore = storeFindings(print);
   let assumed = 0;
@@ -163,10 +155,14 @@ async function check(
     ),
   );
   if (!result.ok) return result;
-  return { ok: true, report: result.report, printed: { counts: found.counts, assumed, pieces: () => found.sorted() } };
+  return {
+    ok: true as const,
+    report: result.report,
+    printed: { counts: found.counts, assumed, pieces: () => found.sorted() },
+    fix: undefined,
+  };
 }
 
-/** Run `hitless check` with its arguments; returns the exit code. */
 export async function runCheck(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'config', 'out-dir'], ['strict', 'fix', 'explain', 'no-config']);
   const strict = args.options.strict !== undefined;
@@ -206,6 +202,9 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
 }
 
+/** The first file's own text: without the line break the joined text added after its last line, if it had none. */
+const ownText = (input: Joined, text: string) => (input.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
+
 /**
  * `check --fix`: write the fixes into the file (as eslint --fix does), then the usual check reports what is left.
  * Only a file checked whole is fixed; the file is replaced at once (a temporary file beside it, renamed over it, with
@@ -228,9 +227,8 @@ async function fixInPlace(
   }
   const result = checkManifest(input.text, settings, profiles, undefined, undefined, config);
   if (!result.ok) return;
-  const own = (text: string) => (input.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
-  const before = own(input.text);
-  const after = own(fixManifest(result.manifest, result.report.findings).text);
+  const before = ownText(input, input.text);
+  const after = ownText(input, fixManifest(result.manifest, result.report.findings).text);
   if (after === before) return;
   const fixed = result.report.findings.filter((f) => f.fix && f.fix.edits.length > 0).map((f) => f.code);
   const target = realpathSync(name);
@@ -272,42 +270,36 @@ async function checkAndPrint(
       input.unreadable.map((u) => ({ file: u.name, message: u.problem })),
     );
   }
-  const joined: Joined = input;
   if (input.kind === 'parts' && (format === 'diff' || format === 'patch')) {
     throw new UsageError(
       `--format ${format} fixes at most ${formatKiB(MAX_INPUT_BYTES)} and ${MAX_DOCUMENTS} documents (this input is ${formatKiB(input.bytes)} in ${input.parts} parts); check it without --format ${format}, or fix its files one at a time`,
     );
   }
-  const print = format === 'sarif' ? sarifResultPrinter(joined) : findingPrinter(format, joined);
-  const result = await check(input, args.inputs, profiles, print, stores, young, config);
+  const print = format === 'sarif' ? sarifResultPrinter(input) : findingPrinter(format, input);
+  const result = check(input, args.inputs, profiles, print, stores, young, config);
   if (!result.ok) {
-    const text = problemText(joined, result.problem);
-    return unusable([text], [{ file: locate(joined, result.problem.line), ...result.problem, message: text }]);
+    const text = problemText(input, result.problem);
+    return unusable([text], [{ file: locate(input, result.problem.line), ...result.problem, message: text }]);
   }
-  const { report, printed } = result;
-  /** The parsed manifest, which the fixes edit: only for an input checked whole. */
-  const manifest = result.whole?.ok ? result.whole.manifest : undefined;
-  const findings = result.whole?.ok ? result.whole.report.findings : [];
+  const { report, printed, fix } = result;
   const { counts } = printed;
   // --strict (for CI): a run that checked no model-server workload fails too, and so does an error that rests on
   // assumed inputs (reported as a warning without it).
   const code = counts.error > 0 || (strict && (report.workloads === 0 || printed.assumed > 0)) ? 1 : 0;
   const overrides = findOverrides(args.inputs, report.found);
-  const names = joined.starts.map((s) => s.name);
-  if (format === 'diff') {
-    if (names.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
-    if (!manifest || input.kind !== 'whole') throw new Error('--format diff needs the whole check');
+  const names = input.starts.map((s) => s.name);
+  if (format === 'diff' || format === 'patch') {
+    if (format === 'diff' && names.length !== 1) throw new UsageError('--format diff needs exactly one FILE');
+    if (!fix || input.kind !== 'whole') throw new Error(`--format ${format} needs the whole check`);
+    const fixed = fixManifest(fix.manifest, fix.findings).text;
+    if (format === 'patch') {
+      writePatch(names[0], args.options['out-dir'], fix.manifest, fixed);
+      return code;
+    }
     const where = diffPath(names[0]);
     if (where.applyIn)
       writeOutput('stderr', `hitless check: the diff's paths are relative to ${where.applyIn}: apply it there\n`);
-    // The file's own text: without the line break the joined text added after its last line, if it had none.
-    const own = (text: string) => (joined.starts[0].addedBreak ? text.replace(/\n$/, '') : text);
-    process.stdout.write(unifiedDiff(own(input.text), own(fixManifest(manifest, findings).text), where.path));
-    return code;
-  }
-  if (format === 'patch') {
-    if (!manifest || input.kind !== 'whole') throw new Error('--format patch needs the whole check');
-    writePatch(names[0], args.options['out-dir'], manifest, fixManifest(manifest, findings).text);
+    process.stdout.write(unifiedDiff(ownText(input, input.text), ownText(input, fixed), where.path));
     return code;
   }
   const workloads = `${report.workloads} model-server workload${report.workloads === 1 ? '' : 's'} checked`;
@@ -324,7 +316,7 @@ async function checkAndPrint(
     pieces = framed(before, printed.pieces(), after);
   } else if (format === 'json') {
     // The fixed manifest of one file, checked whole (a larger input is not fixed in one piece).
-    const fixed = names.length === 1 && manifest ? fixManifest(manifest, findings).text : undefined;
+    const fixed = names.length === 1 && fix ? fixManifest(fix.manifest, fix.findings).text : undefined;
     // The findings are written as they are read from the store (the same text as one JSON.stringify), so that a
     // large input's output is never held whole in memory.
     const [before, after] =

@@ -13,7 +13,7 @@ import { describeRange } from '../model/parse-value.ts';
 import { fieldHelp } from '../model/field-help.ts';
 import { resolveInputs, defaultsFor, profileIdsFor, DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../model/resolve.ts';
 import { plan, MODEL_VERSION } from '../model/plan.ts';
-import { describeChange, migrateInputs, type Migration } from '../model/migrate.ts';
+import { describeChange, migrateInputs } from '../model/migrate.ts';
 import { emitOutput } from '../emit/output.ts';
 import { OutputError } from '../emit/files.ts';
 import { readOutputFacts } from '../facts/read-output-files.ts';
@@ -38,7 +38,6 @@ export const INPUTS_HELP = `Usage: hitless inputs
 
 Lists every input of generate, check and policy: its flag, what it means, its allowed values and its default.`;
 
-/** Run `hitless generate` with its arguments; returns the exit code. */
 export async function runGenerate(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'drain-model', 'out-dir']);
   noPositional(args, 'generate');
@@ -51,10 +50,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   const profiles = readProfiles();
   const resolved = resolveInputs(args.inputs, profiles);
-  if (resolved.errors.length > 0) {
-    throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
-  }
-  const migration: Migration | undefined =
+  if (resolved.errors.length > 0) throw new UsageError(resolved.errors.map((e) => `--${e.message}`).join('\n  '));
+  const migration =
     Number(modelText) < MODEL_VERSION ? migrateInputs(args.inputs, Number(modelText), profiles).migration : undefined;
   const planned = plan(resolved.inputs, profiles);
   let output;
@@ -79,9 +76,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
   if (outDir !== undefined) {
     writeFiles(outDir, output.files);
   } else if (format === 'json') {
-    const out = migration
-      ? { inputs: resolved.inputs, plan: planned, manifest, ...files, migration }
-      : { inputs: resolved.inputs, plan: planned, manifest, ...files };
+    // Without a migration its key is left out: JSON.stringify drops an undefined value.
+    const out = { inputs: resolved.inputs, plan: planned, manifest, ...files, migration };
     writeOutput('stdout', `${JSON.stringify(out, null, 2)}\n`);
   } else {
     writeOutput('stdout', manifest);

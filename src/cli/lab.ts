@@ -51,7 +51,6 @@ function runSeconds(p: Prepared): number {
   return p.shape.warmup + Math.max(p.shape.horizon, p.shape.expectedExit);
 }
 
-/** Run `hitless lab` with its arguments; returns the exit code. */
 export async function runLab(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['scenario', 'runs', 'seed', 'format', 'proxy'], ['check', 'publish']);
   noPositional(args, 'lab');

@@ -67,7 +67,6 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   policy: async () => command(await import('./policy.ts'), (m) => [m.runPolicy, m.POLICY_HELP]),
 };
 
-/** Run the CLI with the given arguments and return its exit code. */
 export async function main(argv: string[]): Promise<number> {
   endQuietlyOnOutputErrors();
   const [name, ...rest] = argv;

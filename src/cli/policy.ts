@@ -37,7 +37,6 @@ engine-type label to the drain plan for the inputs: a ValidatingAdmissionPolicy 
 1.30 and later) or a Kyverno ClusterPolicy. They warn and audit; --deny rejects. --namespace-selector narrows them
 to namespaces with those labels. Exit 0, or 2 for a bad input or flag.`;
 
-/** Run `hitless policy` with its arguments; returns the exit code. */
 export async function runPolicy(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format', 'namespace-selector', 'policy-name'], ['deny']);
   noPositional(args, 'policy');

@@ -7,7 +7,6 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { UsageError } from './args.ts';
 
-/** Bytes read at once. */
 const CHUNK_BYTES = 64 * 1024;
 
 /** A source that cannot be used: its name and why. The CLI prints it and exits 2. */

@@ -36,17 +36,15 @@ export function checkReportPath(file: string | null): void {
   if (problem) throw new UsageError(`--report ${file}: ${problem}; nothing was sent`);
 }
 
-/** Write the page; on failure say so on stderr and return false (the run's results are already printed). */
-export function writeReport(file: string, html: () => string): boolean {
+/** Write the page; on failure say so on stderr (the run's results are already printed). */
+export function writeReport(file: string, html: () => string): void {
   try {
     writeFileSync(file, html());
     process.stderr.write(`hitless verify: wrote ${file}\n`);
-    return true;
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     process.stderr.write(
       `hitless verify: the report could not be written to ${file} (${e.code ?? e.message}); the results above are the run's\n`,
     );
-    return false;
   }
 }

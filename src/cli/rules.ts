@@ -8,7 +8,6 @@ Lists every rule of hitless check: its code (as findings and hitless.dev/ignore 
 looks for, what to do about it, and whether its fix can be written for you (applied: hitless check --format diff)
 or you act (manual).`;
 
-/** Run `hitless rules`; returns the exit code. */
 export async function runRules(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['format']);
   noPositional(args, 'rules', 'arguments');

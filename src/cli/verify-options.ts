@@ -118,14 +118,6 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
   return headers;
 }
 
-/** Headers from $HITLESS_VERIFY_HEADERS (one `K:V` a line), as the emitted Job passes them from a Secret. */
-function headersFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.HITLESS_VERIFY_HEADERS ?? '')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-}
-
 function parseUrl(value: string | undefined, api: Api): URL {
   if (value === undefined)
     throw new UsageError(
@@ -191,7 +183,6 @@ function readPrompt(options: Record<string, string>): string {
   return text;
 }
 
-/** Parse and check `hitless verify`'s arguments. */
 export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): VerifyOptions {
   const { rest, headers: headerValues, namespace: shortNamespace } = extractRepeated(argv);
   const args = parseArgs(rest, STRING_OPTIONS, BOOLEAN_OPTIONS);
@@ -231,8 +222,7 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
   if (o.report !== undefined && !/\.html?$/i.test(o.report))
     throw new UsageError(`--report must name an .html file (got ${JSON.stringify(o.report)})`);
   if (o.help === 'true') return { ...base, mode: 'help' };
-  const modes = ['merge', 'emit-job'].filter((m) => o[m] === 'true');
-  if (modes.length > 1) throw new UsageError('--merge and --emit-job cannot be combined');
+  if (o.merge === 'true' && o['emit-job'] === 'true') throw new UsageError('--merge and --emit-job cannot be combined');
   if (o.merge === 'true') {
     const extra = Object.keys(o).filter((k) => !['merge', 'format', 'report', 'quiet', 'exit-zero'].includes(k));
     if (extra.length > 0 || headerValues.length > 0 || model !== undefined)
@@ -253,7 +243,12 @@ export function parseVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proc
   if (model === undefined || model.trim() === '')
     throw new UsageError('--model is required: the model name the endpoint serves (GET /v1/models lists them)');
   const url = parseUrl(o.url, api);
-  const headers = parseHeaders([...headerValues, ...headersFromEnv(env)]);
+  // $HITLESS_VERIFY_HEADERS holds one `K:V` a line: the emitted Job passes them from a Secret.
+  const fromEnv = (env.HITLESS_VERIFY_HEADERS ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const headers = parseHeaders([...headerValues, ...fromEnv]);
   if (o['id-header'] !== undefined && !HEADER_NAME.test(o['id-header']))
     throw new UsageError(`--id-header must be a header name (got ${JSON.stringify(o['id-header'])})`);
   const idProblem = o['id-header'] === undefined ? undefined : headerNameProblem(o['id-header']);

@@ -81,7 +81,6 @@ cut (the stream ended without a finish), aborted (an error event or an abort fin
 event's data was not JSON), timeout. lost = refused + cut + aborted + unreadable + timeout. Exit 0 when nothing was lost, 1 when something was, 2 for usage.
 Ctrl-C stops sending and waits for requests in flight; a second Ctrl-C stops them too.`;
 
-/** Run `hitless verify`; returns the exit code. */
 export async function runVerify(argv: string[]): Promise<number> {
   const o = parseVerifyOptions(argv);
   if (o.mode === 'help') {
@@ -146,9 +145,6 @@ const sleep = (ms: number, cancel: Promise<void>) =>
   });
 
 async function runLoadTest(o: VerifyOptions): Promise<number> {
-  const say = (text: string) => {
-    process.stderr.write(`${text}\n`);
-  };
   let selector = '';
   if (o.restart) {
     try {
@@ -157,7 +153,7 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
       if (error instanceof RestartError) throw new UsageError(`--restart: ${error.message}`);
       throw error;
     }
-    say(restartPlan(o.restart, selector, o.restart.warmupSeconds, o.restart.rolloutTimeoutSeconds));
+    process.stderr.write(`${restartPlan(o.restart, selector)}\n`);
   }
   const url = o.url!;
   const agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
@@ -181,10 +177,7 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
     events.push({ atSeconds: Math.round((performance.now() - load.zeroMs) / 10) / 100, what });
   events.push({ atSeconds: 0, what: `load starts: ${o.ratePerSecond} requests/s, at most ${o.concurrency} in flight` });
   const stopStatus = o.quiet ? () => {} : startStatus(process.stderr, load.stats, load.zeroMs);
-  let interrupt: () => void = () => {};
-  const interrupted = new Promise<void>((resolve) => {
-    interrupt = resolve;
-  });
+  const { promise: interrupted, resolve: interrupt } = Promise.withResolvers<void>();
   let sigints = 0;
   const onSigint = () => {
     sigints++;
@@ -211,11 +204,10 @@ async function runLoadTest(o: VerifyOptions): Promise<number> {
       await sleep(r.warmupSeconds * 1000, interrupted);
       if (sigints > 0) {
         event('interrupted before the restart: the Deployment was not touched');
-        rollout = null;
       } else {
         const abort = new AbortController();
         void interrupted.then(() => abort.abort());
-        rollout = await restartDeployment(r, r.rolloutTimeoutSeconds, event, abort.signal);
+        rollout = await restartDeployment(r, event, abort.signal);
         if (rollout === 'complete') {
           const tailMs = Math.max(load.stats.longestOkMs, 1000);
           event(`keeping the load on for the longest request seen (${(tailMs / 1000).toFixed(1)} s)`);

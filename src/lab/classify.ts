@@ -7,13 +7,11 @@
 
 import type { RawResponse } from '../verify/request.ts';
 
-/** The outcome of one request. */
 export type Outcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'error';
 
 /** Every outcome, in report order. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'cut', 'aborted', 'error'];
 
-/** A count of zero for every outcome. */
 export function zeroCounts(): Record<Outcome, number> {
   return { ok: 0, refused: 0, cut: 0, aborted: 0, error: 0 };
 }
@@ -24,7 +22,6 @@ export const DONE_EVENT = 'data: [DONE]\n\n';
 /** The marker the stand-in puts in the error event of an aborted stream. */
 export const ABORT_MARKER = '"type":"server_shutdown"';
 
-/** Classify one request from what the client saw. */
 export function classify(facts: RawResponse): Outcome {
   if (facts.status === undefined) return 'error';
   if (facts.status === 502 || facts.status === 503) return 'refused';

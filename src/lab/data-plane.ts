@@ -15,7 +15,6 @@ export function proxyVersion(proxy: ProxyKind): string | null {
   return proxy === 'nginx' ? nginxVersion() : haproxyVersion();
 }
 
-/** Start the proxy in front of the pods. */
 export function startDataPlane(
   proxy: ProxyKind,
   resources: LabResources,

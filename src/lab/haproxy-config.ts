@@ -14,7 +14,6 @@ export interface CheckSettings {
   timeoutSeconds: number;
 }
 
-/** One backend server slot. */
 export interface ServerSlot {
   name: string;
   port: number;
@@ -22,7 +21,6 @@ export interface ServerSlot {
   disabled?: boolean;
 }
 
-/** Everything the config needs. */
 export interface HaproxyConfigOptions {
   frontendPort: number;
   adminSocket: string;

@@ -33,7 +33,7 @@ export function haproxyVersion(): string | null {
 }
 
 /** A free TCP port on 127.0.0.1, found by binding port 0 and closing again. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -43,6 +43,19 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Start a proxy on a free port; retries twice if the port was taken before the proxy bound it. */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
 }
 
 /** Send one runtime API command (one per connection) and return the answer; bounded by 2 s. */
@@ -76,20 +89,9 @@ function runtime(socket: string, command: string): Promise<string> {
  */
 export async function startHaproxy(resources: LabResources, dir: string, options: DataPlaneOptions): Promise<Haproxy> {
   const servers = [...options.pods, ...(options.spare ? [{ name: options.spare, port: 1, disabled: true }] : [])];
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      return await startOnce(resources, dir, {
-        servers,
-        checks: options.checks,
-        frontendPort: await freePort(),
-        adminSocket: join(dir, 'admin.sock'),
-      });
-    } catch (error) {
-      lastError = error;
-    }
-  }
-  throw lastError;
+  return onFreePort((frontendPort) =>
+    startOnce(resources, dir, { servers, checks: options.checks, frontendPort, adminSocket: join(dir, 'admin.sock') }),
+  );
 }
 
 async function startOnce(resources: LabResources, dir: string, options: HaproxyConfigOptions): Promise<Haproxy> {
@@ -133,13 +135,9 @@ async function startOnce(resources: LabResources, dir: string, options: HaproxyC
   child.stderr!.on('data', (text: string) => {
     if (errors.length < 4000) errors += text;
   });
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
   // Wait (up to 3 s) until the runtime API answers.
   for (let i = 0; i < 150; i++) {
-    if (exited) break;
+    if (child.exitCode !== null || child.signalCode !== null) break;
     try {
       await runtime(proxy.socket, `show servers state ${BACKEND}`);
       return proxy;

@@ -8,7 +8,6 @@
 /** The kubelet's floor on the time between SIGTERM and SIGKILL. */
 const MIN_GRACE_AFTER_PRESTOP_SECONDS = 2;
 
-/** When each step of a pod's termination happens. */
 export interface TerminationTimes {
   /** When the preStop hook ends, or is abandoned. */
   preStopEnd: number;
@@ -29,7 +28,6 @@ export function terminationTimes(preStopSeconds: number, graceSeconds: number): 
   };
 }
 
-/** In which order a rolling update replaces a pod. */
 export type RolloutOrder = 'surge-first' | 'replace-after';
 
 /** maxSurge ≥ 1: start the new pod first; otherwise delete the old pod and start the new one once it is gone. */

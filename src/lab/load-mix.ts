@@ -5,7 +5,6 @@
  */
 import { pickWeighted, seededRandom } from './rng.ts';
 
-/** One kind of request in the mix. */
 export interface MixEntry {
   maxTokens: number;
   weight: number;

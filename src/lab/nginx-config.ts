@@ -6,13 +6,11 @@
  */
 import { toWallMs } from './scale.ts';
 
-/** One endpoint of the pool's upstream. */
 export interface NginxEndpoint {
   name: string;
   port: number;
 }
 
-/** Everything the config needs. */
 export interface NginxConfigOptions {
   /** The run's temp dir: pid file and temp paths go here. */
   dir: string;
@@ -26,7 +24,6 @@ export interface NginxConfigOptions {
 /** The access log's file name in the run's dir (the lab reads nginx's stdout through a socket, which nginx cannot open by path). */
 export const ACCESS_LOG = 'access.log';
 
-/** The upstream's name in the config. */
 const UPSTREAM = 'pool';
 
 /**

@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from './haproxy.ts';
+import { onFreePort } from './haproxy.ts';
 import { ACCESS_LOG, nginxConfig, type NginxEndpoint } from './nginx-config.ts';
 import { eachLine, type LabResources } from './processes.ts';
 import type { DataPlane, DataPlaneOptions } from './proxy.ts';
@@ -59,15 +59,7 @@ export interface Nginx extends DataPlane {
 
 /** Start nginx in front of the pods (its port is chosen here); retries twice if the port was taken. */
 export async function startNginx(resources: LabResources, dir: string, options: DataPlaneOptions): Promise<Nginx> {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      return await startOnce(resources, dir, options, await freePort());
-    } catch (error) {
-      lastError = error;
-    }
-  }
-  throw lastError;
+  return onFreePort((port) => startOnce(resources, dir, options, port));
 }
 
 /** The nginx master's PID: the one child of unshare (read from /proc), or null while there is none. */

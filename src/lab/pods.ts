@@ -23,7 +23,6 @@ export interface Pod {
   maxLagMs(since: number): number;
 }
 
-/** Settings for one stand-in. */
 export type PodOptions = Omit<StandInConfig, 'tpotMs' | 'chunkTokens'>;
 
 /** Tokens per streamed chunk: a chunk every half model second at 100 ms per token. */

@@ -9,13 +9,11 @@ import { terminationTimes } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_RATE_PER_SECOND, LAB_WARMUP_SECONDS, requestSeconds } from './load-mix.ts';
 import type { LabSetup } from './setup.ts';
 
-/** A lower and an upper bound. */
 export interface Range {
   min: number;
   max: number;
 }
 
-/** The model's prediction for one setup. */
 export interface Prediction {
   /** When the load balancer stops sending the pod new requests. */
   routeStop: Range;

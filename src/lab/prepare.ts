@@ -17,7 +17,6 @@ import { deriveSetup, labRawInputs, SCENARIOS, scenarioByName, type ScenarioSpec
 import type { LabSetup } from './setup.ts';
 import { runShape, type RunShape } from './shape.ts';
 
-/** A scenario ready to run. */
 export interface Prepared {
   /** scenario@gateway/model-server, and /nginx when nginx stands in for the gateway */
   id: string;

@@ -4,16 +4,12 @@
  */
 import type { CheckSettings } from './haproxy-config.ts';
 
-/** The proxies the lab runs. */
 export const PROXIES = ['haproxy', 'nginx'] as const;
 
-/** One of them. */
 export type ProxyKind = (typeof PROXIES)[number];
 
-/** A proxy's display name. */
 export const PROXY_NAMES: Readonly<Record<ProxyKind, string>> = { haproxy: 'HAProxy', nginx: 'nginx' };
 
-/** A running data plane. */
 export interface DataPlane {
   pid: number;
   port: number;
@@ -29,7 +25,6 @@ export interface DataPlane {
   admit(pod: string, port: number): Promise<void>;
 }
 
-/** What a run starts a data plane with. */
 export interface DataPlaneOptions {
   pods: readonly { name: string; port: number }[];
   /** The slot a replacement pod takes (HAProxy keeps it disabled until then); none without a rolling update. */

@@ -25,7 +25,6 @@ import type { ScenarioResult } from './suite.ts';
 /** Where --publish writes. */
 export const RESULTS_FILE = fileURLToPath(new URL('../../content/lab/results.json', import.meta.url));
 
-/** The machine the lab runs on. */
 export function machineInfo() {
   const cpu = cpus();
   return {
@@ -40,7 +39,6 @@ export function machineInfo() {
   };
 }
 
-/** The whole results document. */
 export function resultsDocument(
   results: ScenarioResult[],
   options: {
@@ -79,7 +77,6 @@ export function resultsDocument(
   };
 }
 
-/** Write the results document. */
 export function writeResults(document: ReturnType<typeof resultsDocument>, file: string = RESULTS_FILE): void {
   mkdirSync(dirname(file), { recursive: true });
   // Objects holding only plain values (counts, buckets, events) go on one line each, to keep the file readable.

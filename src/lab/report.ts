@@ -10,7 +10,6 @@ import type { ScenarioResult, Verdict } from './suite.ts';
 const round1 = (n: number) => (Number.isFinite(n) ? Math.round(n * 10) / 10 : null);
 const range = (r: Range) => ({ min: round1(r.min), max: round1(r.max) });
 
-/** One scenario's result as plain JSON data. */
 export function scenarioJson(result: ScenarioResult) {
   const { prepared: p } = result;
   const s = p.setup;
@@ -95,7 +94,6 @@ function expectation(result: ScenarioResult): string {
   return `the model predicts about ${parts.join(' + ')} (lost ${p.expect === 'loss' ? '> 0' : '≥ 0'})`;
 }
 
-/** The text report of one scenario result. */
 export function scenarioText(result: ScenarioResult): string {
   const { prepared: p } = result;
   const s = p.setup;

@@ -17,7 +17,6 @@ import { toModelSeconds, toWallMs } from './scale.ts';
 import { LAB_STARTUP_SECONDS, type LabSetup } from './setup.ts';
 import type { RunShape } from './shape.ts';
 
-/** The result of one run. */
 export interface RunResult {
   seed: number;
   counts: Record<Outcome, number>;
@@ -52,7 +51,6 @@ function podOptions(setup: LabSetup, name: string, dir: string, startupSeconds =
   };
 }
 
-/** Run a setup once with a seed. */
 export async function runOnce(
   resources: LabResources,
   setup: LabSetup,

@@ -5,15 +5,12 @@
  * grows sharply below about 100 ms per model second, so the lab does not go faster.
  */
 
-/** Wall-clock milliseconds per model second. */
 export const WALL_MS_PER_MODEL_SECOND = 100;
 
-/** Model seconds → wall-clock milliseconds. */
 export function toWallMs(modelSeconds: number): number {
   return modelSeconds * WALL_MS_PER_MODEL_SECOND;
 }
 
-/** Wall-clock milliseconds → model seconds. */
 export function toModelSeconds(wallMs: number): number {
   return wallMs / WALL_MS_PER_MODEL_SECOND;
 }

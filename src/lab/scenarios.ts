@@ -11,7 +11,6 @@ import { rolloutOrder } from './kubelet-rules.ts';
 import { LAB_MIX, LAB_TPOT_MS } from './load-mix.ts';
 import { healthPathsOf, routingFor, shutdownFor, type LabSetup } from './setup.ts';
 
-/** One scenario of the lab. */
 export interface ScenarioSpec {
   name: string;
   title: string;
@@ -100,7 +99,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   },
 ];
 
-/** Find a scenario by name, or undefined. */
 export function scenarioByName(name: string): ScenarioSpec | undefined {
   return SCENARIOS.find((s) => s.name === name);
 }
@@ -182,13 +180,12 @@ function applyScenario(name: string, setup: LabSetup, planned: Plan, server: Mod
       setup.preStopFailsHealth = false;
       setup.changes = [`no preStop (the plan sleeps ${planned.preStopSeconds} s)`];
       return;
-    case 'short-prestop': {
+    case 'short-prestop':
       setup.preStopSeconds = Math.floor(planned.removalSeconds / 2);
       setup.changes.push(
         `preStop ${setup.preStopSeconds} s, half the ${planned.removalSeconds} s removal p99 (the plan sleeps ${planned.preStopSeconds} s)`,
       );
       return;
-    }
     case 'short-grace':
       setup.graceSeconds = planned.preStopSeconds + SHORT_GRACE_DRAIN_SECONDS;
       setup.changes.push(

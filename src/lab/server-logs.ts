@@ -10,7 +10,6 @@ import type { ServerShutdown } from './setup.ts';
 /** The model the stand-in serves, as its log names it. */
 const MODEL_NAME = 'lab';
 
-/** The lines for each step of a shutdown. */
 export interface ShutdownLog {
   sigterm: string[];
   /**

@@ -33,7 +33,6 @@ export interface ServerShutdown {
   log?: ShutdownLogLines;
 }
 
-/** Everything one run applies. */
 export interface LabSetup {
   scenario: string;
   /** The data plane standing in for the gateway. */

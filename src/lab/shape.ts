@@ -8,7 +8,6 @@ import { LAB_WARMUP_SECONDS, longestSeconds } from './load-mix.ts';
 import { serverGivesUp, type Prediction } from './predict.ts';
 import { LAB_STARTUP_SECONDS, type LabSetup } from './setup.ts';
 
-/** The time frame of one run. */
 export interface RunShape {
   /** Load starts this many model seconds before the deletion. */
   warmup: number;
@@ -28,7 +27,6 @@ const TAIL_SECONDS = 10;
 /** Model seconds of slack after everything should be over before a run counts as hung. */
 const DEADLINE_SLACK_SECONDS = 20;
 
-/** The shape of a run. */
 export function runShape(setup: LabSetup, prediction: Prediction): RunShape {
   const times = terminationTimes(setup.preStopSeconds, setup.graceSeconds);
   const longest = longestSeconds();

@@ -21,7 +21,6 @@ export type RunSummary = Omit<RunResult, 'events' | 'records' | 'podLog'> & {
 /** pass: as predicted; contradiction: the model said otherwise; not-asserted: too close to call; lab-error: no usable run. */
 export type Verdict = 'pass' | 'contradiction' | 'not-asserted' | 'lab-error';
 
-/** A scenario's result. */
 export interface ScenarioResult {
   prepared: Prepared;
   runs: RunSummary[];
@@ -36,7 +35,6 @@ export interface ScenarioResult {
 /** Attempts per run at most (the first plus two repeats). */
 const MAX_ATTEMPTS = 3;
 
-/** Options for a scenario's runs. */
 export interface SuiteOptions {
   runs: number;
   seed: number;
@@ -47,6 +45,11 @@ export interface SuiteOptions {
 
 /** A run as kept: its summary, and the run itself unless it failed. */
 type Kept = { summary: RunSummary; run: RunResult | null };
+
+/** Whether a run's losses or its pod's exit time contradict the model's prediction. */
+function contradictsRun(prepared: Prepared, run: RunSummary): boolean {
+  return contradicts(prepared.prediction.expect, run.lost) || exitContradicts(prepared.prediction, run.podExitSeconds);
+}
 
 function summarize(run: Omit<RunSummary, 'attempts'>, attempts: number): RunSummary {
   return {
@@ -84,11 +87,7 @@ export async function runScenario(
       const broken = last.summary.error !== undefined || last.summary.counts.error > 0;
       // A noisy run that contradicts the model is always repeated (within MAX_ATTEMPTS): a stall, not the
       // settings, may have caused it. Other noisy runs are repeated while the repeat budget lasts.
-      const suspect =
-        broken
-        || (last.summary.noisy
-          && (contradicts(prepared.prediction.expect, last.summary.lost)
-            || exitContradicts(prepared.prediction, last.summary.podExitSeconds)));
+      const suspect = broken || (last.summary.noisy && contradictsRun(prepared, last.summary));
       if (!(broken || last.summary.noisy)) break;
       if (!suspect) {
         if (options.repeatBudget && options.repeatBudget.left <= 0) break;
@@ -109,15 +108,8 @@ function conclude(prepared: Prepared, kept: Kept[]): ScenarioResult {
   const lost = median(usable.map((k) => k.summary.lost));
   let verdict: Verdict;
   if (usable.length < kept.length || usable.length === 0) verdict = 'lab-error';
-  else if (
-    usable.some(
-      (k) =>
-        contradicts(prepared.prediction.expect, k.summary.lost)
-        || exitContradicts(prepared.prediction, k.summary.podExitSeconds),
-    )
-  ) {
-    verdict = 'contradiction';
-  } else verdict = prepared.prediction.expect === 'either' ? 'not-asserted' : 'pass';
+  else if (usable.some((k) => contradictsRun(prepared, k.summary))) verdict = 'contradiction';
+  else verdict = prepared.prediction.expect === 'either' ? 'not-asserted' : 'pass';
   const byLost = [...usable].sort((a, b) => a.summary.lost - b.summary.lost);
   const middle = byLost[Math.floor((byLost.length - 1) / 2)]?.run ?? null;
   const shape = prepared.shape;

@@ -8,7 +8,6 @@ import type { Outcome } from './classify.ts';
 /** One bucket: [from, from + width) with a count per outcome. */
 export type Bucket = { from: number } & Record<Outcome, number>;
 
-/** The buckets of one run. */
 export interface Timeline {
   width: number;
   buckets: Bucket[];

@@ -34,7 +34,6 @@ const MEANING: Record<string, string> = {
 /** Most lost requests listed one by one. */
 const MAX_LOST_ROWS = 500;
 
-/** The whole page. */
 export function reportHtml(report: VerifyReport): string {
   const e = escapeHtml;
   const s = report.settings;

@@ -12,7 +12,6 @@ export interface RestartTarget {
   context: string | null;
 }
 
-/** The result of one kubectl command. */
 export interface KubectlResult {
   code: number;
   stdout: string;
@@ -22,7 +21,6 @@ export interface KubectlResult {
 /** The kubectl binary: $HITLESS_KUBECTL or `kubectl` on PATH. */
 const KUBECTL = process.env.HITLESS_KUBECTL || 'kubectl';
 
-/** The flags every command starts with. */
 function scopeArgs(t: RestartTarget): string[] {
   return [...(t.context ? [`--context=${t.context}`] : []), `--namespace=${t.namespace}`];
 }

@@ -4,7 +4,6 @@
  * timing the lab and `hitless verify` depend on, so such runs are flagged noisy (the lab repeats them).
  */
 
-/** A running monitor. */
 export interface LagMonitor {
   /** The worst lag since the last call, in ms, and reset it. */
   takeMax(): number;
@@ -16,7 +15,6 @@ export interface LagMonitor {
 /** Lag above this many wall ms flags a run as noisy (a tenth of a model second would shift chunk timing visibly). */
 export const LAG_NOISE_MS = 100;
 
-/** Start a monitor with the given tick in ms. */
 export function startLagMonitor(tickMs = 10): LagMonitor {
   let last = performance.now();
   let windowMax = 0;

@@ -6,7 +6,6 @@
 import { zeroCounts, type VerifyOutcome } from './outcome.ts';
 import { sendRequest, type InFlight, type RawResponse, type RequestResult, type RequestTarget } from './request.ts';
 
-/** How to load the endpoint. */
 export interface LoadOptions {
   target: RequestTarget;
   ratePerSecond: number;
@@ -30,7 +29,6 @@ export interface LoadStats {
   longestOkMs: number;
 }
 
-/** A running load. */
 export interface Load {
   readonly stats: LoadStats;
   /** performance.now() when the load started: every time in the results is relative to it. */
@@ -49,7 +47,6 @@ const MAX_CATCH_UP = 1000;
 /** Most arrivals in one run: every request's result is kept for the report, so memory bounds the run. */
 export const MAX_ARRIVALS = 1_000_000;
 
-/** Start sending now. */
 export function startLoad(options: LoadOptions): Load {
   const zeroMs = performance.now();
   const intervalMs = 1000 / options.ratePerSecond;

@@ -8,7 +8,6 @@
  */
 import type { StreamFacts } from './sse.ts';
 
-/** The outcome of one request. */
 export type VerifyOutcome = 'ok' | 'refused' | 'cut' | 'aborted' | 'unreadable' | 'timeout';
 
 /** Every outcome, in report order. */
@@ -25,7 +24,6 @@ export interface RequestFacts {
   stream: StreamFacts;
 }
 
-/** Classify one request from what the client saw. */
 export function classifyRequest(facts: RequestFacts): VerifyOutcome {
   if (facts.timedOut) return 'timeout';
   if (facts.status === undefined || facts.status < 200 || facts.status > 299) return 'refused';
@@ -36,7 +34,6 @@ export function classifyRequest(facts: RequestFacts): VerifyOutcome {
   return 'cut';
 }
 
-/** A count of zero for every outcome. */
 export function zeroCounts(): Record<VerifyOutcome, number> {
   return { ok: 0, refused: 0, cut: 0, aborted: 0, unreadable: 0, timeout: 0 };
 }

@@ -7,6 +7,7 @@ import { LAG_NOISE_MS } from './lag.ts';
 import { refusalSummary } from './refusal.ts';
 import { lostOf, VERIFY_OUTCOMES, zeroCounts, type VerifyOutcome } from './outcome.ts';
 import type { RequestResult } from './request.ts';
+import type { Api } from './options.ts';
 
 /** A timeline event, seconds after the run's start. */
 export interface VerifyEvent {
@@ -30,7 +31,7 @@ export interface RequestRow {
 /** The settings a run used (nothing secret). */
 export interface RunSettings {
   url: string;
-  api: 'completions' | 'chat';
+  api: Api;
   model: string;
   ratePerSecond: number;
   concurrency: number;
@@ -167,15 +168,12 @@ export function reportEndSeconds(report: VerifyReport): number {
 
 /** The summary for people: counts, lost, TTFT, warnings. */
 export function summaryText(report: VerifyReport): string {
-  const lines: string[] = [];
   const s = report.settings;
   const shards = report.shards > 1 ? ` (${report.shards} shards merged)` : '';
-  lines.push(
+  const lines = [
     `hitless verify: ${report.requests} requests to ${s.url} (${s.model}) over ${reportEndSeconds(report).toFixed(1)} s${shards}`,
-  );
-  lines.push(
     `  ${VERIFY_OUTCOMES.map((o) => `${o} ${report.outcomes[o]}`).join(', ')}${report.cancelled ? `, cancelled ${report.cancelled}` : ''}`,
-  );
+  ];
   const refused = refusalSummary(report.perRequest);
   if (refused) lines.push(`  refused: ${refused}`);
   if (report.ttftMs)

@@ -49,7 +49,6 @@ export interface RawResponse {
   timedOut?: boolean;
 }
 
-/** A request in flight. */
 export interface InFlight {
   readonly done: Promise<RequestResult>;
   cancel(): void;

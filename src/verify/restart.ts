@@ -4,6 +4,7 @@
  * timeline events (one listing a second). Nothing else in the cluster is read or changed.
  */
 import { COMMANDS, failure, kubectl, shown, type RestartTarget } from './kubectl.ts';
+import type { VerifyOptions } from './options.ts';
 import { deploymentSelector, podChanges, readPods, type PodState } from './pods.ts';
 
 /** kubectl could not do what verify needs; the CLI reports it and exits 2. */
@@ -11,7 +12,9 @@ export class RestartError extends Error {
   name = 'RestartError';
 }
 
-/** Seconds between pod listings. */
+/** The Deployment `--restart` names, with its warm-up and rollout timeout. */
+type Restart = NonNullable<VerifyOptions['restart']>;
+
 const POLL_SECONDS = 1;
 const READ_TIMEOUT_MS = 30_000;
 
@@ -28,12 +31,8 @@ export async function readDeploymentSelector(target: RestartTarget): Promise<str
 }
 
 /** What verify will do, said before it does it. */
-export function restartPlan(
-  target: RestartTarget,
-  selector: string,
-  warmupSeconds: number,
-  rolloutTimeoutSeconds: number,
-): string {
+export function restartPlan(target: Restart, selector: string): string {
+  const { warmupSeconds, rolloutTimeoutSeconds } = target;
   return [
     `hitless verify will restart one Deployment and change nothing else:`,
     `  1. send load for ${warmupSeconds} s (Ctrl-C now and nothing is restarted)`,
@@ -44,7 +43,6 @@ export function restartPlan(
   ].join('\n');
 }
 
-/** A running pod watch. */
 export interface PodWatch {
   /** Take one last listing and stop. */
   stop(): Promise<void>;
@@ -88,16 +86,15 @@ export function watchPods(target: RestartTarget, selector: string, onEvent: (wha
   };
 }
 
-/** How the restart went. */
 export type RolloutEnd = 'complete' | 'failed' | 'not-started' | 'interrupted';
 
 /** Restart the Deployment and wait for the rollout (`signal` stops the wait); `onEvent` gets each step. */
 export async function restartDeployment(
-  target: RestartTarget,
-  rolloutTimeoutSeconds: number,
+  target: Restart,
   onEvent: (what: string) => void,
   signal?: AbortSignal,
 ): Promise<RolloutEnd> {
+  const { rolloutTimeoutSeconds } = target;
   const restart = COMMANDS.restart(target);
   onEvent(shown(restart));
   const started = await kubectl(restart, READ_TIMEOUT_MS);
