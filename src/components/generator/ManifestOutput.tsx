@@ -122,12 +122,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const [chosen, setChosen] = useState<string | null>(null);
   const multi = files !== null && files.length > 1;
-  const index = multi
-    ? Math.max(
-        0,
-        files.findIndex((f) => f.name === chosen),
-      )
-    : 0;
+  const index = Math.max(0, files?.findIndex((f) => f.name === chosen) ?? 0);
   const file = files?.[index] ?? null;
   const manifest = file?.text ?? null;
   const { lines, highlighted } = useManifestLines(manifest, pre);
@@ -146,22 +141,14 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
   // Arrow keys, Home and End move between the tabs and show the file (WAI-ARIA tabs, automatic activation).
   const onTabKey = (e: KeyboardEvent) => {
     if (!multi) return;
-    const last = files.length - 1;
-    const to =
-      e.key === 'ArrowRight'
-        ? index === last
-          ? 0
-          : index + 1
-        : e.key === 'ArrowLeft'
-          ? index === 0
-            ? last
-            : index - 1
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? last
-              : -1;
-    if (to === -1) return;
+    const count = files.length;
+    const to = new Map([
+      ['ArrowRight', (index + 1) % count],
+      ['ArrowLeft', (index + count - 1) % count],
+      ['Home', 0],
+      ['End', count - 1],
+    ]).get(e.key);
+    if (to === undefined) return;
     e.preventDefault();
     setChosen(files[to].name);
     tabs.current[to]?.focus();
