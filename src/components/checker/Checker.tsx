@@ -230,8 +230,7 @@ export default function Checker({ initialProfiles, choices }: Props) {
               </span>
             </p>
           ) : null}
-          {outcome.state === 'checked' && !fixedShown ? null : outcome.state === 'checked'
-            && outcome.fixed.edits > 0 ? (
+          {outcome.state !== 'checked' || !fixedShown ? null : outcome.fixed.edits > 0 ? (
             <FixedManifest
               text={outcome.fixed.text}
               original={text}
@@ -242,11 +241,11 @@ export default function Checker({ initialProfiles, choices }: Props) {
                 textarea.current?.focus();
               }}
             />
-          ) : outcome.state === 'checked' ? (
+          ) : (
             <p class="chk-hint" data-testid="nothing-to-fix">
               Nothing to fix.
             </p>
-          ) : null}
+          )}
         </div>
         <details class="chk-settings-box" open>
           <summary>Settings: gateway, requests, cluster</summary>
