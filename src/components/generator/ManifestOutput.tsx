@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { OutputFile } from '../../emit/files.ts';
 import type { OutputForm } from '../../model/fields.ts';
 import { diffLines } from '../../check/fix/diff.ts';
-import { knownLinesOf, linesToRender, type HighlightedLines, type ManifestLine } from './manifest-lines.ts';
+import { knownLinesOf, linesToRender, type HighlightedLines } from './manifest-lines.ts';
 import { CopyLabel, CopyStatus, downloadBlob, downloadText, useCopy } from './yaml-view.tsx';
 import { listOf } from './field-visibility.ts';
 
@@ -50,10 +50,7 @@ function serverLinesIn(pre: HTMLPreElement | null): Map<string, string> {
  * comes a moment after each change; until then a line keeps the colours its text had in the last answer (or in the
  * server's highlighted default, before the first answer).
  */
-function useManifestLines(
-  text: string | null,
-  pre: RefObject<HTMLPreElement>,
-): { lines: ManifestLine[]; highlighted: boolean } {
+function useManifestLines(text: string | null, pre: RefObject<HTMLPreElement>) {
   const [answer, setAnswer] = useState<HighlightedLines | null>(null);
   const serverLines = useRef<Map<string, string> | null>(null);
   // Read while the <pre> still holds the server's lines: on the first render with a changed text.
@@ -132,9 +129,6 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
   const shownName = multi ? file!.name : fileName;
   const onDownload = () => downloadText(textNow(), shownName);
   const zipName = fileName.replace(/\.yaml$/, `-${form}.zip`);
-  const onZip = () => {
-    if (files) void downloadZip(files, zipName);
-  };
   const blocked = invalid.length > 0;
   const off = { disabled: blocked || undefined, 'aria-describedby': blocked ? 'gen-manifest-blocked' : undefined };
 
@@ -200,7 +194,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
           {multi ? (
             <button
               type="button"
-              onClick={onZip}
+              onClick={() => void downloadZip(files, zipName)}
               data-testid="download-zip"
               aria-label={`Download all (zip): ${zipName}`}
               {...off}
