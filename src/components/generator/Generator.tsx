@@ -123,11 +123,9 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   useEffect(() => {
     if (linkPending) markHydrated();
   }, [linkPending]);
-  const urlRead = useRef(false);
+  // Runs once: `loaded` changes only from null to the one loaded object.
   useEffect(() => {
-    if (!loaded || urlRead.current) return;
-    urlRead.current = true;
-    if (openedWith.current === '') return;
+    if (!loaded || openedWith.current === '') return;
     const state = decodeQuery(openedWith.current, loaded.profiles);
     if (Object.keys(state.raw).length > 0) {
       setRaw(state.raw);
