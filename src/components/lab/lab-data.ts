@@ -27,7 +27,6 @@ export interface LabBucket {
   refused: number;
   cut: number;
   aborted: number;
-  error: number;
 }
 
 /** A timeline event (model seconds after the deletion). */
@@ -57,7 +56,7 @@ export interface LabScenarioData {
     terminationGracePeriodSeconds: number;
     drainFlag: string | null;
   };
-  applied: { preStopSeconds: number; terminationGracePeriodSeconds: number; changes: string[] };
+  applied: { changes: string[] };
   prediction: {
     expect: string;
     refused: LabRange;
@@ -69,10 +68,7 @@ export interface LabScenarioData {
   runs: {
     seed: number;
     counts: Record<string, number>;
-    lost: number;
     noisy: boolean;
-    maxLagMs: number;
-    wallMs: number;
     attempts: number;
     podExitSeconds?: number | null;
   }[];
