@@ -6,7 +6,6 @@ interface Props {
   text: string;
   onText: (text: string) => void;
   textareaRef: { current: HTMLTextAreaElement | null };
-  /** Put the example manifest in the text area. */
   onLoadExample: () => void;
 }
 

@@ -23,7 +23,6 @@ export interface InvalidField {
 interface Props {
   /** The output form's files, or null for the server's default manifest (shown from `serverHtml`). */
   files: OutputFile[] | null;
-  /** The output form the files are of. */
   form: OutputForm;
   /** The default manifest, highlighted at build time (the island's `manifestHtml` slot). */
   serverHtml?: ComponentChildren;
