@@ -75,12 +75,8 @@ export default function Checker({ initialProfiles, choices }: Props) {
       const reply = await runner.run(text, raw);
       if (cancelled || !reply) return;
       if ('failed' in reply) {
-        setOutcome({
-          state: 'problem',
-          problem: {
-            message: `The checker failed on this input (${reply.failed}); please report it with the manifest.`,
-          },
-        });
+        const message = `The checker failed on this input (${reply.failed}); please report it with the manifest.`;
+        setOutcome({ state: 'problem', problem: { message } });
       } else {
         setErrors(new Map(reply.errors));
         setOutcome(reply.outcome);

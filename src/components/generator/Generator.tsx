@@ -244,13 +244,11 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
     if (spec.key === 'modelServerVersion') {
-      const release = planRelease(
+      const { release } = planRelease(
         { ...inputs, modelServerVersion: undefined },
         modelServerById(profiles, inputs.modelServer),
       );
-      return release.release === null
-        ? 'unknown: the image tag names no release'
-        : `from the image: ${release.release}`;
+      return release === null ? 'unknown: the image tag names no release' : `from the image: ${release}`;
     }
     if (spec.key === 'removalSeconds' && defaults.removalSeconds === undefined)
       return `from health checks: ${planned.removalSeconds}`;
