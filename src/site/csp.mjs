@@ -19,18 +19,6 @@ const STARLIGHT_INLINE_SCRIPT_FILES = [
   'user-components/Tabs.astro',
 ];
 
-/** The site's own components that render `<script is:inline>` blocks (Search.astro replaces Starlight's). */
-const OWN_INLINE_SCRIPT_FILES = ['./Search.astro'];
-
-/**
- * The text of every `<script is:inline …>` block in an Astro component's source.
- * @param {string} source
- * @returns {string[]}
- */
-function findInlineScripts(source) {
-  return [...source.matchAll(/<script\s+is:inline\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-}
-
 /**
  * The CSP source for a script's text: `'sha256-…'` without the quotes, as Astro's config expects.
  * @param {string} text
@@ -41,25 +29,19 @@ function hashScript(text) {
 }
 
 /**
- * Hashes of the inline scripts Starlight renders.
+ * Hashes of every `<script is:inline …>` block in these Astro components' sources: Starlight's, and the site's own
+ * (Search.astro replaces Starlight's).
  * @returns {`sha256-${string}`[]}
  */
-function starlightInlineScriptHashes() {
-  const require = createRequire(import.meta.url);
-  const dist = dirname(require.resolve('@astrojs/starlight/components'));
-  return STARLIGHT_INLINE_SCRIPT_FILES.flatMap((file) => findInlineScripts(readFileSync(join(dist, file), 'utf8'))).map(
-    hashScript,
-  );
-}
-
-/**
- * Hashes of the inline scripts the site's own components render.
- * @returns {`sha256-${string}`[]}
- */
-function ownInlineScriptHashes() {
-  return OWN_INLINE_SCRIPT_FILES.flatMap((file) =>
-    findInlineScripts(readFileSync(new URL(file, import.meta.url), 'utf8')),
-  ).map(hashScript);
+function inlineScriptHashes() {
+  const starlight = dirname(createRequire(import.meta.url).resolve('@astrojs/starlight/components'));
+  const files = [
+    ...STARLIGHT_INLINE_SCRIPT_FILES.map((file) => join(starlight, file)),
+    new URL('./Search.astro', import.meta.url),
+  ];
+  return files
+    .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/<script\s+is:inline\b[^>]*>([\s\S]*?)<\/script>/g)])
+    .map((m) => hashScript(m[1]));
 }
 
 /**
@@ -82,7 +64,7 @@ export function contentSecurityPolicy() {
     ],
     scriptDirective: {
       resources: ["'self'", "'wasm-unsafe-eval'"],
-      hashes: [...starlightInlineScriptHashes(), ...ownInlineScriptHashes(), hashScript(LONG_LINK_SCRIPT)],
+      hashes: [...inlineScriptHashes(), hashScript(LONG_LINK_SCRIPT)],
     },
     styleDirective: {
       resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],

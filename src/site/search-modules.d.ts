@@ -6,8 +6,8 @@ declare module 'virtual:starlight/pagefind-config' {
 }
 
 declare module 'virtual:starlight/project-context' {
-  /** The parts of Astro's config Starlight's components read. */
-  const context: { trailingSlash: 'always' | 'never' | 'ignore'; build: { format: string } };
+  /** The part of Astro's config the search reads. */
+  const context: { trailingSlash: 'always' | 'never' | 'ignore' };
   export default context;
 }
 
@@ -15,8 +15,5 @@ declare module '@pagefind/default-ui' {
   /** Pagefind's search UI (@pagefind/default-ui 1.x), mounted into `element`. */
   export class PagefindUI {
     constructor(options: Record<string, unknown> & { element: string | HTMLElement });
-    /** Search for `term` as if the reader had typed it. */
-    triggerSearch(term: string): void;
-    destroy(): void;
   }
 }

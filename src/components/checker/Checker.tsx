@@ -75,12 +75,8 @@ export default function Checker({ initialProfiles, choices }: Props) {
       const reply = await runner.run(text, raw);
       if (cancelled || !reply) return;
       if ('failed' in reply) {
-        setOutcome({
-          state: 'problem',
-          problem: {
-            message: `The checker failed on this input (${reply.failed}); please report it with the manifest.`,
-          },
-        });
+        const message = `The checker failed on this input (${reply.failed}); please report it with the manifest.`;
+        setOutcome({ state: 'problem', problem: { message } });
       } else {
         setErrors(new Map(reply.errors));
         setOutcome(reply.outcome);
@@ -230,8 +226,7 @@ export default function Checker({ initialProfiles, choices }: Props) {
               </span>
             </p>
           ) : null}
-          {outcome.state === 'checked' && !fixedShown ? null : outcome.state === 'checked'
-            && outcome.fixed.edits > 0 ? (
+          {outcome.state !== 'checked' || !fixedShown ? null : outcome.fixed.edits > 0 ? (
             <FixedManifest
               text={outcome.fixed.text}
               original={text}
@@ -242,11 +237,11 @@ export default function Checker({ initialProfiles, choices }: Props) {
                 textarea.current?.focus();
               }}
             />
-          ) : outcome.state === 'checked' ? (
+          ) : (
             <p class="chk-hint" data-testid="nothing-to-fix">
               Nothing to fix.
             </p>
-          ) : null}
+          )}
         </div>
         <details class="chk-settings-box" open>
           <summary>Settings: gateway, requests, cluster</summary>

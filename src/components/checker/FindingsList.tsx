@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Finding, Severity } from '../../check/rules/findings.ts';
 import { FlagText } from '../generator/PlanSummary.tsx';
+import { SEVERITY_LABELS } from '../generator/plan-text.ts';
 
 interface Props {
   findings: Finding[];
@@ -15,13 +16,11 @@ const GROUPS: { severity: Severity; heading: string }[] = [
   { severity: 'info', heading: 'Notes' },
 ];
 
-const LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
-
 function FindingItem({ finding, onShowLine }: { finding: Finding; onShowLine: Props['onShowLine'] }) {
   return (
     <li class={`chk-finding is-${finding.severity}`} data-code={finding.code} data-severity={finding.severity}>
       <p class="chk-finding-head">
-        <span class="chk-badge">{LABEL[finding.severity]}</span>
+        <span class="chk-badge">{SEVERITY_LABELS[finding.severity]}</span>
         <code class="chk-code">{finding.code}</code>
         {finding.object ? <span class="chk-object">{finding.object}</span> : null}
       </p>

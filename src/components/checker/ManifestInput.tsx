@@ -6,7 +6,6 @@ interface Props {
   text: string;
   onText: (text: string) => void;
   textareaRef: { current: HTMLTextAreaElement | null };
-  /** Put the example manifest in the text area. */
   onLoadExample: () => void;
 }
 
@@ -33,12 +32,8 @@ export function ManifestInput({ text, onText, textareaRef, onLoadExample }: Prop
   const load = async (file: File | undefined) => {
     if (!file) return;
     const read = await readFile(file);
-    if ('problem' in read) {
-      setFileProblem(read.problem);
-    } else {
-      setFileProblem('');
-      onText(read.text);
-    }
+    setFileProblem('problem' in read ? read.problem : '');
+    if ('text' in read) onText(read.text);
   };
 
   return (

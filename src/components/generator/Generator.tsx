@@ -123,11 +123,9 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   useEffect(() => {
     if (linkPending) markHydrated();
   }, [linkPending]);
-  const urlRead = useRef(false);
+  // Runs once: `loaded` changes only from null to the one loaded object.
   useEffect(() => {
-    if (!loaded || urlRead.current) return;
-    urlRead.current = true;
-    if (openedWith.current === '') return;
+    if (!loaded || openedWith.current === '') return;
     const state = decodeQuery(openedWith.current, loaded.profiles);
     if (Object.keys(state.raw).length > 0) {
       setRaw(state.raw);
@@ -246,13 +244,11 @@ export default function Generator({ initialProfiles, choices, manifestHtml }: Pr
   const placeholderOf = (spec: FieldSpec): string | undefined => {
     if (spec.key === 'maxRequestSeconds') return `derived: ${planned.maxRequestSeconds}`;
     if (spec.key === 'modelServerVersion') {
-      const release = planRelease(
+      const { release } = planRelease(
         { ...inputs, modelServerVersion: undefined },
         modelServerById(profiles, inputs.modelServer),
       );
-      return release.release === null
-        ? 'unknown: the image tag names no release'
-        : `from the image: ${release.release}`;
+      return release === null ? 'unknown: the image tag names no release' : `from the image: ${release}`;
     }
     if (spec.key === 'removalSeconds' && defaults.removalSeconds === undefined)
       return `from health checks: ${planned.removalSeconds}`;

@@ -55,12 +55,11 @@ export function InputField({ spec, value, placeholder, error, changed, options, 
       </select>
     );
   } else {
-    const numeric = spec.kind === 'int' || spec.kind === 'number';
     control = (
       <input
         {...common}
         type="text"
-        inputMode={numeric ? (spec.kind === 'int' ? 'numeric' : 'decimal') : undefined}
+        inputMode={spec.kind === 'int' ? 'numeric' : spec.kind === 'number' ? 'decimal' : undefined}
         autoComplete="off"
         spellcheck={false}
         value={value}

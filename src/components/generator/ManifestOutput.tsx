@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { OutputFile } from '../../emit/files.ts';
 import type { OutputForm } from '../../model/fields.ts';
 import { diffLines } from '../../check/fix/diff.ts';
-import { knownLinesOf, linesToRender, type HighlightedLines, type ManifestLine } from './manifest-lines.ts';
+import { knownLinesOf, linesToRender, type HighlightedLines } from './manifest-lines.ts';
 import { CopyLabel, CopyStatus, downloadBlob, downloadText, useCopy } from './yaml-view.tsx';
 import { listOf } from './field-visibility.ts';
 
@@ -23,7 +23,6 @@ export interface InvalidField {
 interface Props {
   /** The output form's files, or null for the server's default manifest (shown from `serverHtml`). */
   files: OutputFile[] | null;
-  /** The output form the files are of. */
   form: OutputForm;
   /** The default manifest, highlighted at build time (the island's `manifestHtml` slot). */
   serverHtml?: ComponentChildren;
@@ -50,10 +49,7 @@ function serverLinesIn(pre: HTMLPreElement | null): Map<string, string> {
  * comes a moment after each change; until then a line keeps the colours its text had in the last answer (or in the
  * server's highlighted default, before the first answer).
  */
-function useManifestLines(
-  text: string | null,
-  pre: RefObject<HTMLPreElement>,
-): { lines: ManifestLine[]; highlighted: boolean } {
+function useManifestLines(text: string | null, pre: RefObject<HTMLPreElement>) {
   const [answer, setAnswer] = useState<HighlightedLines | null>(null);
   const serverLines = useRef<Map<string, string> | null>(null);
   // Read while the <pre> still holds the server's lines: on the first render with a changed text.
@@ -122,12 +118,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const [chosen, setChosen] = useState<string | null>(null);
   const multi = files !== null && files.length > 1;
-  const index = multi
-    ? Math.max(
-        0,
-        files.findIndex((f) => f.name === chosen),
-      )
-    : 0;
+  const index = Math.max(0, files?.findIndex((f) => f.name === chosen) ?? 0);
   const file = files?.[index] ?? null;
   const manifest = file?.text ?? null;
   const { lines, highlighted } = useManifestLines(manifest, pre);
@@ -137,31 +128,20 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
   const shownName = multi ? file!.name : fileName;
   const onDownload = () => downloadText(textNow(), shownName);
   const zipName = fileName.replace(/\.yaml$/, `-${form}.zip`);
-  const onZip = () => {
-    if (files) void downloadZip(files, zipName);
-  };
   const blocked = invalid.length > 0;
   const off = { disabled: blocked || undefined, 'aria-describedby': blocked ? 'gen-manifest-blocked' : undefined };
 
   // Arrow keys, Home and End move between the tabs and show the file (WAI-ARIA tabs, automatic activation).
   const onTabKey = (e: KeyboardEvent) => {
     if (!multi) return;
-    const last = files.length - 1;
-    const to =
-      e.key === 'ArrowRight'
-        ? index === last
-          ? 0
-          : index + 1
-        : e.key === 'ArrowLeft'
-          ? index === 0
-            ? last
-            : index - 1
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? last
-              : -1;
-    if (to === -1) return;
+    const count = files.length;
+    const to = new Map([
+      ['ArrowRight', (index + 1) % count],
+      ['ArrowLeft', (index + count - 1) % count],
+      ['Home', 0],
+      ['End', count - 1],
+    ]).get(e.key);
+    if (to === undefined) return;
     e.preventDefault();
     setChosen(files[to].name);
     tabs.current[to]?.focus();
@@ -213,7 +193,7 @@ export function ManifestOutput({ files, form, serverHtml, fileName, pending = fa
           {multi ? (
             <button
               type="button"
-              onClick={onZip}
+              onClick={() => void downloadZip(files, zipName)}
               data-testid="download-zip"
               aria-label={`Download all (zip): ${zipName}`}
               {...off}

@@ -1,6 +1,6 @@
 /** The plan beside the manifest: the key numbers, the inputs it could not use, and the warnings. */
 import type { Plan } from '../../model/plan.ts';
-import { describeStep, sortWarnings, splitFlags } from './plan-text.ts';
+import { describeStep, SEVERITY_LABELS, sortWarnings, splitFlags } from './plan-text.ts';
 import { serverContent } from './keep-server.ts';
 
 /** Message text with each flag name in code that does not wrap at its dashes. */
@@ -19,12 +19,6 @@ export function FlagText({ text }: { text: string }) {
     </>
   );
 }
-
-const SEVERITY_LABELS: Record<Plan['warnings'][number]['severity'], string> = {
-  error: 'Error',
-  warning: 'Warning',
-  info: 'Note',
-};
 
 interface Props {
   plan: Plan;

@@ -35,21 +35,12 @@ export interface FormState {
   errors: ReadonlyMap<string, string>;
 }
 
-/** Whether the reader typed something into a field. */
-function typed(raw: Record<string, string>, flag: string): boolean {
-  return (raw[flag] ?? '').trim() !== '';
-}
-
-/** Whether a health-check field does not apply: the gateway has no health-check data. */
-function healthCheckUnused(profiles: GatewayList, gatewayId: string, flag: string): boolean {
-  if (!HEALTH_CHECK_FLAGS.includes(flag)) return false;
-  return !byId(profiles.gateways, gatewayId, 'gateway').healthCheck;
-}
-
 /** Whether the form leaves the field out (see the module's comment). */
 export function fieldHidden(profiles: GatewayList, state: FormState, spec: FieldSpec): boolean {
-  if (typed(state.raw, spec.flag) || state.errors.has(spec.flag)) return false;
-  if (healthCheckUnused(profiles, state.gateway, spec.flag)) return true;
+  const typed = (state.raw[spec.flag] ?? '').trim() !== '';
+  if (typed || state.errors.has(spec.flag)) return false;
+  if (HEALTH_CHECK_FLAGS.includes(spec.flag) && !byId(profiles.gateways, state.gateway, 'gateway').healthCheck)
+    return true;
   return spec.onlyForOutput !== undefined && state.output !== spec.onlyForOutput;
 }
 

@@ -4,13 +4,11 @@
  */
 import { highlightLines } from './highlight.ts';
 
-/** A request to the worker. */
 export interface HighlightRequest {
   id: number;
   code: string;
 }
 
-/** The worker's answer to one request. */
 export type HighlightReply = { id: number; lines: string[] } | { id: number; error: string };
 
 self.onmessage = (event: MessageEvent<HighlightRequest>) => {

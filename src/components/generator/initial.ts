@@ -8,7 +8,6 @@ import { highlightHtml } from './highlight.ts';
 
 const defaults = resolveInputs({}, profiles).inputs;
 
-/** The manifest for all-default inputs. */
 const defaultManifest: string = emitManifest(plan(defaults, profiles), defaults, profiles, outputFacts.chart);
 
 /** The default manifest as highlighted HTML (highlight.ts), whose text is `defaultManifest` exactly. */

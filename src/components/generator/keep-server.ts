@@ -9,10 +9,7 @@ import type { ComponentChildren } from 'preact';
 const SERVER_HTML = { __html: '' };
 
 /** Props for an element's content: its children on the server, and on the client until `keep` is false. */
-export function serverContent(
-  keep: boolean,
-  children: ComponentChildren,
-): { children?: ComponentChildren; dangerouslySetInnerHTML?: { __html: string } } {
+export function serverContent(keep: boolean, children: ComponentChildren) {
   if (keep && typeof document !== 'undefined') return { dangerouslySetInnerHTML: SERVER_HTML };
   return { children };
 }

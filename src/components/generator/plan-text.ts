@@ -6,17 +6,16 @@
 import { FIELDS, fieldFor, type FieldSpec } from '../../model/fields.ts';
 import type { DerivationStep, Plan } from '../../model/plan.ts';
 import type { DrainInputs, FieldError } from '../../model/resolve.ts';
+import { SEVERITY_ORDER, type Severity } from '../../check/rules/findings.ts';
 
 type Warning = Plan['warnings'][number];
 
-const SEVERITY_ORDER: Record<string, number> = { error: 0, warning: 1, info: 2 };
+/** A severity as the plan's warnings and the checker's findings name it. */
+export const SEVERITY_LABELS: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
 
-/** Errors, then warnings, then notes; the plan's order otherwise. */
+/** Errors, then warnings, then notes; the plan's order otherwise (the sort is stable). */
 export function sortWarnings(warnings: readonly Warning[]): Warning[] {
-  return warnings
-    .map((w, i) => [w, i] as const)
-    .sort(([a, i], [b, j]) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3) || i - j)
-    .map(([w]) => w);
+  return [...warnings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }
 
 /**

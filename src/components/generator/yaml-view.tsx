@@ -27,17 +27,19 @@ export function useHighlighted(text: string, delayMs = 0): HighlightToken[][] | 
   return tokens && tokens.code === text ? tokens.lines : null;
 }
 
+const COPY_STATUS = {
+  idle: '',
+  copied: 'Copied to the clipboard.',
+  failed: 'Copy failed: select the text and copy it.',
+};
+
 /**
  * Copy `text` (or what a function gives at the click) to the clipboard; `status` is the sentence for 2.5 s after.
  * After a copy the button itself says so (`copied`) and the sentence is for screen readers only: shown, it covered
  * the first line under the buttons (a file tab). A failure is shown, since the reader has to act on it.
  */
-export function useCopy(text: string | (() => string)): {
-  onCopy: () => Promise<void>;
-  status: string;
-  copied: boolean;
-} {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+export function useCopy(text: string | (() => string)) {
+  const [state, setState] = useState<keyof typeof COPY_STATUS>('idle');
   useEffect(() => {
     if (state === 'idle') return;
     const handle = setTimeout(() => setState('idle'), 2500);
@@ -51,13 +53,7 @@ export function useCopy(text: string | (() => string)): {
       setState('failed');
     }
   };
-  const status =
-    state === 'copied'
-      ? 'Copied to the clipboard.'
-      : state === 'failed'
-        ? 'Copy failed: select the text and copy it.'
-        : '';
-  return { onCopy, status, copied: state === 'copied' };
+  return { onCopy, status: COPY_STATUS[state], copied: state === 'copied' };
 }
 
 /** Save `text` as a YAML file through a temporary link. */

@@ -9,7 +9,6 @@ import { standInGatewayLabel, standInLogLabel } from '../../lab/labels.ts';
 /** The outcomes the lab counts, in display order (error is the lab's own failure; it stays 0 in published data). */
 export const OUTCOME_KEYS = ['ok', 'refused', 'cut', 'aborted'] as const;
 
-/** One outcome kind. */
 export type OutcomeKey = (typeof OUTCOME_KEYS)[number];
 
 /** How each outcome is named and drawn: every lost kind has its own pattern and label, so colour is never needed. */
@@ -27,7 +26,6 @@ export interface LabBucket {
   refused: number;
   cut: number;
   aborted: number;
-  error: number;
 }
 
 /** A timeline event (model seconds after the deletion). */
@@ -57,7 +55,7 @@ export interface LabScenarioData {
     terminationGracePeriodSeconds: number;
     drainFlag: string | null;
   };
-  applied: { preStopSeconds: number; terminationGracePeriodSeconds: number; changes: string[] };
+  applied: { changes: string[] };
   prediction: {
     expect: string;
     refused: LabRange;
@@ -69,10 +67,7 @@ export interface LabScenarioData {
   runs: {
     seed: number;
     counts: Record<string, number>;
-    lost: number;
     noisy: boolean;
-    maxLagMs: number;
-    wallMs: number;
     attempts: number;
     podExitSeconds?: number | null;
   }[];
@@ -197,7 +192,6 @@ export function describeTimeline(s: LabScenarioData): string {
   return parts.join(' ');
 }
 
-/** The verdict in words. */
 export function verdictText(verdict: string): string {
   if (verdict === 'pass') return 'as the model predicts';
   if (verdict === 'contradiction') return 'contradicts the model';
@@ -205,11 +199,10 @@ export function verdictText(verdict: string): string {
   return 'lab error';
 }
 
-/** What the model predicts, in words. */
 export function predictionText(s: LabScenarioData): string {
   const p = s.prediction;
   if (p.expect === 'none') return 'The model predicts no lost request.';
-  const span = (r: { min: number | null; max: number | null }) => {
+  const span = (r: LabRange) => {
     const lo = Math.round(r.min ?? 0);
     const hi = Math.round(r.max ?? 0);
     return lo === hi ? `about ${lo}` : `about ${lo} to ${hi}`;

@@ -1,7 +1,6 @@
 /** Words and badge styles for profile values: mechanisms, bases, knob roles and drain kinds. */
 import type { Basis, DrainKind, KnobRole, Mechanism, ReleaseFact, ReleaseFactTopic } from '../../facts/profiles.ts';
 
-/** Starlight badge variants. */
 export type BadgeVariant = 'note' | 'tip' | 'caution' | 'danger' | 'success' | 'default';
 
 /** How a terminating pod stops getting new requests, in a few words. */

@@ -3,38 +3,25 @@
  * drain core gives for one gateway or model server with every other input at its default. Pages only display
  * these; every number comes from the core.
  */
-import type { Document } from 'yaml';
 import { manifestDocuments } from '../../emit/bundle.ts';
 import { documentText } from '../../emit/files.ts';
 import { extraManifestDocuments } from '../../emit/gateway-objects.ts';
 import { plan as planFor, type DerivationStep, type Plan } from '../../model/plan.ts';
 import type { Profiles } from '../../facts/profiles.ts';
-import { resolveInputs, type DrainInputs } from '../../model/resolve.ts';
+import { resolveInputs } from '../../model/resolve.ts';
 import { encodeQuery } from '../../model/url-state.ts';
 
 /** The generator's path; a preset link adds the query. */
 const GENERATOR_PATH = '/generator/';
 
 /** One extra manifest as the page shows it: the profile's id and kind, why, and the emitter's YAML text. */
-export interface ExtraManifestView {
-  id: string;
-  kind: string;
-  purpose: string;
-  yaml: string;
-}
+export type ExtraManifestView = ReturnType<typeof presetFor>['extras'][number];
 
-/** A preset: the resolved inputs, the plan, the extra manifests and the generator link that reproduces them. */
-export interface PresetView {
-  inputs: DrainInputs;
-  plan: Plan;
-  extras: ExtraManifestView[];
-  /** The whole manifest's documents, for pages that show more than the extras. */
-  documents: Document[];
-  generatorHref: string;
-}
-
-/** The preset for a gateway or model-server choice, every other input at its default. */
-export function presetFor(profiles: Profiles, raw: { gateway?: string; 'model-server'?: string }): PresetView {
+/**
+ * The preset for a gateway or model-server choice, every other input at its default: the resolved inputs, the plan,
+ * the extra manifests, the whole manifest's documents and the generator link that reproduces them.
+ */
+export function presetFor(profiles: Profiles, raw: { gateway?: string; 'model-server'?: string }) {
   const resolved = resolveInputs(raw, profiles);
   if (resolved.errors.length > 0) throw new Error(resolved.errors.map((e) => e.message).join('; '));
   const { inputs } = resolved;

@@ -10,6 +10,7 @@ import {
   buildTimeline,
   frontZoomSeconds,
   settingsFor,
+  type Fate,
   type Timeline as TimelineData,
   type TimelineOverrides,
 } from '../../model/timeline.ts';
@@ -31,12 +32,11 @@ interface Props {
 const SERVER_WIDTH = 640;
 
 /** One sentence that says what the chart shows. */
-function summaryOf(t: TimelineData): string {
-  const count = (fate: string) => t.requests.filter((r) => r.fate === fate).length;
+function summaryOf(t: TimelineData, count: Record<Fate, number>): string {
   return (
     `From deletion to SIGKILL at ${fmt(t.sigkillSeconds)}: SIGTERM at ${fmt(t.sigtermSeconds)}, `
     + `last routing path removed at ${fmt(t.lastRemovalSeconds)}. Of ${t.requests.length} example requests, `
-    + `${count('ok')} finish, ${count('refused')} refused, ${count('cut')} cut.`
+    + `${count.ok} finish, ${count.refused} refused, ${count.cut} cut.`
   );
 }
 
@@ -57,9 +57,8 @@ export function Timeline({ plan, profiles, overrides, heading = 'Drain timeline'
   }, []);
 
   const zoom = frontZoomSeconds(timeline);
-  const counts = Object.fromEntries(
-    ['ok', 'refused', 'cut'].map((f) => [f, timeline.requests.filter((r) => r.fate === f).length]),
-  );
+  const counts = { ok: 0, refused: 0, cut: 0 };
+  for (const r of timeline.requests) counts[r.fate]++;
   return (
     <figure
       class="tl not-content"
@@ -73,7 +72,7 @@ export function Timeline({ plan, profiles, overrides, heading = 'Drain timeline'
           {heading}
         </p>
         <p class="tl-summary" id={`${uid}-summary`} aria-live="polite">
-          {summaryOf(timeline)}
+          {summaryOf(timeline, counts)}
         </p>
       </figcaption>
       <div class="tl-chart" ref={box}>

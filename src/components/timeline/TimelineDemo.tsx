@@ -11,9 +11,8 @@ import type { TimelineOverrides } from '../../model/timeline.ts';
 import { Timeline } from './Timeline.tsx';
 
 /** The controls a page can show, in display order. */
-export type ControlId = 'gateway' | 'modelServer' | 'removal' | 'longest' | 'preStop' | 'drain' | 'grace';
-
-const ORDER: ControlId[] = ['gateway', 'modelServer', 'removal', 'longest', 'preStop', 'drain', 'grace'];
+const ORDER = ['gateway', 'modelServer', 'removal', 'longest', 'preStop', 'drain', 'grace'] as const;
+type ControlId = (typeof ORDER)[number];
 
 /** Model inputs by control, keyed by their drain-model flag. */
 const MODEL_FLAGS: Partial<Record<ControlId, string>> = {
@@ -37,7 +36,7 @@ interface Props {
   /** A name unique on the page; it prefixes every element id (islands cannot share a generated one). */
   id: string;
   /** Which controls to show; all by default. */
-  controls?: ControlId[];
+  controls?: readonly ControlId[];
   /** Starting values by control, as typed text. */
   initial?: Partial<Record<ControlId, string>>;
   heading?: string;
