@@ -163,12 +163,12 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     });
   }
 
-  const gatewaySettings = planGatewaySettings(gatewayById(profiles, inputs.gateway), inputs, {
-    maxRequestSeconds,
-    preStopSeconds,
-    drainSeconds,
-  });
-  derivation.push(...gatewaySettings.steps);
+  const { steps: gatewaySteps, ...gatewaySettings } = planGatewaySettings(
+    gatewayById(profiles, inputs.gateway),
+    inputs,
+    { maxRequestSeconds, preStopSeconds, drainSeconds },
+  );
+  derivation.push(...gatewaySteps);
 
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;
   const strategy = surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 };
@@ -254,10 +254,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     modelServerReleaseSource: release.source,
     drainFlagStatus: release.flagAt.kind,
     drainFlag,
-    gatewayRequestTimeoutSeconds: gatewaySettings.gatewayRequestTimeoutSeconds,
-    gatewayRequestTimeoutNeededSeconds: gatewaySettings.gatewayRequestTimeoutNeededSeconds,
-    gatewayDrainingSeconds: gatewaySettings.gatewayDrainingSeconds,
-    cappedGatewaySettings: gatewaySettings.cappedGatewaySettings,
+    ...gatewaySettings,
     strategy,
     progressDeadlineSeconds,
     ...rollout.fact,

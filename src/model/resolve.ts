@@ -143,6 +143,7 @@ const HEALTH_CHECK_KEYS = [
   'healthCheckIntervalSeconds',
   'healthCheckUnhealthyThreshold',
   'healthCheckTimeoutSeconds',
+  'propagationSeconds',
 ] as const;
 
 /** Rules that involve more than one field. A failing rule reverts the fields it names. */
@@ -153,8 +154,7 @@ function checkCombinations(
   errors: FieldError[],
 ): void {
   const gateway = gatewayById(profiles, inputs.gateway);
-  const healthCheckKeys = [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const;
-  const givenHealthCheck = healthCheckKeys.filter((k) => given[k] !== undefined);
+  const givenHealthCheck = HEALTH_CHECK_KEYS.filter((k) => given[k] !== undefined);
   if (givenHealthCheck.length > 0 && !gateway.healthCheck) {
     // Health-check settings describe gateways that notice a gone pod only by failed checks; the others are
     // described by their removal p99, so a mix of both would give two different numbers for one thing.
@@ -167,7 +167,7 @@ function checkCombinations(
           .map((g) => g.id)
           .join(', ')}); for ${gateway.id}, give removal-seconds instead`,
     });
-    for (const k of healthCheckKeys) inputs[k] = undefined;
+    for (const k of HEALTH_CHECK_KEYS) inputs[k] = undefined;
   } else if (givenHealthCheck.length > 0 && given.removalSeconds === undefined) {
     // Health-check settings replace the profile's removal number unless a removal is given as well.
     inputs.removalSeconds = undefined;
