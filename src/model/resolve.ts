@@ -104,10 +104,6 @@ export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId
   return defaults;
 }
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
 /**
  * Validate raw inputs keyed by flag (`max-output-tokens`) or key (`maxOutputTokens`).
  * Blank values count as not given. Unknown names, bad values and bad combinations become errors;
@@ -123,7 +119,8 @@ export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles):
       errors.push({ flag: name, message: `${quoteForMessage(name)} is not an input of the drain model` });
       continue;
     }
-    if (isBlank(value) && spec.kind !== 'bool') continue;
+    const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+    if (blank && spec.kind !== 'bool') continue;
     const parsed = parseValue(spec, value, profileIdsFor(spec, profiles));
     if (parsed.ok) given[spec.key] = parsed.value;
     else errors.push({ flag: spec.flag, message: parsed.message });
