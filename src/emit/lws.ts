@@ -8,9 +8,8 @@
  */
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
-import type { Profiles } from '../facts/profiles.ts';
+import type { ChartFacts, LwsFacts, Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
-import type { ChartFacts, LwsFacts } from '../facts/profiles.ts';
 import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument, routeTimeoutNote } from './bundle.ts';
 import { installLines } from './chart-install.ts';
 import { shellWord } from './shell.ts';

@@ -6,7 +6,8 @@ import { Document, isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'ya
 import type { ModelServerProfile } from '../../facts/profiles.ts';
 import type { Plan } from '../../model/plan.ts';
 import type { DrainInputs } from '../../model/resolve.ts';
-import { DOCUMENT_OPTIONS, TO_STRING } from '../options.ts';
+import { DOCUMENT_OPTIONS } from '../options.ts';
+import { documentText } from '../files.ts';
 import { ENGINE_TYPE_LABEL } from '../bundle.ts';
 import { policyRules, policyVariables, ruleLink, type PolicyRule } from './rules.ts';
 
@@ -158,7 +159,5 @@ export function policyDocuments(plan: Plan, inputs: DrainInputs, options: Policy
 
 /** The policy as YAML text, documents separated by `---`. */
 export function emitPolicy(plan: Plan, inputs: DrainInputs, options: PolicyOptions): string {
-  return policyDocuments(plan, inputs, options)
-    .map((d) => d.toString(TO_STRING))
-    .join('---\n');
+  return policyDocuments(plan, inputs, options).map(documentText).join('---\n');
 }
