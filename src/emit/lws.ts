@@ -50,11 +50,6 @@ function fill(template: string, values: Record<string, string>): string {
   });
 }
 
-/** The GPUs each pod of a group requests: the replica's GPUs split evenly over its nodes. */
-function gpusPerPod(inputs: DrainInputs): number {
-  return inputs.gpusPerReplica / inputs.nodesPerReplica;
-}
-
 function checkInputs(inputs: DrainInputs, profiles: Profiles, facts: LwsFacts): void {
   const server = modelServerById(profiles, inputs.modelServer);
   if (!facts.multiNode[server.id]) {
@@ -96,7 +91,8 @@ function workerPreStop(plan: Plan): Plan['preStopAction'] {
 function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, facts: LwsFacts, deployment: Obj): Obj {
   const server = modelServerById(profiles, inputs.modelServer);
   const launch = facts.multiNode[server.id];
-  const perPod = gpusPerPod(inputs);
+  // Each pod of a group requests the replica's GPUs split evenly over its nodes.
+  const perPod = inputs.gpusPerReplica / inputs.nodesPerReplica;
   const values = {
     server: serverWords(deployment.spec.template.spec.containers[0]).map(shellWord).join(' '),
     gpus: String(inputs.gpusPerReplica),
