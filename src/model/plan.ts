@@ -82,21 +82,15 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'SIGTERM waits for this sleep, so the server keeps accepting until every gateway has stopped routing to it.',
   });
 
-  let maxRequestSeconds: number;
-  let maxRequestFormula: string;
   const maxRequestDerived = inputs.maxRequestSeconds === undefined;
-  if (maxRequestDerived) {
-    const exact = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
-    maxRequestSeconds = ceilSeconds(exact);
-    maxRequestFormula = `${inputs.maxOutputTokens} tokens × ${roundMs(inputs.tpotMs)}ms × ${formatFactor(inputs.prefillOverheadPercent)} prefill = ${formatSeconds(exact)}, rounded up`;
-  } else {
-    maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds!);
-    maxRequestFormula = `${formatSeconds(inputs.maxRequestSeconds!)} given`;
-  }
+  const derived = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
+  const maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds ?? derived);
   derivation.push({
     field: 'maxRequestSeconds',
     value: maxRequestSeconds,
-    formula: maxRequestFormula,
+    formula: maxRequestDerived
+      ? `${inputs.maxOutputTokens} tokens × ${roundMs(inputs.tpotMs)}ms × ${formatFactor(inputs.prefillOverheadPercent)} prefill = ${formatSeconds(derived)}, rounded up`
+      : `${formatSeconds(inputs.maxRequestSeconds!)} given`,
     why: 'The longest request the drain must let finish.',
   });
 
