@@ -263,10 +263,10 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
     const line = problem.line ?? lineCounter.linePos(documents[index].range[0]).line;
     refused = [...(refused ?? []), { ...problem, document: index, line }];
   };
-  /** A message at an offset of the text, with its line and column. */
-  const problemAt = (offset: number, message: string): InputProblem => {
+  /** Refuse a document with a message at an offset of the text, with its line and column. */
+  const refuseAt = (index: number, offset: number, message: string) => {
     const pos = lineCounter.linePos(offset);
-    return { message, line: pos.line, column: pos.col };
+    refuse(index, { message, line: pos.line, column: pos.col });
   };
   for (const [index, doc] of documents.entries()) {
     const error = doc.errors[0];
@@ -280,23 +280,19 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
     }
     const scan = scanDocument(doc);
     if (scan.tooDeep !== undefined) {
-      refuse(
+      refuseAt(
         index,
-        problemAt(
-          scan.tooDeep,
-          `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
-        ),
+        scan.tooDeep,
+        `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
       );
       continue;
     }
     if (scan.duplicate) {
       const pos = lineCounter.linePos(scan.duplicate.offset);
-      refuse(
+      refuseAt(
         index,
-        problemAt(
-          scan.duplicate.offset,
-          `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
-        ),
+        scan.duplicate.offset,
+        `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
       );
       continue;
     }
@@ -310,12 +306,10 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
       // The expansion is bounded above, so yaml's own count (which refuses harmless repeated aliases) is off.
       value = doc.toJS({ maxAliasCount: -1 });
     } catch (caught) {
-      refuse(
+      refuseAt(
         index,
-        problemAt(
-          doc.contents?.range?.[0] ?? doc.range[0],
-          `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
-        ),
+        doc.contents?.range?.[0] ?? doc.range[0],
+        `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
       );
       continue;
     }
