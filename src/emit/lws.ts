@@ -216,28 +216,20 @@ export function lwsFiles(
   annotate(set, plan, inputs, facts, server.name);
   const gateway = gatewayById(profiles, inputs.gateway);
   const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  const pods = `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`;
   set.commentBefore = [
     set.commentBefore,
-    ...installLines(
-      inputs,
-      profiles,
-      chart,
-      `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`,
-    ),
+    ...installLines(inputs, profiles, chart, pods),
     ...(routeNote ? [routeNote] : []),
   ].join('\n');
+  const lwt = ['spec', 'leaderWorkerTemplate'];
   for (const template of ['leaderTemplate', 'workerTemplate'])
-    annotatePodAnnotations(set, ['spec', 'leaderWorkerTemplate', template, 'metadata'], plan, inputs, gateway);
+    annotatePodAnnotations(set, [...lwt, template, 'metadata'], plan, inputs, gateway);
   const note = facts.multiNode[server.id].note;
-  if (note)
-    keyAt(set, ['spec', 'leaderWorkerTemplate', 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore =
-      ` ${note}`;
+  if (note) keyAt(set, [...lwt, 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore = ` ${note}`;
   if (server.engineTypeNote)
-    keyAt(
-      set,
-      ['spec', 'leaderWorkerTemplate', 'leaderTemplate', 'metadata', 'labels'],
-      ENGINE_TYPE_LABEL,
-    ).commentBefore = ` ${server.engineTypeNote.summary}`;
+    keyAt(set, [...lwt, 'leaderTemplate', 'metadata', 'labels'], ENGINE_TYPE_LABEL).commentBefore =
+      ` ${server.engineTypeNote.summary}`;
   const rest = bundle.slice(1).filter((doc) => doc.get('kind') !== 'PodDisruptionBudget');
   const budget = budgetFor(plan, inputs);
   return [
