@@ -79,11 +79,9 @@ function yamlProblem(
     };
   }
   const hint = /\{\{|\{%/.test(text) ? TEMPLATE_HINT : '';
+  const at = place ? ` at line ${place.line}, column ${place.col}` : '';
   return {
-    message: `Not valid YAML${place ? ` at line ${place.line}, column ${place.col}` : ''}: ${first}.${hint}`.replace(
-      /\.\./,
-      '.',
-    ),
+    message: `Not valid YAML${at}: ${first}.${hint}`.replace(/\.\./, '.'),
     line: place?.line,
     column: place?.col,
   };
@@ -246,12 +244,8 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   const documents = parseAllDocuments(text, { ...KUBE_YAML, lineCounter, prettyErrors: true, uniqueKeys: false });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > limits.documents) {
-    return {
-      ok: false,
-      problem: {
-        message: `The input has ${documents.length} YAML documents; the checker reads at most ${limits.documents}.`,
-      },
-    };
+    const message = `The input has ${documents.length} YAML documents; the checker reads at most ${limits.documents}.`;
+    return { ok: false, problem: { message } };
   }
   const objects: ManifestObject[] = [];
   const strays: [number, string][] = [];
