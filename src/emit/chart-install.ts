@@ -95,19 +95,13 @@ export function installCommand(
   chart: ChartFacts,
   valuesFile?: string,
 ): string {
-  const head = [
-    'helm install',
-    shellWord(releaseName(inputs, chart)),
-    chart.repository,
-    '--version',
-    chart.release,
-    '--namespace',
-    shellWord(inputs.namespace),
-  ];
+  const release = shellWord(releaseName(inputs, chart));
+  const namespace = shellWord(inputs.namespace);
+  const head = `helm install ${release} ${chart.repository} --version ${chart.release} --namespace ${namespace}`;
   const values = valuesFile
     ? ['-f', shellWord(valuesFile)]
     : chartValues(inputs, profiles, chart).flatMap(([path, value]) => setFlags(path, value));
-  return [...head, ...values].join(' ');
+  return [head, ...values].join(' ');
 }
 
 /**

@@ -231,8 +231,7 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
     return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${lines}` : lines);
   };
   const full = at === edit.path.length;
-  const target = steps[at].node;
-  const flow = steps[at].flow;
+  const { node: target, flow } = steps[at];
 
   if (edit.op === 'splice') {
     if (!full || !isScalar(target) || typeof target.value !== 'string' || !target.range) return undefined;
