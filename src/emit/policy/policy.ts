@@ -108,12 +108,12 @@ function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): 
 function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): Document[] {
   const rules = policyRules(plan, inputs, options.servers);
   const enforce = options.actions.includes('Deny');
-  const match: Record<string, unknown> = {
-    resources: { kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'], operations: ['CREATE', 'UPDATE'] },
+  const resources: Record<string, unknown> = {
+    kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'],
+    operations: ['CREATE', 'UPDATE'],
   };
-  if (Object.keys(options.namespaceLabels).length > 0) {
-    (match.resources as Record<string, unknown>).namespaceSelector = { matchLabels: options.namespaceLabels };
-  }
+  if (Object.keys(options.namespaceLabels).length > 0)
+    resources.namespaceSelector = { matchLabels: options.namespaceLabels };
   const policy = new Document(
     {
       apiVersion: 'kyverno.io/v1',
@@ -133,7 +133,7 @@ function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOption
         rules: [
           {
             name: 'drain-pattern',
-            match: { any: [match] },
+            match: { any: [{ resources }] },
             celPreconditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
             validate: {
               cel: {
