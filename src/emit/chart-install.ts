@@ -48,11 +48,6 @@ export function chartValues(inputs: DrainInputs, profiles: Profiles, chart: Char
   ];
 }
 
-/** A value as Helm's --set reads it: a backslash before each comma and backslash (a comma would start another value). */
-function helmSetValue(value: string): string {
-  return value.replace(/[\\,]/g, (c) => `\\${c}`);
-}
-
 /**
  * The --set flags for a value, one per leaf: maps by dotted keys, lists by `[index]`. Text goes by --set-string, so
  * that Helm never reads a name such as `true`, `null` or `123` as another type (a `null` would drop the key); numbers
@@ -71,7 +66,8 @@ function setFlags(path: string, value: unknown): string[] {
     return ['--set', shellWord(`${path}=${value}`)];
   }
   if (typeof value !== 'string') throw new Error(`chart value ${path} has no text or number: ${String(value)}`);
-  return ['--set-string', shellWord(`${path}=${helmSetValue(value)}`)];
+  // Helm's --set reads a comma as the start of another value: a backslash goes before each comma and backslash.
+  return ['--set-string', shellWord(`${path}=${value.replace(/[\\,]/g, (c) => `\\${c}`)}`)];
 }
 
 /**
@@ -99,19 +95,13 @@ export function installCommand(
   chart: ChartFacts,
   valuesFile?: string,
 ): string {
-  const head = [
-    'helm install',
-    shellWord(releaseName(inputs, chart)),
-    chart.repository,
-    '--version',
-    chart.release,
-    '--namespace',
-    shellWord(inputs.namespace),
-  ];
+  const release = shellWord(releaseName(inputs, chart));
+  const namespace = shellWord(inputs.namespace);
+  const head = `helm install ${release} ${chart.repository} --version ${chart.release} --namespace ${namespace}`;
   const values = valuesFile
     ? ['-f', shellWord(valuesFile)]
     : chartValues(inputs, profiles, chart).flatMap(([path, value]) => setFlags(path, value));
-  return [...head, ...values].join(' ');
+  return [head, ...values].join(' ');
 }
 
 /**

@@ -6,9 +6,8 @@
  */
 import { Document, type Scalar } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
-import type { Profiles } from '../facts/profiles.ts';
+import type { ChartFacts, Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
-import type { ChartFacts } from '../facts/profiles.ts';
 import { manifestDocuments } from './bundle.ts';
 import {
   chartEppName,

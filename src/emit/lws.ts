@@ -8,9 +8,8 @@
  */
 import { Document } from 'yaml';
 import { formulaOf, type Plan } from '../model/plan.ts';
-import type { Profiles } from '../facts/profiles.ts';
+import type { ChartFacts, LwsFacts, Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById, type DrainInputs } from '../model/resolve.ts';
-import type { ChartFacts, LwsFacts } from '../facts/profiles.ts';
 import { ENGINE_TYPE_LABEL, manifestDocuments, podDisruptionBudgetDocument, routeTimeoutNote } from './bundle.ts';
 import { installLines } from './chart-install.ts';
 import { shellWord } from './shell.ts';
@@ -49,11 +48,6 @@ function fill(template: string, values: Record<string, string>): string {
     if (!(key in values)) throw new Error(`lws facts: unknown placeholder ${whole}`);
     return values[key];
   });
-}
-
-/** The GPUs each pod of a group requests: the replica's GPUs split evenly over its nodes. */
-function gpusPerPod(inputs: DrainInputs): number {
-  return inputs.gpusPerReplica / inputs.nodesPerReplica;
 }
 
 function checkInputs(inputs: DrainInputs, profiles: Profiles, facts: LwsFacts): void {
@@ -97,7 +91,8 @@ function workerPreStop(plan: Plan): Plan['preStopAction'] {
 function leaderWorkerSet(plan: Plan, inputs: DrainInputs, profiles: Profiles, facts: LwsFacts, deployment: Obj): Obj {
   const server = modelServerById(profiles, inputs.modelServer);
   const launch = facts.multiNode[server.id];
-  const perPod = gpusPerPod(inputs);
+  // Each pod of a group requests the replica's GPUs split evenly over its nodes.
+  const perPod = inputs.gpusPerReplica / inputs.nodesPerReplica;
   const values = {
     server: serverWords(deployment.spec.template.spec.containers[0]).map(shellWord).join(' '),
     gpus: String(inputs.gpusPerReplica),
@@ -221,28 +216,20 @@ export function lwsFiles(
   annotate(set, plan, inputs, facts, server.name);
   const gateway = gatewayById(profiles, inputs.gateway);
   const routeNote = routeTimeoutNote(plan, inputs, gateway);
+  const pods = `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`;
   set.commentBefore = [
     set.commentBefore,
-    ...installLines(
-      inputs,
-      profiles,
-      chart,
-      `the leader pods of LeaderWorkerSet ${inputs.name} (label app: ${inputs.name})`,
-    ),
+    ...installLines(inputs, profiles, chart, pods),
     ...(routeNote ? [routeNote] : []),
   ].join('\n');
+  const lwt = ['spec', 'leaderWorkerTemplate'];
   for (const template of ['leaderTemplate', 'workerTemplate'])
-    annotatePodAnnotations(set, ['spec', 'leaderWorkerTemplate', template, 'metadata'], plan, inputs, gateway);
+    annotatePodAnnotations(set, [...lwt, template, 'metadata'], plan, inputs, gateway);
   const note = facts.multiNode[server.id].note;
-  if (note)
-    keyAt(set, ['spec', 'leaderWorkerTemplate', 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore =
-      ` ${note}`;
+  if (note) keyAt(set, [...lwt, 'workerTemplate', 'spec', 'containers', 0], 'command').commentBefore = ` ${note}`;
   if (server.engineTypeNote)
-    keyAt(
-      set,
-      ['spec', 'leaderWorkerTemplate', 'leaderTemplate', 'metadata', 'labels'],
-      ENGINE_TYPE_LABEL,
-    ).commentBefore = ` ${server.engineTypeNote.summary}`;
+    keyAt(set, [...lwt, 'leaderTemplate', 'metadata', 'labels'], ENGINE_TYPE_LABEL).commentBefore =
+      ` ${server.engineTypeNote.summary}`;
   const rest = bundle.slice(1).filter((doc) => doc.get('kind') !== 'PodDisruptionBudget');
   const budget = budgetFor(plan, inputs);
   return [

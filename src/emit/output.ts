@@ -4,9 +4,8 @@
  * "Output form" select both come here.
  */
 import type { Plan } from '../model/plan.ts';
-import type { Profiles } from '../facts/profiles.ts';
+import type { OutputFacts, Profiles } from '../facts/profiles.ts';
 import type { DrainInputs } from '../model/resolve.ts';
-import type { OutputFacts } from '../facts/profiles.ts';
 import { emitManifest } from './bundle.ts';
 import { joinFiles, type EmittedOutput, type OutputFile } from './files.ts';
 import { patchFiles } from './patch.ts';

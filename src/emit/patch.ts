@@ -222,20 +222,13 @@ export function patchFiles(plan: Plan, inputs: DrainInputs, profiles: Profiles, 
   // of the plan too; the Deployment stays the reader's, and the InferencePool the chart's.
   const objects = documents.slice(1);
   const flag = flagPatchDocument(plan, inputs);
+  const withFlag = flag !== undefined;
+  const gatewayObjects = objects.some((doc) => doc.get('kind') !== 'PodDisruptionBudget');
+  const poolLines = expectedPoolLines(inputs, profiles, chart, gatewayObjects);
+  const unknown = unknownLines(plan, inputs, server.name, withFlag);
   const files = [
     fileOf(KUSTOMIZATION_FILE, 'lists your Deployment, the drain objects and the patches', [
-      kustomizationDocument(
-        inputs,
-        flag !== undefined,
-        objects.length > 0,
-        expectedPoolLines(
-          inputs,
-          profiles,
-          chart,
-          objects.some((doc) => doc.get('kind') !== 'PodDisruptionBudget'),
-        ),
-        unknownLines(plan, inputs, server.name, flag !== undefined),
-      ),
+      kustomizationDocument(inputs, withFlag, objects.length > 0, poolLines, unknown),
     ]),
     fileOf(PATCH_FILE, 'the drain settings, merged into your Deployment', [
       patchDocument(plan, inputs, bundle, server.name, profiles),

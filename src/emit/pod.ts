@@ -33,27 +33,15 @@ function probeObject(probe: PlannedProbe): Record<string, unknown> {
   };
 }
 
-/** Expand `{model}` and `{port}` in a profile's arguments. */
-function expandArgs(server: ModelServerProfile, inputs: DrainInputs): string[] {
-  return server.args.map((arg) => arg.replaceAll('{model}', inputs.model).replaceAll('{port}', String(inputs.port)));
-}
-
-/** The container's arguments: the profile's, the tensor-parallel flag (GPUs per replica), then the drain flag. */
+/** The container's arguments: the profile's, {model} and {port} filled in, then the tensor-parallel and drain flags. */
 function containerArgs(plan: Plan, inputs: DrainInputs, server: ModelServerProfile): string[] {
-  const args = expandArgs(server, inputs);
+  const args = server.args.map((arg) =>
+    arg.replaceAll('{model}', inputs.model).replaceAll('{port}', String(inputs.port)),
+  );
   const tensorParallel = server.deploy.tensorParallel.flag;
   if (tensorParallel) args.push(tensorParallel, String(inputs.gpusPerReplica));
   if (plan.drainFlag) args.push(`${plan.drainFlag.flag}=${plan.drainFlag.seconds}`);
   return args;
-}
-
-/** CPU and memory requests (estimates from the profile) for the replica's GPUs; memory includes /dev/shm. */
-function resourceRequests(inputs: DrainInputs, server: ModelServerProfile): { cpu: string; memory: string } {
-  const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
-  return {
-    cpu: String(cpuPerGpu * inputs.gpusPerReplica),
-    memory: `${memoryGiPerGpu * inputs.gpusPerReplica + server.deploy.shm.sizeLimitGi}Gi`,
-  };
 }
 
 /** The model-server container for a plan. */
@@ -63,8 +51,13 @@ function containerFor(plan: Plan, inputs: DrainInputs, server: ModelServerProfil
   container.args = containerArgs(plan, inputs, server);
   if (server.deploy.env.length > 0) container.env = server.deploy.env.map(({ name, value }) => ({ name, value }));
   container.ports = [{ name: 'http', containerPort: inputs.port }];
+  // CPU and memory requests are estimates from the profile for the replica's GPUs; memory includes /dev/shm.
+  const { cpuPerGpu, memoryGiPerGpu } = server.deploy.resources;
   container.resources = {
-    requests: resourceRequests(inputs, server),
+    requests: {
+      cpu: String(cpuPerGpu * inputs.gpusPerReplica),
+      memory: `${memoryGiPerGpu * inputs.gpusPerReplica + server.deploy.shm.sizeLimitGi}Gi`,
+    },
     limits: { 'nvidia.com/gpu': inputs.gpusPerReplica },
   };
   const mounts: Record<string, unknown>[] = [{ name: SHM_VOLUME, mountPath: '/dev/shm' }];
@@ -91,19 +84,16 @@ export function preStopSecondsPath(container: DocPath, action: 'sleep' | 'exec')
   return [...container, 'lifecycle', 'preStop', ...at];
 }
 
-/** The claim that holds the model repository, for servers that read one from a path. */
-function modelClaimName(inputs: DrainInputs, server: ModelServerProfile): string | undefined {
-  const model = server.deploy.modelVolume;
-  return model ? `${inputs.name}-${model.claimSuffix}` : undefined;
-}
-
 /** The pod's volumes: /dev/shm in memory, and the model repository's claim where the server needs one. */
 function podVolumes(inputs: DrainInputs, server: ModelServerProfile): Record<string, unknown>[] {
   const volumes: Record<string, unknown>[] = [
     { name: SHM_VOLUME, emptyDir: { medium: 'Memory', sizeLimit: `${server.deploy.shm.sizeLimitGi}Gi` } },
   ];
-  const claimName = modelClaimName(inputs, server);
-  if (claimName) volumes.push({ name: MODEL_VOLUME, persistentVolumeClaim: { claimName, readOnly: true } });
+  const model = server.deploy.modelVolume;
+  if (model) {
+    const claimName = `${inputs.name}-${model.claimSuffix}`;
+    volumes.push({ name: MODEL_VOLUME, persistentVolumeClaim: { claimName, readOnly: true } });
+  }
   return volumes;
 }
 

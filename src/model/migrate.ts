@@ -7,8 +7,7 @@
  * default time per output token (10 ms, from no source, → the sourced default in content/request-defaults.yaml), the
  * drain flag (v1 passed it to every release; v2 only to releases that have it) and the PodDisruptionBudget (new).
  */
-import type { Plan } from './plan.ts';
-import { plan as planFor, MODEL_VERSION } from './plan.ts';
+import { plan as planFor, MODEL_VERSION, type Plan } from './plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { fieldFor } from './fields.ts';
 import { modelServerById, resolveInputs } from './resolve.ts';

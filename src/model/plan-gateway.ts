@@ -2,9 +2,8 @@
  * The gateway's own settings a plan sizes (a request timeout, connection draining), for gateways whose profile
  * has them: each from a wanted value, kept between its floor (or default) and its maximum.
  */
-import type { CappedSetting, DerivationStep } from './plan-types.ts';
+import type { CappedSetting, DerivationStep, Plan } from './plan-types.ts';
 
-export type { CappedSetting } from './plan-types.ts';
 import type { GatewayProfile, GatewaySecondsSetting } from '../facts/profiles.ts';
 import type { DrainInputs } from './resolve.ts';
 import { ceilSeconds, formatFactor, formatSeconds } from './seconds.ts';
@@ -45,13 +44,13 @@ function sizeGatewaySetting(
 }
 
 /** The gateway settings of a plan, and the derivation steps that explain them. */
-export interface GatewaySettings {
-  gatewayRequestTimeoutSeconds: number | null;
-  gatewayRequestTimeoutNeededSeconds: number | null;
-  gatewayDrainingSeconds: number | null;
-  cappedGatewaySettings: CappedSetting[];
-  steps: DerivationStep[];
-}
+type GatewaySettings = Pick<
+  Plan,
+  | 'gatewayRequestTimeoutSeconds'
+  | 'gatewayRequestTimeoutNeededSeconds'
+  | 'gatewayDrainingSeconds'
+  | 'cappedGatewaySettings'
+> & { steps: DerivationStep[] };
 
 /** Size the gateway's request timeout and connection draining from the plan's longest request, preStop and drain. */
 export function planGatewaySettings(

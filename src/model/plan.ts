@@ -82,21 +82,15 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     why: 'SIGTERM waits for this sleep, so the server keeps accepting until every gateway has stopped routing to it.',
   });
 
-  let maxRequestSeconds: number;
-  let maxRequestFormula: string;
   const maxRequestDerived = inputs.maxRequestSeconds === undefined;
-  if (maxRequestDerived) {
-    const exact = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
-    maxRequestSeconds = ceilSeconds(exact);
-    maxRequestFormula = `${inputs.maxOutputTokens} tokens × ${roundMs(inputs.tpotMs)}ms × ${formatFactor(inputs.prefillOverheadPercent)} prefill = ${formatSeconds(exact)}, rounded up`;
-  } else {
-    maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds!);
-    maxRequestFormula = `${formatSeconds(inputs.maxRequestSeconds!)} given`;
-  }
+  const derived = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
+  const maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds ?? derived);
   derivation.push({
     field: 'maxRequestSeconds',
     value: maxRequestSeconds,
-    formula: maxRequestFormula,
+    formula: maxRequestDerived
+      ? `${inputs.maxOutputTokens} tokens × ${roundMs(inputs.tpotMs)}ms × ${formatFactor(inputs.prefillOverheadPercent)} prefill = ${formatSeconds(derived)}, rounded up`
+      : `${formatSeconds(inputs.maxRequestSeconds!)} given`,
     why: 'The longest request the drain must let finish.',
   });
 
@@ -163,12 +157,12 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     });
   }
 
-  const gatewaySettings = planGatewaySettings(gatewayById(profiles, inputs.gateway), inputs, {
-    maxRequestSeconds,
-    preStopSeconds,
-    drainSeconds,
-  });
-  derivation.push(...gatewaySettings.steps);
+  const { steps: gatewaySteps, ...gatewaySettings } = planGatewaySettings(
+    gatewayById(profiles, inputs.gateway),
+    inputs,
+    { maxRequestSeconds, preStopSeconds, drainSeconds },
+  );
+  derivation.push(...gatewaySteps);
 
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;
   const strategy = surge ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge: 0, maxUnavailable: 1 };
@@ -254,10 +248,7 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
     modelServerReleaseSource: release.source,
     drainFlagStatus: release.flagAt.kind,
     drainFlag,
-    gatewayRequestTimeoutSeconds: gatewaySettings.gatewayRequestTimeoutSeconds,
-    gatewayRequestTimeoutNeededSeconds: gatewaySettings.gatewayRequestTimeoutNeededSeconds,
-    gatewayDrainingSeconds: gatewaySettings.gatewayDrainingSeconds,
-    cappedGatewaySettings: gatewaySettings.cappedGatewaySettings,
+    ...gatewaySettings,
     strategy,
     progressDeadlineSeconds,
     ...rollout.fact,

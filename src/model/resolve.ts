@@ -104,10 +104,6 @@ export function defaultsFor(profiles: Profiles, gatewayId: string, modelServerId
   return defaults;
 }
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
 /**
  * Validate raw inputs keyed by flag (`max-output-tokens`) or key (`maxOutputTokens`).
  * Blank values count as not given. Unknown names, bad values and bad combinations become errors;
@@ -123,7 +119,8 @@ export function resolveInputs(raw: Record<string, unknown>, profiles: Profiles):
       errors.push({ flag: name, message: `${quoteForMessage(name)} is not an input of the drain model` });
       continue;
     }
-    if (isBlank(value) && spec.kind !== 'bool') continue;
+    const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+    if (blank && spec.kind !== 'bool') continue;
     const parsed = parseValue(spec, value, profileIdsFor(spec, profiles));
     if (parsed.ok) given[spec.key] = parsed.value;
     else errors.push({ flag: spec.flag, message: parsed.message });
@@ -143,6 +140,7 @@ const HEALTH_CHECK_KEYS = [
   'healthCheckIntervalSeconds',
   'healthCheckUnhealthyThreshold',
   'healthCheckTimeoutSeconds',
+  'propagationSeconds',
 ] as const;
 
 /** Rules that involve more than one field. A failing rule reverts the fields it names. */
@@ -153,8 +151,7 @@ function checkCombinations(
   errors: FieldError[],
 ): void {
   const gateway = gatewayById(profiles, inputs.gateway);
-  const healthCheckKeys = [...HEALTH_CHECK_KEYS, 'propagationSeconds'] as const;
-  const givenHealthCheck = healthCheckKeys.filter((k) => given[k] !== undefined);
+  const givenHealthCheck = HEALTH_CHECK_KEYS.filter((k) => given[k] !== undefined);
   if (givenHealthCheck.length > 0 && !gateway.healthCheck) {
     // Health-check settings describe gateways that notice a gone pod only by failed checks; the others are
     // described by their removal p99, so a mix of both would give two different numbers for one thing.
@@ -167,7 +164,7 @@ function checkCombinations(
           .map((g) => g.id)
           .join(', ')}); for ${gateway.id}, give removal-seconds instead`,
     });
-    for (const k of healthCheckKeys) inputs[k] = undefined;
+    for (const k of HEALTH_CHECK_KEYS) inputs[k] = undefined;
   } else if (givenHealthCheck.length > 0 && given.removalSeconds === undefined) {
     // Health-check settings replace the profile's removal number unless a removal is given as well.
     inputs.removalSeconds = undefined;

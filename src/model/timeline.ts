@@ -15,7 +15,7 @@
 import type { Plan } from './plan.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { gatewayById, modelServerById } from './resolve.ts';
-import { ceilSeconds, formatSeconds, roundMs } from './seconds.ts';
+import { ceilSeconds, formatSeconds as fmt, roundMs } from './seconds.ts';
 
 /** One routing path that sends new requests to the pod until its removal time. */
 export interface RemovalPath {
@@ -129,13 +129,6 @@ export interface Timeline {
   spanSeconds: number;
 }
 
-const fmt = formatSeconds;
-
-/** When a path stops sending new requests, in seconds after deletion. */
-function removalAt(path: RemovalPath, sigtermSeconds: number): number {
-  return roundMs((path.from === 'sigterm' ? sigtermSeconds : 0) + path.seconds);
-}
-
 /** The kubelet sends SIGTERM when the preStop sleep ends, or at the grace deadline if that comes first. */
 function sigtermAt(settings: TimelineSettings): number {
   return Math.min(settings.preStopSeconds, settings.terminationGracePeriodSeconds);
@@ -223,7 +216,11 @@ export function buildTimeline(settings: TimelineSettings): Timeline {
   const grace = settings.terminationGracePeriodSeconds;
   const sigterm = sigtermAt(settings);
   const stop = stopServingAt(settings);
-  const removals = settings.paths.map((path) => ({ path, atSeconds: removalAt(path, sigterm) }));
+  // Each path stops sending new requests its seconds after deletion, or after SIGTERM.
+  const removals = settings.paths.map((path) => ({
+    path,
+    atSeconds: roundMs((path.from === 'sigterm' ? sigterm : 0) + path.seconds),
+  }));
   const lastRemoval = Math.max(0, ...removals.map((r) => r.atSeconds));
   const requests = exampleRequests(settings, lastRemoval).map((r) => fateOf(r, settings));
   // A bounded drain may last its whole bound; an unbounded one lasts until the last accepted request ends.

@@ -59,10 +59,8 @@ export function diffLines(before: string, after: string): DiffLine[] {
       i++;
     }
   }
-  for (let k = 0; k < tail; k++)
-    out.push(
-      lineOf(' ', a[a.length - tail + k], { oldLine: a.length - tail + k + 1, newLine: b.length - tail + k + 1 }),
-    );
+  for (let k = a.length - tail; k < a.length; k++)
+    out.push(lineOf(' ', a[k], { oldLine: k + 1, newLine: k + 1 + b.length - a.length }));
   return out;
 }
 

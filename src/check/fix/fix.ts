@@ -30,10 +30,10 @@ export interface FixedManifest {
 
 /** The value for the rest of a path: `['a', 0]` and `v` give `{ a: [v] }`. */
 function nested(rest: readonly Segment[], value: unknown): unknown {
-  return rest.reduceRight<unknown>((inner, segment) => {
-    if (typeof segment === 'number') return [inner];
-    return { [segment]: inner };
-  }, value);
+  return rest.reduceRight<unknown>(
+    (inner, segment) => (typeof segment === 'number' ? [inner] : { [segment]: inner }),
+    value,
+  );
 }
 
 /** A node along a path, with whether any collection on the way is in flow style. */
@@ -231,8 +231,7 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
     return splice(where, where, where === text.length && !text.endsWith('\n') ? `\n${lines}` : lines);
   };
   const full = at === edit.path.length;
-  const target = steps[at].node;
-  const flow = steps[at].flow;
+  const { node: target, flow } = steps[at];
 
   if (edit.op === 'splice') {
     if (!full || !isScalar(target) || typeof target.value !== 'string' || !target.range) return undefined;
@@ -284,11 +283,10 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
         typeof edit.value === 'string' && typeof target.value === 'string'
           ? rewriteString(text, target, edit.value)
           : inlineScalar(edit.value);
-      const hasComment = Boolean(target.comment);
       return splice(
         target.range[0],
         target.range[1],
-        hasComment ? rendered : withComment(text, target.range[1], rendered, edit.comment, flow),
+        target.comment ? rendered : withComment(text, target.range[1], rendered, edit.comment, flow),
       );
     }
     if (isCollection(target) && !primitive) {

@@ -17,17 +17,13 @@ function sameValue(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
 }
 
-/** The value an edit's path holds now, or undefined when no object of its document holds the path. */
-function currentValue(manifest: Manifest, edit: Edit): unknown {
+/** Whether one edit writes what is already there. */
+function editChangesNothing(manifest: Manifest, edit: Edit): boolean {
+  // The value the edit's path holds now; undefined when no object of its document holds the path.
   const object = manifest.objects.find(
     (o) => o.document === edit.document && o.base.every((segment, i) => edit.path[i] === segment),
   );
-  return object ? valueAt(object.value, edit.path.slice(object.base.length)) : undefined;
-}
-
-/** Whether one edit writes what is already there. */
-function editChangesNothing(manifest: Manifest, edit: Edit): boolean {
-  const now = currentValue(manifest, edit);
+  const now = object ? valueAt(object.value, edit.path.slice(object.base.length)) : undefined;
   if (edit.op === 'set') return now !== undefined && sameValue(now, edit.value);
   if (edit.op === 'splice') return typeof now === 'string' && now.slice(edit.start, edit.end) === edit.value;
   return false;

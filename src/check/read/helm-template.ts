@@ -3,8 +3,7 @@
  * chart's template, not what the API server receives: a value the template fills in, an `if` that drops a block,
  * a `toYaml` that inserts one are all decided at render time, so any finding on the raw text could be wrong.
  */
-import type { InputProblem } from './guard-input.ts';
-import { positionOf } from './guard-input.ts';
+import { positionOf, type InputProblem } from './guard-input.ts';
 
 /**
  * A Go template action as Helm charts write it: `{{` (with optional `-` trim marker), then one of Helm's built-in

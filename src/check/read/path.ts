@@ -23,13 +23,8 @@ export function formatPath(path: NodePath): string {
 export function valueAt(root: unknown, path: NodePath): unknown {
   let node = root;
   for (const segment of path) {
-    if (typeof segment === 'number') {
-      if (!Array.isArray(node)) return undefined;
-      node = node[segment];
-    } else {
-      if (!isRecord(node)) return undefined;
-      node = node[segment];
-    }
+    if (typeof segment === 'number' ? !Array.isArray(node) : !isRecord(node)) return undefined;
+    node = (node as Record<Segment, unknown>)[segment];
   }
   return node;
 }

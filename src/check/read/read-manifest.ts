@@ -79,11 +79,9 @@ function yamlProblem(
     };
   }
   const hint = /\{\{|\{%/.test(text) ? TEMPLATE_HINT : '';
+  const at = place ? ` at line ${place.line}, column ${place.col}` : '';
   return {
-    message: `Not valid YAML${place ? ` at line ${place.line}, column ${place.col}` : ''}: ${first}.${hint}`.replace(
-      /\.\./,
-      '.',
-    ),
+    message: `Not valid YAML${at}: ${first}.${hint}`.replace(/\.\./, '.'),
     line: place?.line,
     column: place?.col,
   };
@@ -246,12 +244,8 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
   const documents = parseAllDocuments(text, { ...KUBE_YAML, lineCounter, prettyErrors: true, uniqueKeys: false });
   if (!Array.isArray(documents)) return { ok: false, problem: { message: 'The input has no YAML documents.' } };
   if (documents.length > limits.documents) {
-    return {
-      ok: false,
-      problem: {
-        message: `The input has ${documents.length} YAML documents; the checker reads at most ${limits.documents}.`,
-      },
-    };
+    const message = `The input has ${documents.length} YAML documents; the checker reads at most ${limits.documents}.`;
+    return { ok: false, problem: { message } };
   }
   const objects: ManifestObject[] = [];
   const strays: [number, string][] = [];
@@ -263,10 +257,10 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
     const line = problem.line ?? lineCounter.linePos(documents[index].range[0]).line;
     refused = [...(refused ?? []), { ...problem, document: index, line }];
   };
-  /** A message at an offset of the text, with its line and column. */
-  const problemAt = (offset: number, message: string): InputProblem => {
+  /** Refuse a document with a message at an offset of the text, with its line and column. */
+  const refuseAt = (index: number, offset: number, message: string) => {
     const pos = lineCounter.linePos(offset);
-    return { message, line: pos.line, column: pos.col };
+    refuse(index, { message, line: pos.line, column: pos.col });
   };
   for (const [index, doc] of documents.entries()) {
     const error = doc.errors[0];
@@ -280,23 +274,19 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
     }
     const scan = scanDocument(doc);
     if (scan.tooDeep !== undefined) {
-      refuse(
+      refuseAt(
         index,
-        problemAt(
-          scan.tooDeep,
-          `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
-        ),
+        scan.tooDeep,
+        `Document ${index + 1} nests more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is that deep.`,
       );
       continue;
     }
     if (scan.duplicate) {
       const pos = lineCounter.linePos(scan.duplicate.offset);
-      refuse(
+      refuseAt(
         index,
-        problemAt(
-          scan.duplicate.offset,
-          `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
-        ),
+        scan.duplicate.offset,
+        `Not valid YAML at line ${pos.line}, column ${pos.col}: the key ${JSON.stringify(scan.duplicate.key.slice(0, 60))} appears twice in one mapping (map keys must be unique).`,
       );
       continue;
     }
@@ -310,12 +300,10 @@ export function readManifest(input: string, limits: ReadLimits = INPUT_LIMITS): 
       // The expansion is bounded above, so yaml's own count (which refuses harmless repeated aliases) is off.
       value = doc.toJS({ maxAliasCount: -1 });
     } catch (caught) {
-      refuse(
+      refuseAt(
         index,
-        problemAt(
-          doc.contents?.range?.[0] ?? doc.range[0],
-          `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
-        ),
+        doc.contents?.range?.[0] ?? doc.range[0],
+        `Document ${index + 1} is not valid YAML: ${(caught as Error).message.replace(/\.$/, '')}.`,
       );
       continue;
     }

@@ -166,16 +166,13 @@ function readInline(text: string, depth: number, sink: NodeLines | undefined, li
 
 /** The lines of a document, with a cursor that skips blank and comment lines. */
 class Lines {
-  readonly texts: string[];
-  readonly indents: number[];
+  readonly texts: string[] = [];
+  readonly indents: number[] = [];
   /** The line of each, in the input (the text starts on line `firstLine`). */
-  readonly numbers: number[];
+  readonly numbers: number[] = [];
   at = 0;
 
   constructor(text: string, firstLine: number) {
-    this.texts = [];
-    this.indents = [];
-    this.numbers = [];
     let lineNo = firstLine - 1;
     for (const raw of text.split('\n')) {
       lineNo++;

@@ -6,7 +6,8 @@ import { Document, isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'ya
 import type { ModelServerProfile } from '../../facts/profiles.ts';
 import type { Plan } from '../../model/plan.ts';
 import type { DrainInputs } from '../../model/resolve.ts';
-import { DOCUMENT_OPTIONS, TO_STRING } from '../options.ts';
+import { DOCUMENT_OPTIONS } from '../options.ts';
+import { documentText } from '../files.ts';
 import { ENGINE_TYPE_LABEL } from '../bundle.ts';
 import { policyRules, policyVariables, ruleLink, type PolicyRule } from './rules.ts';
 
@@ -107,12 +108,12 @@ function vapDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): 
 function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOptions): Document[] {
   const rules = policyRules(plan, inputs, options.servers);
   const enforce = options.actions.includes('Deny');
-  const match: Record<string, unknown> = {
-    resources: { kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'], operations: ['CREATE', 'UPDATE'] },
+  const resources: Record<string, unknown> = {
+    kinds: ['apps/v1/Deployment', 'apps/v1/StatefulSet'],
+    operations: ['CREATE', 'UPDATE'],
   };
-  if (Object.keys(options.namespaceLabels).length > 0) {
-    (match.resources as Record<string, unknown>).namespaceSelector = { matchLabels: options.namespaceLabels };
-  }
+  if (Object.keys(options.namespaceLabels).length > 0)
+    resources.namespaceSelector = { matchLabels: options.namespaceLabels };
   const policy = new Document(
     {
       apiVersion: 'kyverno.io/v1',
@@ -132,7 +133,7 @@ function kyvernoDocuments(plan: Plan, inputs: DrainInputs, options: PolicyOption
         rules: [
           {
             name: 'drain-pattern',
-            match: { any: [match] },
+            match: { any: [{ resources }] },
             celPreconditions: [{ name: 'serves-an-inference-pool', expression: MATCH_EXPRESSION }],
             validate: {
               cel: {
@@ -158,7 +159,5 @@ export function policyDocuments(plan: Plan, inputs: DrainInputs, options: Policy
 
 /** The policy as YAML text, documents separated by `---`. */
 export function emitPolicy(plan: Plan, inputs: DrainInputs, options: PolicyOptions): string {
-  return policyDocuments(plan, inputs, options)
-    .map((d) => d.toString(TO_STRING))
-    .join('---\n');
+  return policyDocuments(plan, inputs, options).map(documentText).join('---\n');
 }

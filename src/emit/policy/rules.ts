@@ -14,7 +14,7 @@
  * server the pod's engine-type label names and its image or command confirms.
  */
 import type { ModelServerProfile } from '../../facts/profiles.ts';
-import type { Plan } from '../../model/plan.ts';
+import { formulaOf, type Plan } from '../../model/plan.ts';
 import type { DrainInputs } from '../../model/resolve.ts';
 import { formatSeconds as s } from '../../model/seconds.ts';
 import { ENGINE_TYPE_LABEL } from '../bundle.ts';
@@ -265,9 +265,9 @@ export function policyRules(plan: Plan, inputs: DrainInputs, servers: readonly M
   return rules;
 }
 
+/** The drain budget's arithmetic and value. */
 function formulaText(plan: Plan): string {
-  const step = plan.derivation.find((d) => d.field === 'drainSeconds');
-  return step ? `${step.formula} = ${s(plan.drainSeconds)}` : s(plan.drainSeconds);
+  return `${formulaOf(plan, 'drainSeconds')} = ${s(plan.drainSeconds)}`;
 }
 
 /** The codes the policies cover: the checker's single-object rules at error severity. */

@@ -97,14 +97,7 @@ export const extraManifest = z
     }
   })
   // The object's kind, for headings and tables.
-  .transform(({ id, purpose, sources, manifest, comments }) => ({
-    id,
-    kind: manifest.kind,
-    purpose,
-    sources,
-    manifest,
-    comments,
-  }));
+  .transform(({ id, ...rest }) => ({ id, kind: rest.manifest.kind, ...rest }));
 
 /** A Kubernetes object a gateway needs beside the Deployment and InferencePool, as a template. */
 export type ExtraManifest = z.output<typeof extraManifest>;

@@ -148,10 +148,11 @@ function checkExtraManifests(
 }
 
 /**
- * Every fact of a gateway profile that must cite a source. Gaps that report a missing source need none, and neither
- * does the status of a profile with no GatewayClass (the custom profile, whose status is Hitless's own).
+ * What the ledger finds wrong with a gateway profile (empty when every fact is sourced). Every fact must cite a
+ * source but gaps that report a missing source, and the status of a profile with no GatewayClass (the custom
+ * profile, whose status is Hitless's own).
  */
-function gatewayEntries(g: GatewayProfile): LedgerEntry[] {
+export function gatewayLedgerProblems(g: GatewayProfile): string[] {
   const entries: LedgerEntry[] = [{ path: 'mechanismSources', sources: g.mechanismSources }];
   if (g.gatewayClassNames.length > 0) entries.push({ path: 'statusSources', sources: g.statusSources });
   if (g.ownKinds.length > 0) entries.push({ path: 'ownKindsSources', sources: g.ownKindsSources ?? [] });
@@ -167,12 +168,7 @@ function gatewayEntries(g: GatewayProfile): LedgerEntry[] {
   g.gaps.forEach((gap, i) => {
     if (gap.kind === 'conflict') entries.push({ path: `gaps[${i}].sources`, sources: gap.sources });
   });
-  return entries;
-}
-
-/** What the ledger finds wrong with a gateway profile (empty when every fact is sourced). */
-export function gatewayLedgerProblems(g: GatewayProfile): string[] {
-  return ledgerProblems(gatewayEntries(g), g.sources);
+  return ledgerProblems(entries, g.sources);
 }
 
 /** A gateway data file: its fields, the rules between them and the facts ledger. */

@@ -187,8 +187,11 @@ function isRegExp(pattern: string): boolean {
   }
 }
 
-/** Every fact of a model-server profile that must cite a source; the per-release facts also need a range. */
-function modelServerEntries(m: ModelServerProfile): LedgerEntry[] {
+/**
+ * What the ledger finds wrong with a model-server profile (empty when every fact is sourced and ranged): every fact
+ * must cite a source, and the per-release facts also need a range.
+ */
+export function modelServerLedgerProblems(m: ModelServerProfile): string[] {
   const entries: LedgerEntry[] = [
     { path: 'drain.sources', sources: m.drain.sources },
     { path: 'probes.sources', sources: m.probes.sources },
@@ -206,12 +209,7 @@ function modelServerEntries(m: ModelServerProfile): LedgerEntry[] {
       range: { since: f.since, until: f.until, rangeNote: f.rangeNote },
     }),
   );
-  return entries;
-}
-
-/** What the ledger finds wrong with a model-server profile (empty when every fact is sourced and ranged). */
-export function modelServerLedgerProblems(m: ModelServerProfile): string[] {
-  return ledgerProblems(modelServerEntries(m), m.sources);
+  return ledgerProblems(entries, m.sources);
 }
 
 /** A model-server data file: its fields, the rules between them and the facts ledger. */

@@ -30,14 +30,7 @@ export const rule = defineRule({
   fix: (ctx) => {
     const { plan, targets: t } = ctx;
     const f = readFlag(ctx);
-    return (
-      f
-      && flagFix(
-        ctx,
-        f.flag,
-        f.target,
-        `${s(t.graceTarget)} grace - ${s(t.preStopTarget)} preStop - ${s(plan.teardownSeconds)} teardown`,
-      )
-    );
+    const why = `${s(t.graceTarget)} grace - ${s(t.preStopTarget)} preStop - ${s(plan.teardownSeconds)} teardown`;
+    return f && flagFix(ctx, f.flag, f.target, why);
   },
 });

@@ -28,43 +28,28 @@ export const rule = defineRule({
         : `a ${s(t.preStopTarget)} preStop sleep`;
     // A server that does not drain (drain budget 0) cuts its requests at SIGTERM whatever the grace period: only the
     // preStop sleep and the teardown need the time, and a grace period shorter than the sleep kills the pod mid-sleep.
-    if (plan.drainSeconds === 0 && left < 0) {
-      return [
-        {
-          severity: 'error' as const,
-          path,
-          message:
-            `SIGKILL comes ${s(t.graceNow)} after deletion${source}, before ${sleep} ends: the pod is killed while gateways may still route to it. `
-            + `${noDrain}, so the grace period needs the sleep and ${s(plan.teardownSeconds)} teardown: ${s(t.preStopTarget + plan.teardownSeconds)}.`,
-        },
-      ];
-    }
-    if (plan.drainSeconds > 0 && left < plan.maxRequestSeconds) {
-      return [
-        {
-          severity: 'error' as const,
-          path,
-          message:
-            `SIGKILL comes ${s(t.graceNow)} after deletion${source}: after ${sleep} that leaves ${left > 0 ? s(left) : 'no time'} to drain, `
-            + `less than the ${s(plan.maxRequestSeconds)} longest request, so long requests are cut mid-stream.`,
-        },
-      ];
-    }
-    if (t.graceNow < t.preStopTarget + plan.drainSeconds + plan.teardownSeconds) {
-      return [
-        {
-          severity: 'warning' as const,
-          path,
-          message:
-            plan.drainSeconds > 0
-              ? `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
-                + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`
-              : `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep} and ${s(plan.teardownSeconds)} teardown need `
-                + `${s(t.preStopTarget + plan.teardownSeconds)} (${noDrain}): the teardown is cut short.`,
-        },
-      ];
-    }
-    return [];
+    const verdict = (severity: 'error' | 'warning', message: string): Verdict[] => [{ severity, path, message }];
+    if (plan.drainSeconds === 0 && left < 0)
+      return verdict(
+        'error',
+        `SIGKILL comes ${s(t.graceNow)} after deletion${source}, before ${sleep} ends: the pod is killed while gateways may still route to it. `
+          + `${noDrain}, so the grace period needs the sleep and ${s(plan.teardownSeconds)} teardown: ${s(t.preStopTarget + plan.teardownSeconds)}.`,
+      );
+    if (plan.drainSeconds > 0 && left < plan.maxRequestSeconds)
+      return verdict(
+        'error',
+        `SIGKILL comes ${s(t.graceNow)} after deletion${source}: after ${sleep} that leaves ${left > 0 ? s(left) : 'no time'} to drain, `
+          + `less than the ${s(plan.maxRequestSeconds)} longest request, so long requests are cut mid-stream.`,
+      );
+    if (t.graceNow >= t.preStopTarget + plan.drainSeconds + plan.teardownSeconds) return [];
+    return verdict(
+      'warning',
+      plan.drainSeconds > 0
+        ? `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep}, the ${s(plan.drainSeconds)} drain budget and `
+            + `${s(plan.teardownSeconds)} teardown need ${s(t.preStopTarget + plan.drainSeconds + plan.teardownSeconds)}: the drain\u2019s headroom or the teardown is cut short.`
+        : `SIGKILL comes ${s(t.graceNow)} after deletion${source}, but ${sleep} and ${s(plan.teardownSeconds)} teardown need `
+            + `${s(t.preStopTarget + plan.teardownSeconds)} (${noDrain}): the teardown is cut short.`,
+    );
   },
   fix: graceFix,
 });

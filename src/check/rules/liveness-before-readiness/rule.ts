@@ -1,5 +1,5 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { setFix, type WorkloadContext } from '../context.ts';
+import { setFix } from '../context.ts';
 import { readProbe } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 
@@ -24,20 +24,12 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: (ctx) => {
-    const { liveness, threshold, why } = raisedThreshold(ctx);
-    return setFix(ctx.object, [...liveness.path, 'failureThreshold'], threshold, why);
+  // The liveness failureThreshold that waits out the readiness window.
+  fix: ({ container, object, plan }) => {
+    const liveness = readProbe(container, 'livenessProbe')!;
+    const readinessWindow = Number(plan.derivation.find((d) => d.field === 'readinessProbe.window')?.value);
+    const threshold = Math.ceil(readinessWindow / liveness.periodSeconds);
+    const why = `${s(liveness.periodSeconds)} period × ${threshold} ≥ ${s(readinessWindow)} readiness window`;
+    return setFix(object, [...liveness.path, 'failureThreshold'], threshold, why);
   },
 });
-
-/** The liveness failureThreshold that waits out the readiness window, and the arithmetic. */
-function raisedThreshold({ container, plan }: WorkloadContext) {
-  const liveness = readProbe(container, 'livenessProbe')!;
-  const readinessWindow = Number(plan.derivation.find((d) => d.field === 'readinessProbe.window')?.value);
-  const threshold = Math.ceil(readinessWindow / liveness.periodSeconds);
-  return {
-    liveness,
-    threshold,
-    why: `${s(liveness.periodSeconds)} period × ${threshold} ≥ ${s(readinessWindow)} readiness window`,
-  };
-}

@@ -49,17 +49,8 @@ export const rule = defineRule({
   fix: (ctx) => {
     const seconds = ctx.targets.preStopTarget + ctx.plan.drainSeconds;
     const path = [...ctx.workload.serving.path, 'metadata', 'annotations', WAIT];
-    return {
-      text: `${WAIT}: "${seconds}" (the ${s(ctx.targets.preStopTarget)} preStop + ${s(ctx.plan.drainSeconds)} drain)`,
-      edits: [
-        setEdit(
-          ctx.object,
-          path,
-          String(seconds),
-          ` the ${s(ctx.targets.preStopTarget)} preStop + ${s(ctx.plan.drainSeconds)} drain`,
-        ),
-      ],
-    };
+    const why = `the ${s(ctx.targets.preStopTarget)} preStop + ${s(ctx.plan.drainSeconds)} drain`;
+    return { text: `${WAIT}: "${seconds}" (${why})`, edits: [setEdit(ctx.object, path, String(seconds), ` ${why}`)] };
   },
 });
 

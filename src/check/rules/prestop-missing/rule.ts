@@ -8,9 +8,7 @@ import { plannedHook } from '../shared/prestop.ts';
 import { defineRule, type Verdict } from '../rule.ts';
 
 /** A container without a preStop hook, and why it serves. */
-interface Hookless extends Verdict {
-  target: Container;
-}
+type Hookless = Verdict & { target: Container };
 
 /**
  * Why another container of the pod serves requests too (so it must outlast the removal as the model server does):

@@ -18,26 +18,22 @@ export const rule = defineRule({
   appliesTo: (ctx) => ctx.serverKnown,
   check: ({ container, server }): Verdict[] => {
     const readiness = readProbe(container, 'readinessProbe');
-    if (
-      readiness
-      && readiness.value.tcpSocket !== undefined
-      && server.probes.listensBeforeReady
-      && server.probes.readiness.path
-    )
+    const profilePath = server.probes.readiness.path;
+    if (!readiness || !profilePath) return [];
+    if (readiness.value.tcpSocket !== undefined && server.probes.listensBeforeReady)
       return [
         {
           severity: 'warning',
           path: [...readiness.path, 'tcpSocket'],
           message:
             `The readiness probe only checks that the port accepts connections, which ${server.name} does before its model has loaded `
-            + `(${server.probes.readiness.path} answers an error until then): a new pod is counted ready, and sent requests, while it cannot serve them. `
-            + `Probe ${server.probes.readiness.path} with httpGet instead.`,
+            + `(${profilePath} answers an error until then): a new pod is counted ready, and sent requests, while it cannot serve them. `
+            + `Probe ${profilePath} with httpGet instead.`,
         },
       ];
-    const httpGet = readiness?.value.httpGet as { path?: unknown } | undefined;
+    const httpGet = readiness.value.httpGet as { path?: unknown } | undefined;
     const readinessPath = typeof httpGet?.path === 'string' ? httpGet.path : undefined;
-    const profilePath = server.probes.readiness.path;
-    if (!readiness || !readinessPath || !profilePath || readinessPath === profilePath) return [];
+    if (!readinessPath || readinessPath === profilePath) return [];
     return [
       {
         severity: 'info',

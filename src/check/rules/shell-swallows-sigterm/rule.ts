@@ -29,25 +29,17 @@ export const rule = defineRule({
     const found = execless(ctx);
     if (!found) return [];
     const { container, server } = ctx;
-    if (found.bashWouldExec)
-      return [
-        {
-          severity: 'warning',
-          path: found.path,
-          message:
-            `${found.script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec as its last command. `
-            + `Where ${found.script.shell} is dash (Debian and Ubuntu images) it forks: SIGTERM reaches the shell, not ${server.name}, so the server never drains `
-            + 'and is killed when the grace period ends. Where it is bash (RHEL and UBI images) it replaces itself with the command. '
-            + 'The checker cannot tell which the image has; exec is right for both.',
-        },
-      ];
     return [
       {
-        severity: 'error',
+        severity: found.bashWouldExec ? 'warning' : 'error',
         path: found.path,
-        message:
-          `${found.script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec: SIGTERM reaches the shell, not ${server.name}, `
-          + 'so the server never drains and is killed when the grace period ends.',
+        message: found.bashWouldExec
+          ? `${found.script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec as its last command. `
+            + `Where ${found.script.shell} is dash (Debian and Ubuntu images) it forks: SIGTERM reaches the shell, not ${server.name}, so the server never drains `
+            + 'and is killed when the grace period ends. Where it is bash (RHEL and UBI images) it replaces itself with the command. '
+            + 'The checker cannot tell which the image has; exec is right for both.'
+          : `${found.script.shell} is PID 1 of the ${container.name} container and starts ${server.name} without exec: SIGTERM reaches the shell, not ${server.name}, `
+            + 'so the server never drains and is killed when the grace period ends.',
       },
     ];
   },

@@ -15,11 +15,11 @@ import { formatSeconds as s } from '../../../model/seconds.ts';
 import { objectName } from '../context.ts';
 import { readPreStop, sidecarsOf } from '../../workload/pod.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
+import { defineRule, type PlannedVerdict } from '../rule.ts';
+import { manualFix } from '../findings.ts';
 
 /** The first Kubernetes minor release that enables native sidecars by default (SidecarContainers beta). */
 const SIDECARS_FROM_MINOR = 29;
-import { defineRule, type PlannedVerdict } from '../rule.ts';
-import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'sidecar-serves-pool',
@@ -42,41 +42,29 @@ export const rule = defineRule({
           const port = pool.targetPorts.find((p) => sidecar.ports.some((q) => q.containerPort === p.number));
           if (!port) continue;
           const { plan, targets: t, container: server, inputs } = target;
-          const path = [...sidecar.path, 'restartPolicy'];
-          const minor = Number(inputs.kubernetesVersion.split('.')[1]);
+          const below = Number(inputs.kubernetesVersion.split('.')[1]) < SIDECARS_FROM_MINOR;
           const name = `The ${sidecar.name} sidecar of ${objectName(target.object)}`;
-          if (minor < SIDECARS_FROM_MINOR) {
-            verdicts.push({
-              severity: 'error',
-              object: target.object,
-              path,
-              message:
-                `${name} serves port ${port.number} of InferencePool/${pool.object.name} as a native sidecar, which Kubernetes ${inputs.kubernetesVersion} does not enable by default `
-                + '(SidecarContainers is beta and on from 1.29): without the feature the API server drops restartPolicy from init containers, so the proxy runs as an ordinary '
-                + 'init container that never exits and no pod of this template starts.',
-              planned: manualFix(
-                `run Kubernetes 1.29 or later (or enable the SidecarContainers feature gate), or move ${sidecar.name} into containers and hold its SIGTERM back with a preStop hook of its own.`,
-              ),
-            });
-            continue;
-          }
-          const own = readPreStop(sidecar);
           const hook =
-            own.kind === 'none'
+            readPreStop(sidecar).kind === 'none'
               ? ''
               : ` Its own preStop hook runs from deletion, beside ${server.name}\u2019s: it does not delay ${server.name}\u2019s SIGTERM, and only pushes the proxy\u2019s own SIGTERM later.`;
           verdicts.push({
-            severity: 'info',
+            severity: below ? 'error' : 'info',
             object: target.object,
-            path,
-            message:
-              `${name} serves port ${port.number} of InferencePool/${pool.object.name} in front of the ${server.name} container. The kubelet sends it SIGTERM only after ${server.name} has exited, `
-              + `with what is left of the pod\u2019s ${s(t.graceTarget)}${t.graceNow === t.graceTarget ? '' : ' (as fixed)'} grace period (at least 2s): the proxy keeps accepting through ${server.name}\u2019s ${s(t.preStopTarget)}${t.preStopNow === t.preStopTarget ? '' : ' (as fixed)'} preStop sleep `
-              + `and its drain of up to ${s(plan.drainSeconds)}, so a request that still arrives after ${server.name}\u2019s SIGTERM gets an error from the proxy instead of a refused connection. `
-              + `${server.name}\u2019s own preStop sleep is what keeps such requests away; once ${server.name} has exited, a proxy that forwards only to it has nothing left in flight, `
-              + `and its own stop comes out of the ${s(plan.teardownSeconds)} teardown.${hook}`,
+            path: [...sidecar.path, 'restartPolicy'],
+            message: below
+              ? `${name} serves port ${port.number} of InferencePool/${pool.object.name} as a native sidecar, which Kubernetes ${inputs.kubernetesVersion} does not enable by default `
+                + '(SidecarContainers is beta and on from 1.29): without the feature the API server drops restartPolicy from init containers, so the proxy runs as an ordinary '
+                + 'init container that never exits and no pod of this template starts.'
+              : `${name} serves port ${port.number} of InferencePool/${pool.object.name} in front of the ${server.name} container. The kubelet sends it SIGTERM only after ${server.name} has exited, `
+                + `with what is left of the pod\u2019s ${s(t.graceTarget)}${t.graceNow === t.graceTarget ? '' : ' (as fixed)'} grace period (at least 2s): the proxy keeps accepting through ${server.name}\u2019s ${s(t.preStopTarget)}${t.preStopNow === t.preStopTarget ? '' : ' (as fixed)'} preStop sleep `
+                + `and its drain of up to ${s(plan.drainSeconds)}, so a request that still arrives after ${server.name}\u2019s SIGTERM gets an error from the proxy instead of a refused connection. `
+                + `${server.name}\u2019s own preStop sleep is what keeps such requests away; once ${server.name} has exited, a proxy that forwards only to it has nothing left in flight, `
+                + `and its own stop comes out of the ${s(plan.teardownSeconds)} teardown.${hook}`,
             planned: manualFix(
-              `nothing to change when ${sidecar.name} forwards only to ${server.name}; a proxy that also holds requests to other pods needs its own drain within the teardown, or a longer grace period.`,
+              below
+                ? `run Kubernetes 1.29 or later (or enable the SidecarContainers feature gate), or move ${sidecar.name} into containers and hold its SIGTERM back with a preStop hook of its own.`
+                : `nothing to change when ${sidecar.name} forwards only to ${server.name}; a proxy that also holds requests to other pods needs its own drain within the teardown, or a longer grace period.`,
             ),
           });
         }

@@ -18,25 +18,16 @@ export const rule = defineRule({
     const liveness = readProbe(container, 'livenessProbe')!;
     const window = probeWindowSeconds(liveness);
     const load = s(inputs.startupSeconds);
-    const path = [...container.path, 'startupProbe'];
-    if (window < inputs.startupSeconds) {
-      return [
-        {
-          severity: 'error' as const,
-          path,
-          message:
-            `Without a startup probe the liveness probe restarts the container ${s(window)} after it starts (${liveness.initialDelaySeconds ? `${s(liveness.initialDelaySeconds)} delay + ` : ''}`
-            + `${s(liveness.periodSeconds)} × ${liveness.failureThreshold}), before a ${load} model load ends: new pods restart in a loop and the rollout never finishes.`,
-        },
-      ];
-    }
+    const restarts = window < inputs.startupSeconds;
     return [
       {
-        severity: 'info' as const,
-        path,
-        message:
-          `The liveness probe waits ${s(window)} before it can restart the container, long enough for a ${load} model load but slow to catch a hung server; `
-          + 'a startup probe covers the load so that liveness can be quick.',
+        severity: restarts ? 'error' : 'info',
+        path: [...container.path, 'startupProbe'],
+        message: restarts
+          ? `Without a startup probe the liveness probe restarts the container ${s(window)} after it starts (${liveness.initialDelaySeconds ? `${s(liveness.initialDelaySeconds)} delay + ` : ''}`
+            + `${s(liveness.periodSeconds)} × ${liveness.failureThreshold}), before a ${load} model load ends: new pods restart in a loop and the rollout never finishes.`
+          : `The liveness probe waits ${s(window)} before it can restart the container, long enough for a ${load} model load but slow to catch a hung server; `
+            + 'a startup probe covers the load so that liveness can be quick.',
       },
     ];
   },

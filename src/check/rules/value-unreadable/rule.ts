@@ -1,22 +1,17 @@
 import { formulaOf, setEdit, type WorkloadContext } from '../context.ts';
-import type { Fix, Severity } from '../findings.ts';
+import type { Fix } from '../findings.ts';
 import { parseDuration } from '../../read/duration.ts';
-import { quote, valueAt, type Segment } from '../../read/path.ts';
+import { quote, valueAt } from '../../read/path.ts';
 import type { ManifestObject } from '../../read/read-manifest.ts';
 import { flagPath } from '../shared/drain-flag.ts';
 import { policyTimeouts, routeRules } from '../shared/gateway.ts';
 import { annotationOf, IGNORE_ANNOTATION, parseIgnore } from '../shared/ignore-annotation.ts';
 import { readStrategy } from '../shared/strategy.ts';
 
+import { defineRule, type Verdict } from '../rule.ts';
+
 /** A value the checker cannot read, and for a preStop sleep without seconds, the seconds to write. */
-interface Unreadable {
-  severity: Severity;
-  object: ManifestObject;
-  path: Segment[];
-  message: string;
-  planned?: Fix;
-}
-import { defineRule } from '../rule.ts';
+type Unreadable = Verdict & { object: ManifestObject; planned?: Fix };
 
 export const rule = defineRule({
   code: 'value-unreadable',
