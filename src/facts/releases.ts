@@ -51,10 +51,30 @@ export function releaseFromImage(server: { release: { tagPattern: RegExp } }, im
   return m[1];
 }
 
-/** What telling a server's own image needs from its profile: the preset image and how its tags name releases. */
+/** What telling a server's own image needs from its profile: the preset image, its other images, how tags name releases. */
 interface ServerImage {
   image: string;
   release: { tagPattern: RegExp };
+  images?: readonly { repository: string; tagPattern?: RegExp; entrypointStartsServer: boolean }[];
+}
+
+/** Whether two repositories are one: equal, or the same last path part (a mirror: `ghcr.io/x/vllm-openai`). */
+function sameRepository(repo: string, other: string): boolean {
+  return repo === other || (repo !== '' && repo.split('/').pop() === other.split('/').pop());
+}
+
+/**
+ * The profile's image an image is, if any: its preset image's repository (whose entrypoint starts the server and
+ * whose tags follow `release.tagPattern`) or one of its other `images`.
+ */
+function serverImageOf(
+  profile: ServerImage,
+  image: string,
+): { tagPattern?: RegExp; entrypointStartsServer: boolean } | undefined {
+  const repo = imageRepository(image);
+  if (sameRepository(repo, imageRepository(profile.image)))
+    return { tagPattern: profile.release.tagPattern, entrypointStartsServer: true };
+  return profile.images?.find((i) => sameRepository(repo, imageRepository(i.repository)));
 }
 
 /** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
@@ -68,16 +88,18 @@ export function imageRepository(image: string): string {
   return name.join('/');
 }
 
-/** The server release an image runs, read from its tag only when the image is the server's own (an llm-d image's tag is llm-d's release). */
+/**
+ * The server release an image runs, read from its tag only when the image is one of the server's own whose tags
+ * name its releases (an llm-d image's tag is llm-d's release; a vendor's product version is not the server's).
+ */
 export function imageRelease(profile: ServerImage, image: string): string | undefined {
-  return isServerImage(profile, image) ? releaseFromImage(profile, image) : undefined;
+  const tagPattern = serverImageOf(profile, image)?.tagPattern;
+  return tagPattern ? releaseFromImage({ release: { tagPattern } }, image) : undefined;
 }
 
-/** Whether an image is the profile's own: the same repository, or the same last path part (`ghcr.io/x/vllm-openai`). */
+/** Whether an image is one of the server's own whose entrypoint starts it: `args` alone then run the server. */
 export function isServerImage(profile: ServerImage, image: string): boolean {
-  const repo = imageRepository(image);
-  const profileRepo = imageRepository(profile.image);
-  return repo === profileRepo || (repo !== '' && repo.split('/').pop() === profileRepo.split('/').pop());
+  return serverImageOf(profile, image)?.entrypointStartsServer === true;
 }
 
 /** Whether `release` falls in [since, until): `since` inclusive, `until` exclusive; absent bounds are open. */

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import {
   compareReleases,
   drainFlagAt,
+  imageRelease,
   imageTag,
+  isServerImage,
   releaseFromImage,
   releaseInRange,
   releaseParts,
@@ -64,4 +66,27 @@ test('a range holds from since (inclusive) until until (exclusive)', () => {
   assert.equal(releaseInRange('0.17.9', { since: '0.18' }), false);
   assert.equal(releaseInRange('3.2.2', { since: '3.2.2', until: '3.3' }), true);
   assert.equal(releaseInRange('3.3.0', { since: '3.2.2', until: '3.3' }), false);
+});
+
+test('a server’s other images: the release from a tag only where it names the server’s, args alone only where the entrypoint starts it', () => {
+  const vllm = {
+    image: 'vllm/vllm-openai:v0.18.1',
+    release: { tagPattern: /^v?(\d+\.\d+(?:\.\d+)?)(?:[-+].*)?$/ },
+    images: [
+      { repository: 'vllm/vllm-openai-rocm', tagPattern: /^v(\d+\.\d+\.\d+)$/, entrypointStartsServer: true },
+      { repository: 'rocm/vllm', tagPattern: /_vllm_(\d+\.\d+\.\d+)_/, entrypointStartsServer: false },
+      { repository: 'registry.redhat.io/rhaiis/vllm-cuda-rhel9', entrypointStartsServer: true },
+    ],
+  };
+  assert.equal(imageRelease(vllm, 'docker.io/vllm/vllm-openai-rocm:v0.19.1'), '0.19.1');
+  assert.equal(isServerImage(vllm, 'vllm/vllm-openai-rocm:v0.19.1'), true);
+  assert.equal(imageRelease(vllm, 'rocm/vllm:rocm6.4.1_vllm_0.10.1_20250909'), '0.10.1');
+  assert.equal(isServerImage(vllm, 'rocm/vllm:rocm6.4.1_vllm_0.10.1_20250909'), false);
+  // Red Hat's tag is its product's version, not vLLM's: no release, though args alone start the server.
+  assert.equal(imageRelease(vllm, 'registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.1'), undefined);
+  assert.equal(isServerImage(vllm, 'registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.1'), true);
+  // The preset image's repository is still the server's, mirrored or not; another image is not.
+  assert.equal(imageRelease(vllm, 'ghcr.io/mirror/vllm-openai:v0.17.0'), '0.17.0');
+  assert.equal(isServerImage(vllm, 'example/vllm-openai-rocm-fork:v0.19.1'), false);
+  assert.equal(imageRelease(vllm, 'example/vllm-openai-rocm-fork:v0.19.1'), undefined);
 });

@@ -103,6 +103,23 @@ const modelServerFile = z
         .regex(/^\d+(\.\d+){0,3}$/)
         .optional(),
     }),
+    /**
+     * Other images of the server (vendor and variant builds: ROCm, TPU, CPU, a vendor's product), each with how its
+     * tag names the server's release (`tagPattern`, absent when it names something else, such as the vendor's
+     * version) and whether its entrypoint starts the server (so that a container giving only `args` runs it).
+     */
+    images: z
+      .array(
+        z.strictObject({
+          repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/),
+          tagPattern: text
+            .refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` })
+            .optional(),
+          entrypointStartsServer: z.boolean(),
+          sources: sourceIds,
+        }),
+      )
+      .default(() => []),
     command: z.array(text).min(1).optional(),
     entryPoints: z.array(entryPoint).default(() => []),
     /** Arguments; `{model}` and `{port}` are replaced by validated inputs. */
@@ -159,11 +176,14 @@ const modelServerFile = z
     else if (compareReleases(preset, minVersion) < 0)
       fail(['image'], `runs ${preset}, which predates ${flag} (from ${minVersion})`);
   })
-  .transform(({ release, entryPoints, sources, ...m }) => {
+  .transform(({ release, entryPoints, sources, images, ...m }) => {
     const tagPattern = new RegExp(release.tagPattern);
     const pinned = release.pinned ?? releaseFromImage({ release: { tagPattern } }, m.image);
     return {
       ...m,
+      images: images.map(({ tagPattern, ...image }) =>
+        tagPattern === undefined ? image : { ...image, tagPattern: new RegExp(tagPattern) },
+      ),
       release: pinned === undefined ? { tagPattern } : { tagPattern, pinned },
       /** Entry points other than `command`, each citing its own source; empty when there are none. */
       entryPoints: entryPoints.map(({ source, ...point }) => ({ ...point, sources: [source.id] })),
