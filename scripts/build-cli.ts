@@ -49,6 +49,16 @@ function jsLiteral(value: unknown, path = 'profiles'): string {
 }
 
 /**
+ * The profiles as a literal whose serving controllers are made on first use: only `check` reads them, and a
+ * function's body is not run (nor fully compiled) until it is called, so `generate` does not pay for them at start.
+ */
+function embeddedProfiles(): string {
+  const { controllers, ...rest } = readProfiles();
+  const eager = jsLiteral(rest);
+  return `(() => { let controllers; return { ${eager.slice(1, -1)}, get controllers() { return (controllers ??= ${jsLiteral(controllers, 'profiles.controllers')}); } }; })()`;
+}
+
+/**
  * The profiles and the output forms' facts, read and validated now from content/ (a bad data file fails the build),
  * replace the readers that parse the YAML files at run time: `readProfiles()` and `readOutputFacts()` in the package
  * return the embedded data.
@@ -58,7 +68,7 @@ const embedProfiles: Plugin = {
   setup(b) {
     b.onLoad({ filter: /src[\\/]facts[\\/]read-files\.ts$/ }, () => ({
       contents: `/** The profiles, read from content/ and validated when the package was built (scripts/build-cli.ts). */
-const PROFILES = ${jsLiteral(readProfiles())};
+const PROFILES = ${embeddedProfiles()};
 /** The embedded profiles (the package reads no data files). */
 export function readProfiles() {
   return PROFILES;
