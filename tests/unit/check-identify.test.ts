@@ -137,3 +137,30 @@ spec:
   // A resource that only looks like one is not an accelerator.
   assert.equal(check(deployment('example.com/ascend')).workloads, 0);
 });
+
+test('AMD\u2019s rocm/vllm image: the release after _vllm_ in its tag is read; args alone are not taken to start vLLM', () => {
+  const image = 'rocm/vllm:rocm7.12.0_gfx950-dcgpu_ubuntu24.04_py3.12_pytorch_2.9.1_vllm_0.16.0';
+  const deployment = (start: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  template:
+    spec:
+      containers:
+        - name: s
+          image: ${image}
+          ${start}
+          resources:
+            limits:
+              amd.com/gpu: 1
+`;
+  // vLLM 0.16.0 predates --shutdown-timeout (0.18.0, content/model-servers/vllm.yaml).
+  const served = check(deployment('command: ["vllm", "serve", "Qwen/Qwen3-8B"]'));
+  assert.ok(codes(served).includes('drain-flag-too-old'));
+  assert.ok(!codes(served).includes('drain-flag-release-unknown'));
+  // AMD starts the image with bash: with args only, no server is named, so no vLLM rule runs.
+  const argsOnly = check(deployment('args: ["--model", "Qwen/Qwen3-8B"]'));
+  assert.ok(!codes(argsOnly).includes('drain-flag-too-old'));
+  assert.ok(codes(argsOnly).includes('model-server-unknown'));
+});
