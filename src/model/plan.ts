@@ -84,7 +84,9 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
 
   const maxRequestDerived = inputs.maxRequestSeconds === undefined;
   const derived = ((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100);
-  const maxRequestSeconds = ceilSeconds(inputs.maxRequestSeconds ?? derived);
+  // Rounded up to a whole second, at least 1: a request under half a millisecond would round to 0, and a drain flag
+  // of 0 means no drain at all on a server whose 0 aborts (vLLM's --shutdown-timeout).
+  const maxRequestSeconds = Math.max(1, ceilSeconds(inputs.maxRequestSeconds ?? derived));
   derivation.push({
     field: 'maxRequestSeconds',
     value: maxRequestSeconds,

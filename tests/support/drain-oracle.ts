@@ -76,10 +76,13 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
           )
         : gateway.removal.seconds!;
   const preStopSeconds = wholeUp(removalSeconds + inputs.removalMarginSeconds);
-  const maxRequestSeconds =
+  // At least one second: a request always takes some time, and a drain of 0 means none (DRAIN-MODEL: rounded up).
+  const maxRequestSeconds = Math.max(
+    1,
     inputs.maxRequestSeconds !== undefined
       ? wholeUp(inputs.maxRequestSeconds)
-      : wholeUp(((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100));
+      : wholeUp(((inputs.maxOutputTokens * inputs.tpotMs) / 1000) * (1 + inputs.prefillOverheadPercent / 100)),
+  );
   // A server that does not drain at SIGTERM (llama.cpp) gets no drain budget, nor does a release older than the drain
   // flag of a server whose default aborts in-flight requests (content/model-servers/vllm.yaml: before the flag,
   // SIGTERM ended the process without coordinating requests).

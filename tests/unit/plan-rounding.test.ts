@@ -49,3 +49,10 @@ test('zero headroom and zero prefill overhead keep the bare numbers', () => {
   assert.equal(p.maxRequestSeconds, 20);
   assert.equal(p.drainSeconds, 20);
 });
+
+test('a longest request under half a millisecond is 1 s, not 0: vLLM\u2019s --shutdown-timeout=0 would abort, not drain', () => {
+  // 1 token × 0.1 ms × 1.2 = 0.12 ms: rounded up to a whole second, 1; drain 1 × 1.5 = 1.5 → 2.
+  const p = planOf({ 'max-output-tokens': 1, 'tpot-ms': 0.1 });
+  assert.equal(p.maxRequestSeconds, 1);
+  assert.equal(p.drainSeconds, 2);
+});
