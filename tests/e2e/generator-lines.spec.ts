@@ -35,6 +35,12 @@ test('a change replaces only its own lines, and the others keep their colours un
   await field.fill('8200');
   await expect(manifest).toContainText('8200');
   await expect(manifest).not.toHaveClass(/is-highlighted/);
+  // The request to the highlighter follows the render (a busy machine can run this page's script before it is sent).
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { held: unknown[] }).held.length), {
+      message: 'the highlighter was asked for the new text and is held',
+    })
+    .toBeGreaterThan(0);
 
   const seen = await page.evaluate(() => {
     const w = window as unknown as { held: (() => void)[]; lines: Element[]; childChanges: number };
