@@ -237,7 +237,7 @@ function runRule<C>(
     const owner = workload?.served && controllerSets(workload, verdict.path);
     if (owner) {
       verdict.message += ` (${owner}, so the pod may hold another value. Check the rendered pod: ${CHECK_RENDERED_POD}.)`;
-      if (verdict.severity !== 'info') verdict.severity = 'info';
+      verdict.severity = 'info';
     }
     const fixed = bases
       ? basedFix(object, bases, remedy)
