@@ -10,6 +10,7 @@ export type CheckCode =
   | 'gateway-policy-missing'
   | 'gateway-timeout-too-short'
   | 'grace-too-short'
+  | 'istio-proxy-exits-first'
   | 'liveness-before-readiness'
   | 'lws-worker-grace-shorter'
   | 'lws-worker-prestop-missing'

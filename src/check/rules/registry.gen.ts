@@ -7,6 +7,7 @@ import { rule as gatewayDrainingTooShort } from './gateway-draining-too-short/ru
 import { rule as gatewayPolicyMissing } from './gateway-policy-missing/rule.ts';
 import { rule as gatewayTimeoutTooShort } from './gateway-timeout-too-short/rule.ts';
 import { rule as graceTooShort } from './grace-too-short/rule.ts';
+import { rule as istioProxyExitsFirst } from './istio-proxy-exits-first/rule.ts';
 import { rule as livenessBeforeReadiness } from './liveness-before-readiness/rule.ts';
 import { rule as lwsWorkerGraceShorter } from './lws-worker-grace-shorter/rule.ts';
 import { rule as lwsWorkerPrestopMissing } from './lws-worker-prestop-missing/rule.ts';
@@ -51,6 +52,7 @@ export const RULE_FOLDERS = [
   gatewayPolicyMissing,
   gatewayTimeoutTooShort,
   graceTooShort,
+  istioProxyExitsFirst,
   livenessBeforeReadiness,
   lwsWorkerGraceShorter,
   lwsWorkerPrestopMissing,
