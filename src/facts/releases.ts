@@ -74,7 +74,12 @@ function serverImageOf(
   const repo = imageRepository(image);
   if (sameRepository(repo, imageRepository(profile.image)))
     return { tagPattern: profile.release.tagPattern, entrypointStartsServer: true };
-  return profile.images?.find((i) => sameRepository(repo, imageRepository(i.repository)));
+  // A vendor's repository is matched whole (or under a mirror's path prefix): its last part alone (`rocm/vllm` →
+  // `vllm`) is a name anyone's own build may carry.
+  return profile.images?.find((i) => {
+    const listed = imageRepository(i.repository);
+    return repo === listed || repo.endsWith(`/${listed}`);
+  });
 }
 
 /** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */

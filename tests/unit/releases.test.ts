@@ -89,4 +89,8 @@ test('a server’s other images: the release from a tag only where it names the 
   assert.equal(imageRelease(vllm, 'ghcr.io/mirror/vllm-openai:v0.17.0'), '0.17.0');
   assert.equal(isServerImage(vllm, 'example/vllm-openai-rocm-fork:v0.19.1'), false);
   assert.equal(imageRelease(vllm, 'example/vllm-openai-rocm-fork:v0.19.1'), undefined);
+  // A listed image is its whole repository, under a mirror's path or not: another owner's `vllm` is not AMD's.
+  assert.equal(imageRelease(vllm, 'registry.local/mirror/rocm/vllm:rocm6.4.1_vllm_0.10.1_20250909'), '0.10.1');
+  assert.equal(imageRelease(vllm, 'myorg/vllm:build_vllm_0.10.1_x'), undefined);
+  assert.equal(isServerImage(vllm, 'myorg/vllm-cuda-rhel9:3.2.1'), false);
 });
