@@ -13,6 +13,7 @@ import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
 import { servedPort, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, invocationText } from './workload/server-invocation.ts';
+import { fileName } from './workload/script-file.ts';
 import { CHECK_SETTING_FLAGS, type CheckedFor, type FoundSetting } from './workload/settings.ts';
 
 /** What a container is in its pod. */
@@ -100,7 +101,11 @@ function explainContainer(
     let points = 0;
     if (invocation.found && invocation.how !== 'entrypoint') {
       points++;
-      evidence.push(`command ${invocationText(invocation)}`);
+      evidence.push(
+        invocation.how === 'file' && container.line.file
+          ? `command ${invocationText(invocation)} in ${fileName(container.line.file)}`
+          : `command ${invocationText(invocation)}`,
+      );
     }
     if (image) {
       points++;
@@ -259,6 +264,12 @@ export function explain(
       inputs: ctx ? explainInputs(ctx.inputs, ctx.found, ctx.unused, ctx.given ?? given, givenBy) : [],
     };
   });
+  // ConfigMaps a container runs a script from are read with it (script-file.ts).
+  const scripts = new Set(
+    located.workloads.flatMap((w) =>
+      [w.serving, w.workers].flatMap((t) => (t ? containersOf(t).flatMap((c) => c.line.file?.configMap ?? []) : [])),
+    ),
+  );
   return {
     gateway: checkedFor,
     workloads,
@@ -266,7 +277,7 @@ export function explain(
       .filter((o) => unreadServing(o, profiles))
       .map((o) => ({ object: objectName(o), controller: unreadServing(o, profiles)! })),
     pools: located.pools.map((p) => objectName(p.object)),
-    ignored: located.ignored.filter((o) => !unreadServing(o, profiles)).map(objectName),
+    ignored: located.ignored.filter((o) => !unreadServing(o, profiles) && !scripts.has(o)).map(objectName),
   };
 }
 

@@ -4,6 +4,7 @@
  * shell parser (see shell/parse-script.ts).
  */
 import { envValues, expand, type Expanded } from './env-expansion.ts';
+import type { ManifestObject } from '../read/read-manifest.ts';
 import { parseScript, type ParsedScript, type ScriptCall } from './shell/parse-script.ts';
 
 /** One word of the command line and where it sits. */
@@ -49,12 +50,31 @@ export interface CommandLine {
   /** The container's argv items (command, then args), the script item included as one token. */
   argv: Token[];
   script?: Script;
+  /** A script file the command runs, read from a ConfigMap of the input (script-file.ts). */
+  file?: ScriptFile;
   /** Whether the container sets `args` / `command`. */
   hasArgs: boolean;
   hasCommand: boolean;
 }
 
-const SHELLS = /(^|\/)(sh|bash|dash|ash|zsh)$/;
+export const SHELLS = /(^|\/)(sh|bash|dash|ash|zsh)$/;
+
+/** A script file from a ConfigMap, and how the container's PID 1 comes to run it. */
+export interface ScriptFile {
+  configMap: ManifestObject;
+  key: string;
+  /** The path the container runs it at. */
+  path: string;
+  text: string;
+  parsed: ParsedScript;
+  /**
+   * `pid1`: PID 1 interprets it (it is the command, or the `-c` script sources or execs it, or runs it as bash's last
+   * simple command); `maybe`: the `-c` script's last command, which bash as /bin/sh runs without a fork and dash forks
+   * for, or the last of a `&&`/`||`/`;` list, which bash 5.2 runs without a fork (builtins/evalstring.c
+   * can_optimize_connection) and bash 5.1 and dash fork for; `child`: another process runs it.
+   */
+  runs: 'pid1' | 'maybe' | 'child';
+}
 
 /** The file name of a path (`/usr/bin/python3` → `python3`). */
 export function basename(word: string): string {

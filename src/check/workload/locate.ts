@@ -19,6 +19,8 @@ export interface PodTemplate {
   specPath: Segment[];
   labels: Record<string, string>;
   spec: Record<string, unknown>;
+  /** The ConfigMaps of the input in the workload's namespace: script files its containers may run. */
+  scripts?: readonly ManifestObject[];
 }
 
 /** A workload whose pods may run a model server. */
@@ -408,6 +410,11 @@ export function locate(manifest: Pick<Manifest, 'objects'>, profiles: Profiles):
     else located.gateways.push(object);
   }
   located.ignored.push(...configs.filter((c) => !based.has(c)));
+  const configMaps = located.ignored.filter((o) => o.kind === 'ConfigMap' && o.apiVersion === 'v1');
+  for (const workload of configMaps.length > 0 ? located.workloads : []) {
+    const scripts = configMaps.filter((c) => sameNamespace(c, workload.object));
+    for (const template of [workload.serving, workload.workers]) if (template) template.scripts = scripts;
+  }
   return located;
 }
 

@@ -4,6 +4,7 @@
  */
 import { commandLineOf, type CommandLine } from './command-line.ts';
 import { parseScript } from './shell/parse-script.ts';
+import { scriptFileOf } from './script-file.ts';
 import type { PodTemplate } from './locate.ts';
 import { isRecord, type Segment } from '../read/path.ts';
 
@@ -103,6 +104,8 @@ function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Co
   return list.flatMap((value, index) => {
     if (!isRecord(value)) return [];
     const ports = Array.isArray(value.ports) ? value.ports : [];
+    const line = commandLineOf(value);
+    const file = template.scripts && scriptFileOf(value, line, template.spec, template.scripts);
     return [
       {
         index,
@@ -110,7 +113,7 @@ function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Co
         value,
         name: typeof value.name === 'string' ? value.name : `#${index}`,
         image: typeof value.image === 'string' ? value.image : '',
-        line: commandLineOf(value),
+        line: file ? { ...line, file } : line,
         ports: ports.flatMap((p) =>
           isRecord(p) && typeof p.containerPort === 'number'
             ? [{ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort }]

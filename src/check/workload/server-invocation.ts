@@ -64,8 +64,11 @@ export type Invocation =
       words: Token[];
       /** Index in `words` where the server's own arguments start. */
       argsFrom: number;
-      /** argv: the container's command/args start the server; entrypoint: args only, on the server's image; script: one statement. */
-      how: 'argv' | 'entrypoint' | 'script';
+      /**
+       * argv: the container's command/args start the server; entrypoint: args only, on the server's image; script: one
+       * statement of its `-c` script; file: one statement of a script file from a ConfigMap (`line.file`).
+       */
+      how: 'argv' | 'entrypoint' | 'script' | 'file';
       call?: ScriptCall;
     }
   | { found: false; reason: string };
@@ -93,6 +96,32 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
       reason: 'the container sets no command, and its image is not one whose entrypoint is known to start the server',
     };
   }
+  const own = inCommandLine(line, points);
+  if (own.found || !line.file?.parsed.ok) return own;
+  // The command runs a script file from a ConfigMap of the input: the server may start there.
+  const { file } = line;
+  const calls = file.parsed.ok ? file.parsed.calls : [];
+  const matches = calls.filter((call) => serverArgsStart(fileTokens(call), points) !== -1);
+  if (matches.length !== 1) return own;
+  const words = fileTokens(matches[0]);
+  return { found: true, words, argsFrom: serverArgsStart(words, points), how: 'file', call: matches[0] };
+}
+
+/** The words of a statement of a script file: read, never edited in place (the file is a ConfigMap's). */
+function fileTokens(call: ScriptCall): Token[] {
+  return call.words.map((w) => ({
+    text: w.literal ?? w.source,
+    list: 'args' as const,
+    index: -1,
+    start: w.start,
+    end: w.end,
+    literal: w.literal !== undefined,
+    editable: false,
+  }));
+}
+
+/** The server's invocation in the container's own command line (argv, or its `-c` script). */
+function inCommandLine(line: CommandLine, points: readonly EntryPoint[]): Invocation {
   if (line.script) {
     const { parsed } = line.script;
     if (!parsed.ok) return { found: false, reason: `its script does not parse (${parsed.message})` };
@@ -148,6 +177,11 @@ export function flagEdit(
   flag: string,
   value: string,
 ): FlagEdit {
+  if (invocation.how === 'file' && line.file)
+    return {
+      ok: false,
+      reason: `it is a ConfigMap's (${line.file.configMap.name}), which other workloads may share and running pods read only when they restart`,
+    };
   const use = findFlag(serverArgs(invocation), flag);
   const setItem = (token: Token, text: string): FlagEdit => ({
     ok: true,

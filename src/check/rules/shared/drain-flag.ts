@@ -12,10 +12,13 @@ import { manualFix, type Fix, type Severity } from '../findings.ts';
 import type { Verdict } from '../rule.ts';
 import { quote, type Segment } from '../../read/path.ts';
 import { findInvocation, flagEdit, invocationText } from '../../workload/server-invocation.ts';
+import { fileName } from '../../workload/script-file.ts';
 
 /** Where the flag goes, in words: "the vllm container's args", "the vllm statement of the container's script". */
 function placeOf(ctx: WorkloadContext): string {
   const { container, invocation } = ctx;
+  if (invocation?.found && invocation.how === 'file' && container.line.file)
+    return `the end of the \u2018${invocationText(invocation)} \u2026\u2019 command in ${fileName(container.line.file)}`;
   if (invocation?.found && invocation.how === 'script')
     return `the end of the \u2018${invocationText(invocation)} \u2026\u2019 command in the ${container.name} container's script`;
   return `the ${container.name} container's ${container.line.hasArgs || !container.line.hasCommand ? 'args' : 'command'}`;
@@ -67,7 +70,9 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   }
   const written = flagEdit(container.line, invocation, container.path, flag, String(seconds));
   if (!written.ok)
-    return manualFix(`set ${setting} in ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`);
+    return manualFix(
+      `set ${setting} ${placeOf(ctx).startsWith('the end') ? 'at' : 'in'} ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`,
+    );
   const edit = rebase(object, written.edit);
   edit.document = object.document;
   if (invocation.how !== 'script') edit.comment = ` ${why}`;

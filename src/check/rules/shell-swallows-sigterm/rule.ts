@@ -13,6 +13,8 @@
 import type { WorkloadContext } from '../context.ts';
 import { defineRule, type Verdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
+import { fileName } from '../../workload/script-file.ts';
+import { invocationText } from '../../workload/server-invocation.ts';
 
 export const rule = defineRule({
   code: 'shell-swallows-sigterm',
@@ -26,6 +28,8 @@ export const rule = defineRule({
   remediation: 'Start the server with exec as the script\u2019s last command, or forward SIGTERM with a trap.',
   remedy: 'applied',
   check: (ctx): Verdict[] => {
+    const inFile = fileExecless(ctx);
+    if (inFile) return [inFile];
     const found = execless(ctx);
     if (!found) return [];
     const { container, server } = ctx;
@@ -43,7 +47,8 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: (ctx) => {
+  fix: (ctx, verdict) => {
+    if ('todo' in verdict) return manualFix(verdict.todo as string);
     const found = execless(ctx);
     if (!found) return undefined;
     const { call, script, first, path } = found;
@@ -94,5 +99,46 @@ function execless(ctx: WorkloadContext) {
     script: { ...script, parsed: script.parsed },
     first: invocation.words[0],
     path: [...container.path, script.list, script.index],
+  };
+}
+
+/**
+ * The server started from a script file (a ConfigMap's, script-file.ts) so that SIGTERM does not reach it: the file
+ * starts it without exec (a script file is not a `-c` string: its shell forks for the last command too), or execs it
+ * from a script that PID 1 runs in a child process, or as a last command only some shells replace themselves with.
+ */
+function fileExecless(ctx: WorkloadContext): (Verdict & { todo: string }) | undefined {
+  const { container, invocation, server } = ctx;
+  const file = container.line.file;
+  if (!file?.parsed.ok || file.parsed.traps || !invocation?.found || invocation.how !== 'file' || !invocation.call)
+    return undefined;
+  const call = invocation.call;
+  const execd = call.exec && !call.piped && !call.background;
+  if (execd && file.runs === 'pid1') return undefined;
+  const named = fileName(file);
+  const command = invocationText(invocation);
+  const script = container.line.script;
+  const runner = script ? [...container.path, script.list, script.index] : [...container.path, 'command'];
+  if (!execd)
+    return {
+      severity: 'error',
+      object: file.configMap,
+      path: ['data', file.key],
+      message:
+        `${named[0].toUpperCase()}${named.slice(1)}, which the ${container.name} container runs, starts ${server.name} (${command} \u2026) without exec: the shell reading the script `
+        + `waits on it, and the kubelet's SIGTERM goes to the container's PID 1, not to ${server.name}, so the server never drains and is killed when the grace period ends.`,
+      todo: `start ${server.name} with exec in ${named} (exec ${command} \u2026 as its last command), and run the script with exec from the container's command; the checker does not edit a ConfigMap other workloads may share.`,
+    };
+  return {
+    severity: file.runs === 'maybe' ? 'warning' : 'error',
+    path: runner,
+    message:
+      file.runs === 'maybe'
+        ? `${named} execs ${server.name}, and the ${container.name} container's ${script?.shell ?? 'shell'} runs the script as its last command: bash 5.2 `
+          + '(and bash as /bin/sh, for a lone last command) replaces itself with it, while dash and older bash fork, leaving SIGTERM at PID 1. '
+          + 'The checker cannot tell which shell the image has; exec is right for both.'
+        : `${named[0].toUpperCase()}${named.slice(1)} execs ${server.name}, but the ${container.name} container's PID 1 runs the script in a child process: the kubelet's SIGTERM goes to PID 1, `
+          + `not to ${server.name}, so the server never drains and is killed when the grace period ends.`,
+    todo: `run ${file.path} with exec as the last command of the ${container.name} container's script, so that ${server.name} becomes PID 1.`,
   };
 }
