@@ -21,9 +21,12 @@ const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 /** The drain flags the model-server data files name (the facts, not the checker's reading of them). */
 const DRAIN_FLAGS: string[] = profiles.modelServers.flatMap((p) => (p.drain.flag ? [p.drain.flag] : []));
 
-/** Every YAML document of a text as plain data (`null` for an empty document). */
+/**
+ * Every YAML document of a text as plain data (`null` for an empty document), read as YAML 1.1 as kubectl reads it
+ * (sigs.k8s.io/yaml over go-yaml v2): `defaultMode: 0755` is 493, as kustomize's output writes it.
+ */
 export function parseDocs(text: string): unknown[] {
-  return parseAllDocuments(text.replaceAll('\r\n', '\n').replaceAll('\r', '\n')).map((d) =>
+  return parseAllDocuments(text.replaceAll('\r\n', '\n').replaceAll('\r', '\n'), { version: '1.1' }).map((d) =>
     d.toJS({ maxAliasCount: -1 }),
   );
 }

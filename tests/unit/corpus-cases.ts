@@ -94,6 +94,8 @@ export const CORPUS: Record<string, CorpusCase> = {
   // Serving CRs whose pod templates the controller copies into the pods (content/controllers/): read and fixed in
   // place. Kthena's engine is vLLM-Ascend started by its image's entrypoint, which the checker does not know: no flag.
   'modelserving-kthena-pd-runtime-sidecar.yaml': {},
+  // vllm-ascend's tag is its own release, not vLLM's: no drain flag may be added; the scripts are a ConfigMap's.
+  'modelserving-kthena-ascend-configmap-scripts.yaml': {},
   // llmaz makes a LeaderWorkerSet from workloadTemplate: the worker template's pods are ranks above 0.
   'service-llmaz-sglang-leader-worker.yaml': { workers: { 2: ['spec.workloadTemplate.workerTemplate'] } },
   'stormservice-aibrix-sglang-pd.yaml': {},
