@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settingErrors } from '../../src/check/workload/settings.ts';
-import { check, codes, docs, pool, profiles, vllm } from '../support/check.ts';
+import { check, codes, docs, only, pool, profiles, vllm } from '../support/check.ts';
 
 const found = (text: string, settings: Record<string, string> = {}) =>
   Object.fromEntries(check(text, settings).found.map((f) => [f.flag, f.value]));
@@ -163,4 +163,34 @@ spec:
   const argsOnly = check(deployment('args: ["--model", "Qwen/Qwen3-8B"]'));
   assert.ok(!codes(argsOnly).includes('drain-flag-too-old'));
   assert.ok(codes(argsOnly).includes('model-server-unknown'));
+});
+
+test('vLLM\u2019s own ROCm and CPU images: started by their entrypoint, the release read from v<release> tags only', () => {
+  // publish-release-images.sh tags vllm/vllm-openai-rocm:v<release> (and a -base image), vllm/vllm-openai-cpu:v<release>
+  // and v<release>-x86_64 / -arm64; the install guides run both with the server's arguments after the image.
+  const deployment = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  template:
+    spec:
+      containers:
+        - name: s
+          image: ${image}
+          args: ["Qwen/Qwen3-8B", "--port", "8000"]
+          ports: [{containerPort: 8000}]
+          resources:
+            limits:
+              amd.com/gpu: 1
+`;
+  // 0.19.0 has --shutdown-timeout (from 0.18.0): the flag is missing and can be written.
+  for (const image of ['vllm/vllm-openai-rocm:v0.19.0', 'vllm/vllm-openai-cpu:v0.19.0-arm64']) {
+    const report = check(deployment(image));
+    assert.ok(codes(report).includes('drain-aborts-in-flight'), image);
+    assert.equal(only(report, 'drain-aborts-in-flight').remedy, 'applied', image);
+  }
+  // 0.16.0 predates it; the -base image names no release of a server.
+  assert.ok(codes(check(deployment('vllm/vllm-openai-rocm:v0.16.0'))).includes('drain-flag-too-old'));
+  assert.ok(codes(check(deployment('vllm/vllm-openai-rocm:v0.19.0-base'))).includes('drain-flag-release-unknown'));
 });
