@@ -194,3 +194,27 @@ spec:
   assert.ok(codes(check(deployment('vllm/vllm-openai-rocm:v0.16.0'))).includes('drain-flag-too-old'));
   assert.ok(codes(check(deployment('vllm/vllm-openai-rocm:v0.19.0-base'))).includes('drain-flag-release-unknown'));
 });
+
+test('Red Hat AI Inference Server\u2019s image starts vLLM by its entrypoint, and its product-version tag names no vLLM release', () => {
+  // Red Hat's guide: podman run … registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.1.0 --model … (arguments after the image).
+  const report = check(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  template:
+    spec:
+      containers:
+        - name: s
+          image: registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.1.0
+          args: ["--model", "RedHatAI/Llama-3.2-1B-Instruct-FP8", "--port", "8000"]
+          ports: [{containerPort: 8000}]
+          resources:
+            limits:
+              nvidia.com/gpu: 1
+`);
+  assert.ok(!codes(report).includes('model-server-unknown'), 'vLLM is recognised');
+  // 3.1.0 is not vLLM 3.1.0: whether --shutdown-timeout exists is not known, so it is not written.
+  assert.ok(codes(report).includes('drain-flag-release-unknown'));
+  assert.equal(only(report, 'drain-aborts-in-flight').remedy, 'manual');
+});
