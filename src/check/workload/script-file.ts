@@ -10,7 +10,7 @@
 import type { ManifestObject } from '../read/read-manifest.ts';
 import { isRecord } from '../read/path.ts';
 import { basename, SHELLS, type CommandLine, type ScriptFile } from './command-line.ts';
-import { parseScript, type ScriptCall } from './shell/parse-script.ts';
+import { parseScript } from './shell/parse-script.ts';
 
 /** The script file a container runs from a ConfigMap of the input, if its command names one the input holds. */
 export function scriptFileOf(
@@ -41,7 +41,7 @@ export function scriptFileOf(
         cwd = words[1]?.startsWith('/') ? words[1] : undefined;
         continue;
       }
-      const ran = fileRun(words, call);
+      const ran = fileRun(words, call.exec);
       if (!ran) continue;
       const last = call === parsed.calls.at(-1) && !call.piped && !call.background && !call.redirectedOrNegated;
       const runs: ScriptFile['runs'] =
@@ -57,19 +57,17 @@ export function scriptFileOf(
     }
     return undefined;
   }
-  const argv = line.argv.map((t) => (t.literal ? t.text : undefined));
-  if (argv[0] === undefined) return undefined;
-  if (SHELLS.test(argv[0])) {
-    let i = 1;
-    while (i < argv.length && argv[i]?.startsWith('-')) i++;
-    return argv[i] === undefined ? undefined : find(argv[i]!, workingDir, 'pid1');
-  }
-  return argv[0].includes('/') ? find(argv[0], workingDir, 'pid1') : undefined;
+  // PID 1 runs the file itself: `bash [options] FILE` or `FILE`.
+  const ran = fileRun(
+    line.argv.map((t) => (t.literal ? t.text : undefined)),
+    false,
+  );
+  return ran && !ran.sourced ? find(ran.path, workingDir, 'pid1') : undefined;
 }
 
-/** The file a script's statement runs, and whether it is sourced (run by the shell itself). */
-function fileRun(words: (string | undefined)[], call: ScriptCall): { path: string; sourced: boolean } | undefined {
-  const at = call.exec ? 1 : 0;
+/** The file a command runs (its words, `exec` first or not), and whether it is sourced (run by the shell itself). */
+function fileRun(words: (string | undefined)[], exec: boolean): { path: string; sourced: boolean } | undefined {
+  const at = exec ? 1 : 0;
   const first = words[at];
   if (first === undefined) return undefined;
   if (first === '.' || first === 'source') return words[at + 1] ? { path: words[at + 1]!, sourced: true } : undefined;

@@ -12,7 +12,7 @@
  */
 import type { WorkloadContext } from '../context.ts';
 import { defineRule, type Verdict } from '../rule.ts';
-import { manualFix } from '../findings.ts';
+import { manualFix, type Fix } from '../findings.ts';
 import { fileName } from '../../workload/script-file.ts';
 import { invocationText } from '../../workload/server-invocation.ts';
 
@@ -27,7 +27,7 @@ export const rule = defineRule({
   summary: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.',
   remediation: 'Start the server with exec as the script\u2019s last command, or forward SIGTERM with a trap.',
   remedy: 'applied',
-  check: (ctx): Verdict[] => {
+  check: (ctx): (Verdict & { planned?: Fix })[] => {
     const inFile = fileExecless(ctx);
     if (inFile) return [inFile];
     const found = execless(ctx);
@@ -48,7 +48,7 @@ export const rule = defineRule({
     ];
   },
   fix: (ctx, verdict) => {
-    if ('todo' in verdict) return manualFix(verdict.todo as string);
+    if (verdict.planned) return verdict.planned;
     const found = execless(ctx);
     if (!found) return undefined;
     const { call, script, first, path } = found;
@@ -107,7 +107,7 @@ function execless(ctx: WorkloadContext) {
  * starts it without exec (a script file is not a `-c` string: its shell forks for the last command too), or execs it
  * from a script that PID 1 runs in a child process, or as a last command only some shells replace themselves with.
  */
-function fileExecless(ctx: WorkloadContext): (Verdict & { todo: string }) | undefined {
+function fileExecless(ctx: WorkloadContext): (Verdict & { planned: Fix }) | undefined {
   const { container, invocation, server } = ctx;
   const file = container.line.file;
   if (!file?.parsed.ok || file.parsed.traps || !invocation?.found || invocation.how !== 'file' || !invocation.call)
@@ -127,7 +127,9 @@ function fileExecless(ctx: WorkloadContext): (Verdict & { todo: string }) | unde
       message:
         `${named[0].toUpperCase()}${named.slice(1)}, which the ${container.name} container runs, starts ${server.name} (${command} \u2026) without exec: the shell reading the script `
         + `waits on it, and the kubelet's SIGTERM goes to the container's PID 1, not to ${server.name}, so the server never drains and is killed when the grace period ends.`,
-      todo: `start ${server.name} with exec in ${named} (exec ${command} \u2026 as its last command), and run the script with exec from the container's command; the checker does not edit a ConfigMap other workloads may share.`,
+      planned: manualFix(
+        `start ${server.name} with exec in ${named} (exec ${command} \u2026 as its last command), and run the script with exec from the container's command; the checker does not edit a ConfigMap other workloads may share.`,
+      ),
     };
   return {
     severity: file.runs === 'maybe' ? 'warning' : 'error',
@@ -139,6 +141,8 @@ function fileExecless(ctx: WorkloadContext): (Verdict & { todo: string }) | unde
           + 'The checker cannot tell which shell the image has; exec is right for both.'
         : `${named[0].toUpperCase()}${named.slice(1)} execs ${server.name}, but the ${container.name} container's PID 1 runs the script in a child process: the kubelet's SIGTERM goes to PID 1, `
           + `not to ${server.name}, so the server never drains and is killed when the grace period ends.`,
-    todo: `run ${file.path} with exec as the last command of the ${container.name} container's script, so that ${server.name} becomes PID 1.`,
+    planned: manualFix(
+      `run ${file.path} with exec as the last command of the ${container.name} container's script, so that ${server.name} becomes PID 1.`,
+    ),
   };
 }
