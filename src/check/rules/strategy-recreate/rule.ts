@@ -1,6 +1,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';
+import { valueAt } from '../../read/path.ts';
 
 export const rule = defineRule({
   code: 'strategy-recreate',
@@ -11,15 +12,18 @@ export const rule = defineRule({
   remediation: 'Use RollingUpdate with the plan\u2019s maxSurge and maxUnavailable.',
   remedy: 'applied',
   check: (ctx) => {
-    const { inputs, targets: t } = ctx;
+    const { inputs, targets: t, workload } = ctx;
     const strategy = readStrategy(ctx);
     if (strategy?.type !== 'Recreate') return [];
+    // Only the count the manifest states: unset, an autoscaler may own it, so no number is made up.
+    const stated = valueAt(workload.object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead;
+    const pods = !stated ? 'all its pods' : workload.replicas === 1 ? 'its one pod' : `all ${workload.replicas} pods`;
     return [
       {
         severity: 'error',
         path: [...strategy.shape.base, 'type'],
         message:
-          `The Recreate strategy deletes all ${inputs.replicas} pods before it starts new ones: the pool has no pod to serve from the first deletion `
+          `The Recreate strategy deletes ${pods} before it starts new ones: the pool has no pod to serve from the first deletion `
           + `until a new pod has loaded its model: up to ${s(t.graceNow + inputs.startupSeconds)} (Recreate waits up to the ${s(t.graceNow)} grace period `
           + `for the old pods to exit, then the model loads for up to ${s(inputs.startupSeconds)}), and every request in between fails.`,
       },
