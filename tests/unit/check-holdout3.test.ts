@@ -33,3 +33,38 @@ test("the server's --port is the port read, not the first declared port (a KV si
   assert.equal(report.found.find((f) => f.flag === 'port')?.value, '8200');
   assert.equal(report.inputs.port, 8200);
 });
+
+// A custom resource holding a pod template under a field no data file names (KAITO's Workspace keeps it at
+// inference.template, beside no spec): written in the shape of kaito-project/kaito examples/custom-model-integration.
+const customTemplate = (apiVersion: string, kind: string) =>
+  `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: custom\nresource:\n  instanceType: Standard_NC24ads_A100_v4\n`
+  + 'inference:\n  template:\n    spec:\n      containers:\n        - name: server\n          image: example.com/llm:1.0\n'
+  + '          command: ["python3", "serve.py"]\n';
+
+test('KAITO Workspace and InferenceSet are serving kinds the checker cannot read: a warning naming the controller', () => {
+  const report = check(customTemplate('kaito.sh/v1beta1', 'Workspace'));
+  const f = only(report, 'serving-kind-unread');
+  assert.match(f.message, /^Workspace\/custom is KAITO Workspace, which the checker cannot read/);
+  assert.match(f.message, /kubectl get pod NAME -o yaml \| hitless check -/);
+  assert.ok(!report.findings.some((x) => x.code === 'unknown-kind'));
+  const set = 'apiVersion: kaito.sh/v1alpha1\nkind: InferenceSet\nmetadata:\n  name: s\nspec:\n  replicas: 2\n';
+  assert.match(only(check(set), 'serving-kind-unread').message, /^InferenceSet\/s is KAITO InferenceSet/);
+});
+
+test('an unknown custom resource that holds containers gets the rendered-pod advice; one without, the plain note', () => {
+  const report = check(customTemplate('example.com/v1', 'ModelHost'));
+  const f = only(report, 'serving-kind-unread');
+  assert.equal(f.severity, 'warning');
+  assert.match(
+    f.message,
+    /^ModelHost\/custom holds containers \(at inference\.template\.spec\.containers\) in a kind the checker does not know/,
+  );
+  assert.ok(!report.findings.some((x) => x.code === 'unknown-kind'));
+  // No containers (a config-only resource), or a built-in kind (a DaemonSet's pods are its template): the note.
+  const plain = check('apiVersion: example.com/v1\nkind: ModelHost\nmetadata:\n  name: c\nspec:\n  size: 2\n');
+  assert.ok(!plain.findings.some((x) => x.code === 'serving-kind-unread'));
+  assert.ok(plain.findings.some((x) => x.code === 'unknown-kind'));
+  const daemon =
+    'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n          image: busybox\n';
+  assert.ok(!check(daemon).findings.some((x) => x.code === 'serving-kind-unread'));
+});

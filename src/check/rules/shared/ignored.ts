@@ -2,6 +2,9 @@
 import type { CheckContext } from '../context.ts';
 import { objectName } from '../context.ts';
 import type { ManifestObject } from '../../read/read-manifest.ts';
+import type { Profiles } from '../../../facts/profiles.ts';
+import { groupOf } from '../../workload/gateway-policies.ts';
+import { servingKindOf } from '../../workload/locate.ts';
 
 /** Objects that belong beside a model-server workload and carry nothing the checker reads: no note for them. */
 const COMPANION_KINDS: ReadonlySet<string> = new Set(['policy/v1 PodDisruptionBudget']);
@@ -21,4 +24,44 @@ export function ignoredByKind(check: CheckContext): ManifestObject[][] {
 /** The first three objects' names, and how many more: "Kind/a, Kind/b, Kind/c and 2 more". */
 export function namesOf(objects: ManifestObject[]): string {
   return objects.slice(0, 3).map(objectName).join(', ') + (objects.length > 3 ? ` and ${objects.length - 3} more` : '');
+}
+
+/** The controllers' data and a reader's kinds aside, whether an object holds a pod spec: where its `containers` list is. */
+function podSpecPath(value: unknown, depth = 0): (string | number)[] | undefined {
+  if (depth > 6 || typeof value !== 'object' || value === null) return undefined;
+  if (!Array.isArray(value)) {
+    const containers = (value as Record<string, unknown>).containers;
+    if (
+      Array.isArray(containers)
+      && containers.some(
+        (c) => typeof c === 'object' && c !== null && typeof (c as { image?: unknown }).image === 'string',
+      )
+    )
+      return ['containers'];
+  }
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value as Record<string, unknown>);
+  for (const [key, child] of entries) {
+    // Status and metadata hold no template; a ConfigMap's or Secret's data is text.
+    if (depth === 0 && (key === 'status' || key === 'metadata' || key === 'data' || key === 'stringData')) continue;
+    const inner = podSpecPath(child, depth + 1);
+    if (inner) return [key, ...inner];
+  }
+  return undefined;
+}
+
+/** Kubernetes' own API groups: their kinds that hold containers (DaemonSet, CronJob) are no controller's custom resource. */
+const BUILT_IN_GROUP = /^(|apps|batch|extensions|policy|autoscaling|[a-z0-9.-]+\.k8s\.io)$/;
+
+/**
+ * Where a custom resource of a kind no data file names holds containers, or undefined: a built-in kind, one
+ * content/controllers/ knows, or no containers.
+ */
+export function unknownPodSpec(
+  object: ManifestObject,
+  profiles: Pick<Profiles, 'controllers'>,
+): (string | number)[] | undefined {
+  if (BUILT_IN_GROUP.test(groupOf(object.apiVersion)) || servingKindOf(object, profiles)) return undefined;
+  return podSpecPath(object.value);
 }

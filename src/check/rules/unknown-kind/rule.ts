@@ -1,6 +1,6 @@
 import { readKinds, servingKindOf, unreadServing } from '../../workload/locate.ts';
 import { groupOf } from '../../workload/gateway-policies.ts';
-import { ignoredByKind, namesOf } from '../shared/ignored.ts';
+import { ignoredByKind, namesOf, unknownPodSpec } from '../shared/ignored.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -17,7 +17,7 @@ export const rule = defineRule({
     );
     return [
       ...ignoredByKind(ctx)
-        .filter((objects) => !unreadServing(objects[0], ctx.profiles))
+        .filter((objects) => !unreadServing(objects[0], ctx.profiles) && !unknownPodSpec(objects[0], ctx.profiles))
         // A ConfigMap a container runs a script from is read (script-file.ts).
         .map((objects) => objects.filter((o) => !scriptSources.has(o)))
         .filter((objects) => objects.length > 0)
