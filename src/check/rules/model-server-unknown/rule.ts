@@ -11,13 +11,19 @@ export const rule = defineRule({
     'Give the model server (--model-server, or the page\u2019s setting) so that its drain flag and probes are checked.',
   remedy: 'manual',
   appliesTo: (ctx) => !ctx.serverKnown,
-  check: ({ container, server }) => [
-    {
-      severity: 'info',
-      path: [...container.path, 'image'],
-      message:
-        `The checker cannot tell which model server the ${container.name} container runs (no server image or server command of its own; a ${ENGINE_TYPE_LABEL} label alone does not say), `
-        + `so it used the ${server.name} profile\u2019s probes and skipped the drain-flag checks; give the model server to check them.`,
-    },
-  ],
+  check: ({ container, server, workload }) => {
+    // The engine-type label is named only where the pod carries it: it is the one hint a reader may take for proof.
+    const label =
+      ENGINE_TYPE_LABEL in workload.serving.labels ? `; its ${ENGINE_TYPE_LABEL} label alone does not say` : '';
+    return [
+      {
+        severity: 'info',
+        path: [...container.path, 'image'],
+        message:
+          `The checker cannot tell which model server the ${container.name} container runs (neither its image nor its command names one it knows${label}), `
+          + `so it checked what holds for any server (the preStop hook, the grace period, the probes and the rollout), with the ${server.name} profile\u2019s probe paths and timing standing in, `
+          + 'and skipped the drain-flag checks; give the model server (--model-server) to check them.',
+      },
+    ];
+  },
 });

@@ -14,7 +14,11 @@ export const rule = defineRule({
       severity: 'info' as const,
       object,
       path: [...serving.specPath, 'containers'],
-      message: `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it; a ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too), so it was not checked.`,
+      message: `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it${
+        ENGINE_TYPE_LABEL in serving.labels
+          ? `; its ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too`
+          : ''
+      }), so it was not checked. If it serves a model, give the model server (--model-server) or add the InferencePool that selects it.`,
     })),
     ...(located.workloads.length === 0
     && located.pools.length === 0
