@@ -55,7 +55,16 @@ export function releaseFromImage(server: { release: { tagPattern: RegExp } }, im
 interface ServerImage {
   image: string;
   release: { tagPattern: RegExp };
-  images?: readonly { repository: string; tagPattern?: RegExp; entrypointStartsServer: boolean }[];
+  images?: readonly OtherImage[];
+}
+
+/** One of a server's other images (model-server data `images`). */
+interface OtherImage {
+  repository?: string;
+  repositoryPattern?: RegExp;
+  tagPattern?: RegExp;
+  entrypointStartsServer: boolean;
+  entrypointForks?: { until: string };
 }
 
 /** Whether two repositories are one: equal, or the same last path part (a mirror: `ghcr.io/x/vllm-openai`). */
@@ -67,19 +76,24 @@ function sameRepository(repo: string, other: string): boolean {
  * The profile's image an image is, if any: its preset image's repository (whose entrypoint starts the server and
  * whose tags follow `release.tagPattern`) or one of its other `images`.
  */
-function serverImageOf(
-  profile: ServerImage,
-  image: string,
-): { tagPattern?: RegExp; entrypointStartsServer: boolean } | undefined {
+function serverImageOf(profile: ServerImage, image: string): OtherImage | undefined {
   const repo = imageRepository(image);
   if (sameRepository(repo, imageRepository(profile.image)))
     return { tagPattern: profile.release.tagPattern, entrypointStartsServer: true };
   // A vendor's repository is matched whole (or under a mirror's path prefix): its last part alone (`rocm/vllm` →
   // `vllm`) is a name anyone's own build may carry.
   return profile.images?.find((i) => {
-    const listed = imageRepository(i.repository);
+    if (i.repositoryPattern) return i.repositoryPattern.test(repo);
+    const listed = imageRepository(i.repository ?? '');
     return repo === listed || repo.endsWith(`/${listed}`);
   });
+}
+
+/** The release a repository name carries, by an image's `repositoryPattern`: its groups joined with dots. */
+function releaseFromRepository(pattern: RegExp, image: string): string | undefined {
+  const m = pattern.exec(imageRepository(image));
+  const release = m?.slice(1).join('.');
+  return release && releaseParts(release) ? release : undefined;
 }
 
 /** An image reference without registry host, tag or digest: `docker.io/vllm/vllm-openai:v1` → `vllm/vllm-openai`. */
@@ -97,9 +111,25 @@ export function imageRepository(image: string): string {
  * The server release an image runs, read from its tag only when the image is one of the server's own whose tags
  * name its releases (an llm-d image's tag is llm-d's release; a vendor's product version is not the server's).
  */
+/** Whether the image's release is read from its name (a Deep Learning Container's repository) rather than its tag. */
+export function releaseInImageName(profile: ServerImage, image: string): boolean {
+  return serverImageOf(profile, image)?.repositoryPattern !== undefined;
+}
+
 export function imageRelease(profile: ServerImage, image: string): string | undefined {
-  const tagPattern = serverImageOf(profile, image)?.tagPattern;
-  return tagPattern ? releaseFromImage({ release: { tagPattern } }, image) : undefined;
+  const own = serverImageOf(profile, image);
+  if (own?.repositoryPattern) return releaseFromRepository(own.repositoryPattern, image);
+  return own?.tagPattern ? releaseFromImage({ release: { tagPattern: own.tagPattern } }, image) : undefined;
+}
+
+/**
+ * Whether the image's entrypoint starts the server from a shell without exec at this release (model-server data
+ * `entrypointForks`): the shell is PID 1 and the server never gets SIGTERM. The first release that execs it, or
+ * undefined when this one does or the data does not say.
+ */
+export function entrypointForks(profile: ServerImage, image: string, release: string): { until: string } | undefined {
+  const until = serverImageOf(profile, image)?.entrypointForks?.until;
+  return until !== undefined && compareReleases(release, until) < 0 ? { until } : undefined;
 }
 
 /** Whether an image is one of the server's own whose entrypoint starts it: `args` alone then run the server. */

@@ -13,7 +13,7 @@
  * takes the loud failure and says so in the warning, with how to make the release known.
  */
 import type { ModelServerProfile } from '../facts/profiles.ts';
-import { drainFlagAt, imageRelease, type DrainFlagAt } from '../facts/releases.ts';
+import { drainFlagAt, imageRelease, releaseInImageName, type DrainFlagAt } from '../facts/releases.ts';
 import type { DrainInputs } from './resolve.ts';
 import type { ReleaseSource } from './plan-types.ts';
 
@@ -37,7 +37,7 @@ export function planRelease(inputs: DrainInputs, server: ModelServerProfile): Pl
     source = 'given';
   } else if (fromImage !== undefined) {
     release = fromImage;
-    source = 'image';
+    source = releaseInImageName(server, inputs.image) ? 'image-name' : 'image';
   } else if (inputs.image === server.image && server.release.pinned !== undefined) {
     release = server.release.pinned;
     source = 'pinned';
@@ -54,6 +54,8 @@ export function describeRelease(planned: PlannedRelease): string {
       return `${planned.release}, given as model-server-version`;
     case 'image':
       return `${planned.release}, from the image tag`;
+    case 'image-name':
+      return `${planned.release}, from the image name`;
     case 'pinned':
       return `${planned.release}, the preset image's release`;
     case 'unknown':

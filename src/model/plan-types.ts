@@ -88,7 +88,7 @@ export interface CappedSetting {
 }
 
 /** Where the plan's model-server release came from. */
-export type ReleaseSource = 'given' | 'image' | 'pinned' | 'unknown';
+export type ReleaseSource = 'given' | 'image' | 'image-name' | 'pinned' | 'unknown';
 
 /** The codes of the things the reader should know about the plan (see warnings.ts), in no particular order. */
 export const WARNING_CODES = [

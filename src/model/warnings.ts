@@ -22,6 +22,7 @@ const MEASURE_LINK: WarningLink = {
 const RELEASE_SOURCE_WORDS: Record<Plan['modelServerReleaseSource'], string> = {
   given: 'given as model-server-version',
   image: 'from the image tag',
+  'image-name': 'from the image name',
   pinned: 'the preset image',
   unknown: 'unknown',
 };
@@ -130,7 +131,21 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
           : ''),
     );
   }
-  if (plan.drainFlagStatus === 'too-old') {
+  const fixedBefore = server.drain.beforeFlagSeconds;
+  if (plan.drainFlagStatus === 'too-old' && fixedBefore !== undefined) {
+    // Releases before the flag drained for a fixed time: enough when it covers the drain budget.
+    const enough = fixedBefore >= plan.drainSeconds;
+    add(
+      'drain-flag-too-old',
+      enough ? 'info' : 'error',
+      `${server.name} ${plan.modelServerRelease} (${RELEASE_SOURCE_WORDS[plan.modelServerReleaseSource]}) `
+        + `predates ${server.drain.flag} (from ${server.drain.minVersion}), so the manifest leaves it out: a binary without the flag would refuse to start. `
+        + `Releases before it drain for a fixed ${formatSeconds(fixedBefore)}`
+        + (enough
+          ? `, which covers the ${formatSeconds(plan.drainSeconds)} drain budget.`
+          : `, less than the ${formatSeconds(plan.drainSeconds)} drain budget: requests still running then are cut. Use an image of ${server.name} ${server.drain.minVersion} or later.`),
+    );
+  } else if (plan.drainFlagStatus === 'too-old') {
     add(
       'drain-flag-too-old',
       'error',

@@ -68,3 +68,45 @@ test('an unknown custom resource that holds containers gets the rendered-pod adv
     'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n          image: busybox\n';
   assert.ok(!check(daemon).findings.some((x) => x.code === 'serving-kind-unread'));
 });
+
+// A TGI Deployment in the shape of huggingface/Google-Cloud-Containers examples/gke/tgi-deployment: the Deep Learning
+// Container's entrypoint, no command, the launcher configured by env.
+const dlcTgi = (repositoryName: string, command = '') =>
+  'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: tgi\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: tgi\n'
+  + '  template:\n    metadata:\n      labels:\n        app: tgi\n    spec:\n      containers:\n        - name: tgi\n'
+  + `          image: us-docker.pkg.dev/deeplearning-platform-release/gcr.io/huggingface-text-generation-inference-${repositoryName}:latest\n`
+  + (command ? `          command: ${command}\n` : '')
+  + '          env:\n            - name: MODEL_ID\n              value: google/gemma-2-2b-it\n            - name: PORT\n              value: "8080"\n'
+  + '          resources:\n            requests:\n              nvidia.com/gpu: 1\n';
+
+test('a TGI Deep Learning Container before 2.4: bash is PID 1 and never passes SIGTERM on, an error with a fix by hand', () => {
+  const report = check(dlcTgi('cu121.2-2.ubuntu2204'));
+  assert.ok(!report.findings.some((f) => f.code === 'model-server-unknown'), 'recognised as TGI');
+  const f = only(report, 'shell-swallows-sigterm');
+  assert.equal(f.severity, 'error');
+  assert.equal(f.path, 'spec.template.spec.containers[0].image');
+  assert.match(
+    f.message,
+    /\(Hugging Face TGI 2\.2, read from the image name\) is a shell script that starts Hugging Face TGI without exec/,
+  );
+  assert.equal(f.remedy, 'manual');
+  assert.match(f.fix?.text ?? '', /move to the 2\.4 or later build of this image/);
+  // The release named where it came from: the image name, not a tag.
+  assert.match(only(report, 'drain-flag-too-old').message, /^Hugging Face TGI 2\.2 \(from the image name\) predates/);
+  // 2.4 execs the launcher; a container that sets its own command does not run the entrypoint.
+  assert.ok(!check(dlcTgi('cu124.2-4.ubuntu2204.py311')).findings.some((x) => x.code === 'shell-swallows-sigterm'));
+  const own = check(dlcTgi('cu124.2-3.ubuntu2204.py311', '["text-generation-launcher"]'));
+  assert.ok(!own.findings.some((x) => x.code === 'shell-swallows-sigterm'));
+});
+
+test('TGI before 3.2.2 drains for a fixed 90 s: a note when that covers the drain budget, an error when it does not', () => {
+  // The tests' settings: 4096 tokens × 10 ms × 1.2 = 49.2 → 50 s longest request, × 1.5 = 75 s budget ≤ 90 s.
+  const covered = only(check(dlcTgi('cu124.2-4.ubuntu2204.py311')), 'drain-flag-too-old');
+  assert.equal(covered.severity, 'info');
+  assert.match(covered.message, /Releases before it drain for a fixed 90s, which covers the 75s drain budget\.$/);
+  // 8192 tokens × 10 ms × 1.2 = 98.3 → 99 s, × 1.5 = 148.5 → 149 s budget > 90 s: requests are cut.
+  const long = check(dlcTgi('cu124.2-4.ubuntu2204.py311'), { 'max-output-tokens': '8192', 'tpot-ms': '10' });
+  const cut = only(long, 'drain-flag-too-old');
+  assert.equal(cut.severity, 'error');
+  assert.match(cut.message, /a fixed 90s, less than the 149s drain budget: requests still running then are cut/);
+});

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   compareReleases,
   drainFlagAt,
+  entrypointForks,
   imageRelease,
   imageTag,
   isServerImage,
@@ -93,4 +94,26 @@ test('a server’s other images: the release from a tag only where it names the 
   assert.equal(imageRelease(vllm, 'registry.local/mirror/rocm/vllm:rocm6.4.1_vllm_0.10.1_20250909'), '0.10.1');
   assert.equal(imageRelease(vllm, 'myorg/vllm:build_vllm_0.10.1_x'), undefined);
   assert.equal(isServerImage(vllm, 'myorg/vllm-cuda-rhel9:3.2.1'), false);
+});
+
+test('a Deep Learning Container names the TGI release in its repository; its entrypoint forks the launcher before 2.4', () => {
+  // tgi.yaml's images entry, read by hand: cu121.2-2 is TGI 2.2 (built from v2.2.0), cu124.2-3 is 2.3 (v2.3.1),
+  // cu124.2-4 is 2.4 (v2.4.0), whose entrypoint.sh is the first to exec text-generation-launcher.
+  const tgi = server('tgi');
+  const dlc = (name: string, tag = 'latest') =>
+    `us-docker.pkg.dev/deeplearning-platform-release/gcr.io/huggingface-text-generation-inference-${name}:${tag}`;
+  assert.equal(imageRelease(tgi, dlc('cu121.2-2.ubuntu2204')), '2.2');
+  assert.equal(isServerImage(tgi, dlc('cu121.2-2.ubuntu2204')), true);
+  assert.equal(imageRelease(tgi, dlc('cu124.2-3.ubuntu2204.py311', '2024-10-01')), '2.3');
+  assert.equal(imageRelease(tgi, dlc('cu124.2-4.ubuntu2204.py311')), '2.4');
+  assert.deepEqual(entrypointForks(tgi, dlc('cu121.2-2.ubuntu2204'), '2.2'), { until: '2.4' });
+  assert.deepEqual(entrypointForks(tgi, dlc('cu124.2-3.ubuntu2204.py311'), '2.3'), { until: '2.4' });
+  assert.equal(entrypointForks(tgi, dlc('cu124.2-4.ubuntu2204.py311'), '2.4'), undefined);
+  // TGI's own image: its tgi-entrypoint.sh execs the launcher, and the data says nothing of forks.
+  assert.equal(entrypointForks(tgi, 'ghcr.io/huggingface/text-generation-inference:2.2.0', '2.2.0'), undefined);
+  // The embeddings container of the same family is not TGI.
+  const tei =
+    'us-docker.pkg.dev/deeplearning-platform-release/gcr.io/huggingface-text-embeddings-inference-cu122.1-4.ubuntu2204:latest';
+  assert.equal(isServerImage(tgi, tei), false);
+  assert.equal(imageRelease(tgi, tei), undefined);
 });

@@ -79,7 +79,9 @@ export function computeTargets(
       ? use.value !== undefined && /^\d+$/.test(use.value)
         ? Number(use.value)
         : undefined
-      : (server.drain.defaultSeconds ?? 0);
+      : plan.drainFlagStatus === 'too-old' && server.drain.beforeFlagSeconds !== undefined
+        ? server.drain.beforeFlagSeconds // a release before the flag: its fixed bound
+        : (server.drain.defaultSeconds ?? 0);
     const room = graceTarget - preStopTarget - plan.teardownSeconds;
     const target = now === undefined || now < plan.drainSeconds ? plan.drainSeconds : Math.min(now, room);
     flag = { flag: server.drain.flag, invocation, use, now, target };

@@ -23,6 +23,8 @@ export const drainSchema = z
     fixedSeconds: wholeNumber(1, 86400).optional(),
     /** The first version with the flag, when known. */
     minVersion: text.optional(),
+    /** For kind `flag`: the fixed bound of releases before `minVersion`, when they had one (TGI's launcher: 90 s). */
+    beforeFlagSeconds: wholeNumber(1, 86400).optional(),
     summary: text,
     whileDraining: text,
     /** What the drain waits for: in-flight requests, or every open HTTP connection, idle keep-alive ones too. */
@@ -49,6 +51,7 @@ export const drainSchema = z
     if (d.kind === 'fixed' && d.fixedSeconds === undefined) fail('fixedSeconds', 'is required when kind is fixed');
     if (d.kind === 'fixed' && d.fixedScope === undefined) fail('fixedScope', 'is required when kind is fixed');
     if (d.minVersionNote !== undefined && d.minVersion === undefined) fail('minVersionNote', 'needs minVersion');
+    if (d.beforeFlagSeconds !== undefined && d.minVersion === undefined) fail('beforeFlagSeconds', 'needs minVersion');
   });
 
 /** One probe of the model-server container; without `path`, a TCP check on the `http` port. */

@@ -110,14 +110,34 @@ const modelServerFile = z
      */
     images: z
       .array(
-        z.strictObject({
-          repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/),
-          tagPattern: text
-            .refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` })
-            .optional(),
-          entrypointStartsServer: z.boolean(),
-          sources: sourceIds,
-        }),
+        z
+          .strictObject({
+            repository: z
+              .string()
+              .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/)
+              .optional(),
+            /**
+             * For images whose repository name carries the release (Google's Deep Learning Containers:
+             * `huggingface-text-generation-inference-cu124.2-3.ubuntu2204`): a regular expression over the repository
+             * (without registry host) whose groups, joined with dots, are the release (`2-3` → 2.3).
+             */
+            repositoryPattern: text
+              .refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` })
+              .optional(),
+            tagPattern: text
+              .refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` })
+              .optional(),
+            entrypointStartsServer: z.boolean(),
+            /**
+             * Releases before `until` whose entrypoint is a shell script that starts the server without exec: the shell
+             * stays PID 1 and the kubelet's SIGTERM never reaches the server.
+             */
+            entrypointForks: z.strictObject({ until: z.string().regex(/^\d+(\.\d+){0,3}$/) }).optional(),
+            sources: sourceIds,
+          })
+          .refine((i) => (i.repository === undefined) !== (i.repositoryPattern === undefined), {
+            error: 'needs exactly one of repository and repositoryPattern',
+          }),
       )
       .default(() => []),
     command: z.array(text).min(1).optional(),
@@ -181,9 +201,11 @@ const modelServerFile = z
     const pinned = release.pinned ?? releaseFromImage({ release: { tagPattern } }, m.image);
     return {
       ...m,
-      images: images.map(({ tagPattern, ...image }) =>
-        tagPattern === undefined ? image : { ...image, tagPattern: new RegExp(tagPattern) },
-      ),
+      images: images.map(({ tagPattern, repositoryPattern, ...image }) => ({
+        ...image,
+        ...(tagPattern === undefined ? {} : { tagPattern: new RegExp(tagPattern) }),
+        ...(repositoryPattern === undefined ? {} : { repositoryPattern: new RegExp(repositoryPattern) }),
+      })),
       release: pinned === undefined ? { tagPattern } : { tagPattern, pinned },
       /** Entry points other than `command`, each citing its own source; empty when there are none. */
       entryPoints: entryPoints.map(({ source, ...point }) => ({ ...point, sources: [source.id] })),

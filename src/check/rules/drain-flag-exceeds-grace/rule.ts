@@ -17,12 +17,18 @@ export const rule = defineRule({
     if (!f || (f.now === 0 && server.drain.zeroAborts) || f.now < plan.maxRequestSeconds || f.now < plan.drainSeconds)
       return [];
     if (f.now <= f.target) return [];
+    // Say where the bound comes from: the flag as written, its default, or a release before the flag (a fixed time).
+    const bound = f.use
+      ? `${f.flag}=${f.now} lets ${server.name}`
+      : plan.drainFlagStatus === 'too-old'
+        ? `${server.name} ${plan.modelServerRelease} predates ${f.flag}, and its fixed ${s(f.now)} wait lets it`
+        : `${f.flag} is unset, and its default, ${f.now}, lets ${server.name}`;
     return [
       {
         severity: 'warning',
         path: flagPath(ctx),
         message:
-          `${f.flag}=${f.now} lets ${server.name} drain past SIGKILL: the ${s(t.graceTarget)} grace period leaves ${s(f.target)} after the `
+          `${bound} drain past SIGKILL: the ${s(t.graceTarget)} grace period leaves ${s(f.target)} after the `
           + `${s(t.preStopTarget)} preStop sleep and ${s(plan.teardownSeconds)} teardown, so the kubelet, not the server, ends the last requests and the teardown is cut.`,
       },
     ];

@@ -15,6 +15,7 @@ import { defineRule, type Verdict } from '../rule.ts';
 import { manualFix, type Fix } from '../findings.ts';
 import { fileName } from '../../workload/script-file.ts';
 import { invocationText } from '../../workload/server-invocation.ts';
+import { entrypointForks, imageRelease } from '../../../facts/releases.ts';
 
 export const rule = defineRule({
   code: 'shell-swallows-sigterm',
@@ -28,6 +29,8 @@ export const rule = defineRule({
   remediation: 'Start the server with exec as the script\u2019s last command, or forward SIGTERM with a trap.',
   remedy: 'applied',
   check: (ctx): (Verdict & { planned?: Fix })[] => {
+    const inImage = imageForks(ctx);
+    if (inImage) return [inImage];
     const inFile = fileExecless(ctx);
     if (inFile) return [inFile];
     const found = execless(ctx);
@@ -99,6 +102,31 @@ function execless(ctx: WorkloadContext) {
     script: { ...script, parsed: script.parsed },
     first: invocation.words[0],
     path: [...container.path, script.list, script.index],
+  };
+}
+
+/**
+ * The server started by the image's own entrypoint, a shell script that runs it without exec at this release (the
+ * model-server data's `entrypointForks`, read from the image's published entrypoint): the container's PID 1 is that
+ * shell. Only where the container keeps the entrypoint (no `command`) and the image names its release.
+ */
+function imageForks(ctx: WorkloadContext): (Verdict & { planned: Fix }) | undefined {
+  const { container, invocation, server } = ctx;
+  if (!invocation?.found || invocation.how !== 'entrypoint' || container.value.command !== undefined) return undefined;
+  const release = imageRelease(server, container.image);
+  const forks = release === undefined ? undefined : entrypointForks(server, container.image, release);
+  if (!forks) return undefined;
+  return {
+    severity: 'error',
+    path: [...container.path, 'image'],
+    message:
+      `The entrypoint of ${container.image} (${server.name} ${release}, read from the image name) is a shell script that starts ${server.name} without exec: `
+      + `the shell stays the ${container.name} container's PID 1, and the kubelet's SIGTERM goes to it, not to ${server.name}. A PID 1 without a SIGTERM handler `
+      + 'does not even exit (the kernel drops the signal: pid_namespaces(7)), so the server never drains and everything is killed when the grace period ends.',
+    planned: manualFix(
+      `move to the ${forks.until} or later build of this image, whose entrypoint execs ${server.name}, `
+        + `or set the ${container.name} container's command to the server itself so that it is PID 1 (the entrypoint's own steps are then skipped: check what it does first).`,
+    ),
   };
 }
 
