@@ -30,6 +30,12 @@ const KSERVE_PRESET_PROBES = { livenessProbe: 'httpGet', readinessProbe: 'httpGe
 
 export const CORPUS: Record<string, CorpusCase> = {
   // GIE release manifests. vLLM 0.8.5, 0.13.0 and 0.15.1 are older than --shutdown-timeout; 0.18.1 has it.
+  // Hold-out 3 shapes. A TGI 2.3 Deep Learning Container predates TGI's flag; the reference architecture's images
+  // are placeholders a kustomize layer replaces, so they name no release; KAITO's Workspace is not read.
+  'deployment-hf-dlc-tgi-entrypoint.yaml': {},
+  'deployment-gke-refarch-vllm-recreate-fetch-sidecar.yaml': {},
+  'deployment-gke-refarch-llmd-decode-routing-sidecar.yaml': {},
+  'workspace-kaito-pod-template.yaml': { unread: [1] },
   'deployment-gie-v1.0-vllm-gpu.yaml': {},
   'deployment-gie-v1.1-cpu-vllm-v0.9.yaml': {},
   'replicaset-gie-v1.2-vllm.yaml': {},
