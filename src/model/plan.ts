@@ -101,30 +101,39 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   // for running requests, and a grace period longer than the exit only holds the GPUs.
   const release = planRelease(inputs, server);
   const tooOld = release.flagAt.kind === 'too-old' && server.drain.zeroAborts === true;
+  // A release before the flag that drained for a fixed time (TGI before 3.2.2: 90 s): that time is its drain, whatever
+  // the budget, since the server neither stops sooner nor waits longer.
+  const fixedBefore = release.flagAt.kind === 'too-old' ? server.drain.beforeFlagSeconds : undefined;
   const drains = server.drain.kind !== 'none' && !tooOld;
   const drainSeconds = !drains
     ? 0
-    : inputs.unboundedDrain
-      ? inputs.drainCapSeconds
-      : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
+    : fixedBefore !== undefined
+      ? fixedBefore
+      : inputs.unboundedDrain
+        ? inputs.drainCapSeconds
+        : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
   derivation.push({
     field: 'drainSeconds',
     value: drainSeconds,
     formula: tooOld
       ? `${server.name} ${release.release} predates ${server.drain.flag}: 0s`
-      : !drains
-        ? `${server.name} does not drain: 0s`
-        : inputs.unboundedDrain
-          ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
-          : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
+      : fixedBefore !== undefined
+        ? `${server.name} ${release.release} predates ${server.drain.flag}: its fixed ${formatSeconds(fixedBefore)}`
+        : !drains
+          ? `${server.name} does not drain: 0s`
+          : inputs.unboundedDrain
+            ? `unbounded drain, capped at ${formatSeconds(drainSeconds)}`
+            : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
     why: tooOld
       ? `${server.name} has ${server.drain.flag} from ${server.drain.minVersion}; before it, SIGTERM aborts in-flight requests. Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
-      : !drains
-        ? `${server.drain.whileDraining} Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
-        : inputs.unboundedDrain
-          ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
-          : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
-            + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
+      : fixedBefore !== undefined
+        ? `${server.name} has ${server.drain.flag} from ${server.drain.minVersion}; before it, the server waits a fixed ${formatSeconds(fixedBefore)} for running requests, so the grace period covers that.`
+        : !drains
+          ? `${server.drain.whileDraining} Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
+          : inputs.unboundedDrain
+            ? 'The server drains until every request ends; Kubernetes still needs a bound, the cap.'
+            : 'The drain budget: after SIGTERM the server should let running requests finish for up to this long. '
+              + 'Whether it does, and whether it refuses new ones, depends on the server (see its page).',
   });
 
   const terminationGracePeriodSeconds = preStopSeconds + drainSeconds + inputs.teardownSeconds;

@@ -133,8 +133,8 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   }
   const fixedBefore = server.drain.beforeFlagSeconds;
   if (plan.drainFlagStatus === 'too-old' && fixedBefore !== undefined) {
-    // Releases before the flag drained for a fixed time: enough when it covers the drain budget.
-    const enough = fixedBefore >= plan.drainSeconds;
+    // Releases before the flag drained for a fixed time (the plan's drain): enough when it covers the longest request.
+    const enough = fixedBefore >= plan.maxRequestSeconds;
     add(
       'drain-flag-too-old',
       enough ? 'info' : 'error',
@@ -142,8 +142,8 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
         + `predates ${server.drain.flag} (from ${server.drain.minVersion}), so the manifest leaves it out: a binary without the flag would refuse to start. `
         + `Releases before it drain for a fixed ${formatSeconds(fixedBefore)}`
         + (enough
-          ? `, which covers the ${formatSeconds(plan.drainSeconds)} drain budget.`
-          : `, less than the ${formatSeconds(plan.drainSeconds)} drain budget: requests still running then are cut. Use an image of ${server.name} ${server.drain.minVersion} or later.`),
+          ? `, which covers the ${formatSeconds(plan.maxRequestSeconds)} longest request; the grace period is sized for it.`
+          : `, less than the ${formatSeconds(plan.maxRequestSeconds)} longest request: requests still running then are cut. Use an image of ${server.name} ${server.drain.minVersion} or later.`),
     );
   } else if (plan.drainFlagStatus === 'too-old') {
     add(

@@ -48,8 +48,13 @@ function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][numbe
   const tail = ref.slice(ref.lastIndexOf('/') + 1);
   const tag = tail.includes(':') ? tail.slice(tail.indexOf(':') + 1) : undefined;
   const fromTag = tag === undefined ? undefined : server.release.tagPattern.exec(tag)?.[1];
+  // An image whose name carries the release (a Deep Learning Container): its repository, less a registry host.
+  const parts = ref.replace(/:[^/]*$/, '').split('/');
+  if (parts.length > 1 && /[.:]|^localhost$/.test(parts[0])) parts.shift();
+  const named = server.images.flatMap((i) => i.repositoryPattern?.exec(parts.join('/'))?.slice(1).join('.') ?? []);
   const release =
     releaseNumbers(inputs.modelServerVersion)
+    ?? releaseNumbers(named[0])
     ?? releaseNumbers(fromTag)
     ?? (inputs.image === server.image ? releaseNumbers(server.release.pinned) : undefined);
   if (!release) return true;
@@ -86,12 +91,16 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
   // A server that does not drain at SIGTERM (llama.cpp) gets no drain budget, nor does a release older than the drain
   // flag of a server whose default aborts in-flight requests (content/model-servers/vllm.yaml: before the flag,
   // SIGTERM ended the process without coordinating requests).
+  // A release older than the flag that waited a fixed time instead (TGI before 3.2.2) drains for that time.
+  const fixedBefore = flagAllowed(inputs, server) ? undefined : server.drain.beforeFlagSeconds;
   const drainSeconds =
     server.drain.kind === 'none' || (server.drain.zeroAborts === true && !flagAllowed(inputs, server))
       ? 0
-      : inputs.unboundedDrain
-        ? inputs.drainCapSeconds
-        : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+      : fixedBefore !== undefined
+        ? fixedBefore
+        : inputs.unboundedDrain
+          ? inputs.drainCapSeconds
+          : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
   // "Outputs (all whole seconds)": a teardown given in milliseconds is rounded up like every other output.
   const teardownSeconds = wholeUp(inputs.teardownSeconds);
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;

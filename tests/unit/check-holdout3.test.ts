@@ -99,14 +99,38 @@ test('a TGI Deep Learning Container before 2.4: bash is PID 1 and never passes S
   assert.ok(!own.findings.some((x) => x.code === 'shell-swallows-sigterm'));
 });
 
-test('TGI before 3.2.2 drains for a fixed 90 s: a note when that covers the drain budget, an error when it does not', () => {
-  // The tests' settings: 4096 tokens × 10 ms × 1.2 = 49.2 → 50 s longest request, × 1.5 = 75 s budget ≤ 90 s.
-  const covered = only(check(dlcTgi('cu124.2-4.ubuntu2204.py311')), 'drain-flag-too-old');
+test('TGI before 3.2.2 drains for a fixed 90 s: the grace period covers it; a note when it covers the longest request, an error when not', () => {
+  // The tests' settings: 4096 tokens × 10 ms × 1.2 = 49.2 → 50 s longest request ≤ 90 s; grace 35 + 90 + 15 = 140 s.
+  const report = check(dlcTgi('cu124.2-4.ubuntu2204.py311'));
+  const covered = only(report, 'drain-flag-too-old');
   assert.equal(covered.severity, 'info');
-  assert.match(covered.message, /Releases before it drain for a fixed 90s, which covers the 75s drain budget\.$/);
-  // 8192 tokens × 10 ms × 1.2 = 98.3 → 99 s, × 1.5 = 148.5 → 149 s budget > 90 s: requests are cut.
+  assert.match(covered.message, /Releases before it drain for a fixed 90s, which covers the 50s longest request/);
+  assert.match(only(report, 'grace-too-short').fix?.text ?? '', /terminationGracePeriodSeconds: 140\b/);
+  // The fixed wait fits the grace period the fix writes: no warning that it runs past SIGKILL.
+  assert.ok(!report.findings.some((f) => f.code === 'drain-flag-exceeds-grace'));
+  // 8192 tokens × 10 ms × 1.2 = 98.3 → 99 s longest request > 90 s: requests are cut.
   const long = check(dlcTgi('cu124.2-4.ubuntu2204.py311'), { 'max-output-tokens': '8192', 'tpot-ms': '10' });
   const cut = only(long, 'drain-flag-too-old');
   assert.equal(cut.severity, 'error');
-  assert.match(cut.message, /a fixed 90s, less than the 149s drain budget: requests still running then are cut/);
+  assert.match(cut.message, /a fixed 90s, less than the 99s longest request: requests still running then are cut/);
+});
+
+test('a template placeholder in the image or model (${IMAGE_NAME}) is a note, not a warning; the drain flag stays by hand', () => {
+  // Hold-out 4 file 10 (a vLLM Deployment rendered by envsubst): `image: ${IMAGE_NAME}`, `vllm serve ${MODEL_PATH}`.
+  const report = check(
+    vllm({
+      image: 'image: ${IMAGE_NAME}',
+      command: 'command: ["vllm", "serve", "${MODEL_PATH}", "--port", "8000"]',
+      args: '',
+    }),
+  );
+  const names = report.findings.filter((f) => f.code === 'value-out-of-range');
+  assert.deepEqual(
+    names.map((f) => f.severity),
+    ['info', 'info'],
+  );
+  assert.match(names[0].message, /gives image "\$\{IMAGE_NAME\}", which is not one the generator can write/);
+  // The image names no release: the flag is not written, the finding says what to do.
+  const flag = only(report, 'drain-aborts-in-flight');
+  assert.equal(flag.remedy, 'manual');
 });
