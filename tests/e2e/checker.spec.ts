@@ -521,8 +521,9 @@ test('the serving controllers table lists every kind of content/controllers/, re
 }) => {
   await page.goto('/checker/');
   const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Read at' }) });
-  // 9 files: Kthena 1 kind, AIBrix 3, llmaz 2, KubeRay 2, OME 3, KServe 4, KubeAI 1, production-stack 1, Dynamo 1.
-  await expect(table.locator('tbody tr')).toHaveCount(18);
+  // 10 files: Kthena 1 kind, AIBrix 3, llmaz 2, KubeRay 2, OME 3, KServe 4, KubeAI 1, production-stack 1, Dynamo 1,
+  // KAITO 2.
+  await expect(table.locator('tbody tr')).toHaveCount(20);
   const row = table.locator('tbody tr').filter({ hasText: 'ModelServing' });
   await expect(row).toContainText('its pod templates are checked and fixed');
   await expect(row.getByRole('link')).toHaveAttribute(
@@ -530,4 +531,5 @@ test('the serving controllers table lists every kind of content/controllers/, re
     'https://github.com/volcano-sh/kthena/blob/v1.0.0/pkg/model-serving-controller/utils/utils.go',
   );
   await expect(table.locator('tbody tr').filter({ hasText: 'VLLMRuntime' })).toContainText('named in a warning');
+  await expect(table.locator('tbody tr').filter({ hasText: 'InferenceSet' })).toContainText('named in a warning');
 });
