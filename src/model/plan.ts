@@ -101,24 +101,22 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
   // for running requests, and a grace period longer than the exit only holds the GPUs.
   const release = planRelease(inputs, server);
   const tooOld = release.flagAt.kind === 'too-old' && server.drain.zeroAborts === true;
-  // A release before the flag that drained for a fixed time (TGI before 3.2.2: 90 s): that time is its drain, whatever
-  // the budget, since the server neither stops sooner nor waits longer.
+  // A release before the flag that waited a fixed time (TGI before 3.2.2: 90 s) drains for the budget when the wait is
+  // longer (the server exits once its requests end) and for the wait when it is shorter (it ends what still runs).
   const fixedBefore = release.flagAt.kind === 'too-old' ? server.drain.beforeFlagSeconds : undefined;
   const drains = server.drain.kind !== 'none' && !tooOld;
-  const drainSeconds = !drains
-    ? 0
-    : fixedBefore !== undefined
-      ? fixedBefore
-      : inputs.unboundedDrain
-        ? inputs.drainCapSeconds
-        : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
+  const budget = inputs.unboundedDrain
+    ? inputs.drainCapSeconds
+    : withHeadroom(maxRequestSeconds, inputs.drainHeadroomPercent);
+  const cut = fixedBefore !== undefined && fixedBefore < budget;
+  const drainSeconds = !drains ? 0 : cut ? fixedBefore : budget;
   derivation.push({
     field: 'drainSeconds',
     value: drainSeconds,
     formula: tooOld
       ? `${server.name} ${release.release} predates ${server.drain.flag}: 0s`
-      : fixedBefore !== undefined
-        ? `${server.name} ${release.release} predates ${server.drain.flag}: its fixed ${formatSeconds(fixedBefore)}`
+      : cut
+        ? `${server.name} ${release.release} predates ${server.drain.flag}: its fixed ${formatSeconds(fixedBefore)}, under the ${formatSeconds(budget)} budget`
         : !drains
           ? `${server.name} does not drain: 0s`
           : inputs.unboundedDrain
@@ -126,8 +124,8 @@ export function plan(inputs: DrainInputs, profiles: Profiles): Plan {
             : `${formatSeconds(maxRequestSeconds)} longest request × ${formatFactor(inputs.drainHeadroomPercent)} headroom`,
     why: tooOld
       ? `${server.name} has ${server.drain.flag} from ${server.drain.minVersion}; before it, SIGTERM aborts in-flight requests. Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
-      : fixedBefore !== undefined
-        ? `${server.name} has ${server.drain.flag} from ${server.drain.minVersion}; before it, the server waits a fixed ${formatSeconds(fixedBefore)} for running requests, so the grace period covers that.`
+      : cut
+        ? `${server.name} has ${server.drain.flag} from ${server.drain.minVersion}; before it, the server waits a fixed ${formatSeconds(fixedBefore)} for running requests and then ends them, so waiting longer gains nothing.`
         : !drains
           ? `${server.drain.whileDraining} Nothing waits for running requests, so the grace period is the preStop sleep and the teardown.`
           : inputs.unboundedDrain

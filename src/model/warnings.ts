@@ -142,7 +142,7 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
         + `predates ${server.drain.flag} (from ${server.drain.minVersion}), so the manifest leaves it out: a binary without the flag would refuse to start. `
         + `Releases before it drain for a fixed ${formatSeconds(fixedBefore)}`
         + (enough
-          ? `, which covers the ${formatSeconds(plan.maxRequestSeconds)} longest request; the grace period is sized for it.`
+          ? `, which covers the ${formatSeconds(plan.maxRequestSeconds)} longest request: the server exits once its requests end.`
           : `, less than the ${formatSeconds(plan.maxRequestSeconds)} longest request: requests still running then are cut. Use an image of ${server.name} ${server.drain.minVersion} or later.`),
     );
   } else if (plan.drainFlagStatus === 'too-old') {

@@ -91,16 +91,16 @@ function expectedPlan(inputs: DrainInputs, profiles: Profiles): ExpectedPlan {
   // A server that does not drain at SIGTERM (llama.cpp) gets no drain budget, nor does a release older than the drain
   // flag of a server whose default aborts in-flight requests (content/model-servers/vllm.yaml: before the flag,
   // SIGTERM ended the process without coordinating requests).
-  // A release older than the flag that waited a fixed time instead (TGI before 3.2.2) drains for that time.
+  // A release older than the flag that waited a fixed time instead (TGI before 3.2.2) drains for the budget, or for
+  // that wait when it is shorter.
   const fixedBefore = flagAllowed(inputs, server) ? undefined : server.drain.beforeFlagSeconds;
+  const budget = inputs.unboundedDrain
+    ? inputs.drainCapSeconds
+    : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
   const drainSeconds =
     server.drain.kind === 'none' || (server.drain.zeroAborts === true && !flagAllowed(inputs, server))
       ? 0
-      : fixedBefore !== undefined
-        ? fixedBefore
-        : inputs.unboundedDrain
-          ? inputs.drainCapSeconds
-          : wholeUp(maxRequestSeconds * (1 + inputs.drainHeadroomPercent / 100));
+      : Math.min(budget, fixedBefore ?? budget);
   // "Outputs (all whole seconds)": a teardown given in milliseconds is rounded up like every other output.
   const teardownSeconds = wholeUp(inputs.teardownSeconds);
   const surge = inputs.spareGpus >= inputs.gpusPerReplica;

@@ -16,13 +16,12 @@ export const rule = defineRule({
     const f = readFlag(ctx);
     if (!f || (f.now === 0 && server.drain.zeroAborts) || f.now < plan.maxRequestSeconds || f.now < plan.drainSeconds)
       return [];
-    if (f.now <= f.target) return [];
-    // Say where the bound comes from: the flag as written, its default, or a release before the flag (a fixed time).
+    // A release before the flag: nothing to set, and its fixed wait ends early once the requests do.
+    if (f.now <= f.target || plan.drainFlagStatus === 'too-old') return [];
+    // Say where the bound comes from: the flag as written, or its default.
     const bound = f.use
       ? `${f.flag}=${f.now} lets ${server.name}`
-      : plan.drainFlagStatus === 'too-old'
-        ? `${server.name} ${plan.modelServerRelease} predates ${f.flag}, and its fixed ${s(f.now)} wait lets it`
-        : `${f.flag} is unset, and its default, ${f.now}, lets ${server.name}`;
+      : `${f.flag} is unset, and its default, ${f.now}, lets ${server.name}`;
     return [
       {
         severity: 'warning',
