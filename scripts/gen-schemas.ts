@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CONTENT_DIR } from '../src/facts/read-files.ts';
 import { controllerSchema } from '../src/facts/schemas/controller.ts';
+import { otherServerSchema } from '../src/facts/schemas/other-server.ts';
 import { gatewaySchema } from '../src/facts/schemas/gateway.ts';
 import { modelServerSchema } from '../src/facts/schemas/model-server.ts';
 import { chartFactsSchema, lwsFactsSchema } from '../src/facts/schemas/outputs.ts';
@@ -20,6 +21,7 @@ export const DATA_KINDS = [
   { kind: 'gateway', schema: gatewaySchema, files: 'gateways/', source: 'gateway.ts' },
   { kind: 'model-server', schema: modelServerSchema, files: 'model-servers/', source: 'model-server.ts' },
   { kind: 'controller', schema: controllerSchema, files: 'controllers/', source: 'controller.ts' },
+  { kind: 'other-server', schema: otherServerSchema, files: 'other-servers/', source: 'other-server.ts' },
   {
     kind: 'request-defaults',
     schema: requestDefaultsSchema,

@@ -13,7 +13,7 @@ import { severitiesOf, type Rule, type Verdict } from './rules/rule.ts';
 import type { CheckCode } from './rules/codes.gen.ts';
 import type { InputProblem } from './read/guard-input.ts';
 import type { ReadLimits } from './read/limits.ts';
-import { isServerImage } from '../facts/releases.ts';
+import { isServerImage, otherServerOf } from '../facts/releases.ts';
 import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
 import { CHECK_RENDERED_POD, locate, poolSelects, selects, type Workload } from './workload/locate.ts';
@@ -94,11 +94,17 @@ function workloadContexts(
     const identified = identifyServer(workload.serving, containers, profiles);
     const pool = located.pools.find((p) => poolSelects(p, workload));
     const hasGpus = containers.some((c) => c.gpus > 0);
-    if (containers.length === 0 || (!identified && !hasGpus && !pool && !givenServer)) {
+    // A server recognised by its image that has no drain profile (content/other-servers/): checked like an unknown one.
+    const other = identified
+      ? undefined
+      : containers
+          .map((c) => ({ container: c, server: otherServerOf(profiles.otherServers, c.image) }))
+          .find((o) => o.server);
+    if (containers.length === 0 || (!identified && !other && !hasGpus && !pool && !givenServer)) {
       skipped.push(workload);
       continue;
     }
-    const container = identified?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
+    const container = identified?.container ?? other?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
     const found = findSettings(workload, container, identified, pool);
     if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
@@ -129,6 +135,7 @@ function workloadContexts(
       plan,
       targets,
       unused,
+      ...(other?.server ? { otherServer: other.server } : {}),
     };
     contexts.push(ctx);
   }

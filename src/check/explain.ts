@@ -6,7 +6,7 @@
  */
 import { FIELDS } from '../model/fields.ts';
 import type { DrainInputs } from '../model/resolve.ts';
-import { imageRelease, isServerImage } from '../facts/releases.ts';
+import { imageRelease, isServerImage, otherServerOf } from '../facts/releases.ts';
 import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
 import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
@@ -29,6 +29,8 @@ export interface ExplainedContainer {
   server?: string;
   /** The server's release, read from the image tag (when the image is the server's own). */
   release?: string;
+  /** A server recognised by its image that has no drain profile (content/other-servers/), by name. */
+  withoutProfile?: string;
   /** How sure the reading is: both the command and the image name the server (high), one of them (medium), none. */
   confidence: 'high' | 'medium' | 'none';
   evidence: string[];
@@ -115,12 +117,17 @@ function explainContainer(
       best = { id: profile.id, release: imageRelease(profile, container.image), evidence, points };
   }
   const served = servedPort(container, ports);
+  const other = best ? undefined : otherServerOf(profiles.otherServers, container.image);
   const role: ContainerRole =
     place === 'initContainers'
       ? container.value.restartPolicy === 'Always'
         ? 'sidecar'
         : 'init'
-      : best || container.gpus > 0 || served || (servingContainer && servingContainer.index === container.index)
+      : best
+          || other
+          || container.gpus > 0
+          || served
+          || (servingContainer && servingContainer.index === container.index)
         ? template.role === 'worker'
           ? 'multi-node worker'
           : 'serving'
@@ -128,6 +135,8 @@ function explainContainer(
           ? 'sidecar'
           : 'other';
   const evidence = best?.evidence ?? [];
+  if (other)
+    evidence.push(`image is ${other.name}'s, which has no drain profile (content/other-servers/${other.id}.yaml)`);
   if (container.gpus > 0)
     evidence.push(`requests ${container.gpus} ${container.accelerator}${container.gpus > 1 ? 's' : ''}`);
   if (served) evidence.push(`listens on ${served.port}, which ${served.from} targets`);
@@ -139,6 +148,7 @@ function explainContainer(
     role,
     ...(best ? { server: best.id } : {}),
     ...(best?.release ? { release: best.release } : {}),
+    ...(other ? { withoutProfile: other.name } : {}),
     confidence: !best ? 'none' : best.points >= 2 ? 'high' : 'medium',
     evidence,
     gpus: container.gpus,
@@ -313,7 +323,9 @@ export function explanationText(e: Explanation): string {
       for (const c of t.containers) {
         const server = c.server
           ? `${c.server}${c.release ? ` ${c.release}` : ' (release not in the tag)'}, confidence ${c.confidence}`
-          : 'no model server recognised';
+          : c.withoutProfile
+            ? `${c.withoutProfile}, which has no drain profile`
+            : 'no model server recognised';
         lines.push(`    ${c.at} ${c.name || '(no name)'}: ${c.role}; ${server}; image ${c.image || '(none)'}`);
         if (c.evidence.length > 0) lines.push(`      evidence: ${c.evidence.join('; ')}`);
       }

@@ -9,6 +9,7 @@ import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from './defaults.ts';
 import { parseData } from './parse-data.ts';
 import type { OutputFacts, Profiles } from './profiles.ts';
 import { controllerSchema } from './schemas/controller.ts';
+import { otherServerSchema } from './schemas/other-server.ts';
 import { gatewaySchema } from './schemas/gateway.ts';
 import { modelServerSchema } from './schemas/model-server.ts';
 import { chartFactsSchema, lwsFactsSchema } from './schemas/outputs.ts';
@@ -97,6 +98,7 @@ export function profilesFromFiles(
   requestDefaultsFile: DataFile,
   valueRangesFile: DataFile,
   controllerFiles: DataFile[] = [],
+  otherServerFiles: DataFile[] = [],
 ): Profiles {
   const gateways = readProfileFiles(gatewayFiles, gatewaySchema);
   const modelServers = readProfileFiles(modelServerFiles, modelServerSchema);
@@ -115,6 +117,7 @@ export function profilesFromFiles(
     requestDefaults: readDataFile(requestDefaultsFile, requestDefaultsSchema),
     valueRanges: readDataFile(valueRangesFile, valueRangesSchema),
     controllers: readProfileFiles(controllerFiles, controllerSchema),
+    otherServers: readProfileFiles(otherServerFiles, otherServerSchema),
   };
 }
 

@@ -3,6 +3,7 @@
  * validates its data file (src/facts/schemas/), so a field is added in one place: its schema line.
  */
 import type { ControllerFacts } from './schemas/controller.ts';
+import type { OtherServer } from './schemas/other-server.ts';
 import type { GatewayProfile } from './schemas/gateway.ts';
 import type { ModelServerProfile } from './schemas/model-server.ts';
 import type { ChartFacts, LwsFacts } from './schemas/outputs.ts';
@@ -30,6 +31,8 @@ export interface Profiles {
   valueRanges: ValueRanges;
   /** content/controllers/: the serving controllers whose resources make pods. */
   controllers: ControllerFacts[];
+  /** content/other-servers/: model servers recognised by image that have no drain profile. */
+  otherServers: OtherServer[];
 }
 
 /** Both output forms' facts (content/outputs/). */

@@ -33,5 +33,6 @@ export function readProfiles(contentDir: string = CONTENT_DIR): Profiles {
     file(REQUEST_DEFAULTS_FILE),
     file(VALUE_RANGES_FILE),
     readDir(join(contentDir, 'controllers')),
+    readDir(join(contentDir, 'other-servers')),
   );
 }

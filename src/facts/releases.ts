@@ -169,3 +169,17 @@ export function drainFlagAt(
     ? { kind: 'too-old', flag: drain.flag, since }
     : { kind: 'available', flag: drain.flag };
 }
+
+/** The recognised server without a drain profile (content/other-servers/) whose image this is, if any. */
+export function otherServerOf<T extends { images: readonly { repository: string }[] }>(
+  servers: readonly T[],
+  image: string,
+): T | undefined {
+  const repo = imageRepository(image);
+  return servers.find((s) =>
+    s.images.some((i) => {
+      const listed = imageRepository(i.repository);
+      return repo === listed || repo.endsWith(`/${listed}`);
+    }),
+  );
+}

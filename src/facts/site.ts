@@ -17,6 +17,7 @@ const texts = import.meta.glob(
     '/content/request-defaults.yaml',
     '/content/kubernetes/value-ranges.yaml',
     '/content/controllers/*.yaml',
+    '/content/other-servers/*.yaml',
   ],
   { query: '?raw', import: 'default', eager: true },
 ) as Record<string, string>;
@@ -35,4 +36,5 @@ export const profiles: Profiles = profilesFromFiles(
   filesUnder(REQUEST_DEFAULTS_FILE)[0],
   filesUnder(VALUE_RANGES_FILE)[0],
   filesUnder('controllers/'),
+  filesUnder('other-servers/'),
 );

@@ -135,3 +135,34 @@ test('a template placeholder in the image or model (${IMAGE_NAME}) is a note, no
   const flag = only(report, 'drain-aborts-in-flight');
   assert.equal(flag.remedy, 'manual');
 });
+
+// A CPU Deployment in the shape of rh-aiservices-bu/llm-on-openshift llm-servers/ollama/gitops/deployment.yaml: no
+// GPU, no pool, an image content/other-servers/ollama.yaml lists.
+const cpuServer = (image: string) =>
+  'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: chat\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: chat\n'
+  + '  template:\n    metadata:\n      labels:\n        app: chat\n    spec:\n      containers:\n        - name: server\n'
+  + `          image: ${image}\n          ports:\n            - name: http\n              containerPort: 11434\n`;
+
+test('a CPU server recognised by its image (Ollama, LocalAI) is checked for what holds for any server, not skipped', () => {
+  for (const [image, name] of [
+    ['quay.io/rh-aiservices-bu/ollama-ubi9:0.2.8', 'Ollama'],
+    ['docker.io/ollama/ollama:0.12.3', 'Ollama'],
+    ['localai/localai:latest', 'LocalAI'],
+  ]) {
+    const report = check(cpuServer(image));
+    assert.ok(!report.findings.some((f) => f.code === 'workload-skipped'), image);
+    assert.ok(
+      report.findings.some((f) => f.code === 'prestop-missing'),
+      image,
+    );
+    const note = only(report, 'model-server-unknown');
+    assert.match(
+      note.message,
+      new RegExp(`^The server container runs ${name} \\(by its image; content/other-servers/`),
+    );
+    // No server-specific flag is checked or written.
+    assert.ok(!report.findings.some((f) => f.code.startsWith('drain-flag') || f.code === 'drain-aborts-in-flight'));
+  }
+  // Another owner's image of the same last name is not Ollama's: skipped as before.
+  assert.ok(check(cpuServer('example/ollama-webui:1')).findings.some((f) => f.code === 'workload-skipped'));
+});

@@ -96,6 +96,48 @@ spec:
   assert.match(explained.stdout, /^ {2}Example Controller creates each role's pods itself: /m);
 });
 
+test('adding a server without a drain profile: its data file; a CPU workload on its image is checked, not skipped', (t) => {
+  const copy = copyProject();
+  t.after(() => copy.remove());
+  // Step 1: start from Ollama's file and make it another server's: id, name, summary and image.
+  const ollama = readFileSync(new URL('../../content/other-servers/ollama.yaml', import.meta.url), 'utf8');
+  const data = ollama
+    .replace(/^id: ollama$/m, 'id: example-os')
+    .replace(/^name: Ollama$/m, 'name: Example OS')
+    .replace(/^ {2}- repository: ollama\/ollama$/m, '  - repository: example/os-server');
+  copy.write('content/other-servers/example-os.yaml', data);
+  copy.write(
+    'os.yaml',
+    `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: os
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: os
+  template:
+    metadata:
+      labels:
+        app: os
+    spec:
+      containers:
+        - name: server
+          image: registry.example.com/example/os-server:1.0
+`,
+  );
+  const checked = copy.node('src/cli/main.ts', 'check', 'os.yaml', '--format', 'json');
+  const report = JSON.parse(checked.stdout);
+  const codes = report.findings.map((f: { code: string }) => f.code);
+  assert.ok(codes.includes('prestop-missing') && !codes.includes('workload-skipped'), codes.join(', '));
+  const note = report.findings.find((f: { code: string }) => f.code === 'model-server-unknown');
+  assert.match(
+    note?.message ?? '',
+    /^The server container runs Example OS \(by its image; content\/other-servers\/example-os\.yaml\)/,
+  );
+});
+
 /** The recipe's new input: one entry in the field table, after the last one. */
 const FIELD = `  { key: 'cooldownSeconds', flag: 'cooldown-seconds', kind: 'int', group: 'rollout', label: 'Cooldown', unit: 's', min: 1, max: 90, default: 30,
     help: 'Seconds to wait after each rollout step.' },

@@ -16,6 +16,7 @@ import { lineAt, type Manifest, type ManifestObject } from '../read/read-manifes
 import type { CheckedFor, FoundSetting } from '../workload/settings.ts';
 import type { Invocation } from '../workload/server-invocation.ts';
 import type { Targets } from '../workload/targets.ts';
+import type { OtherServer } from '../../facts/schemas/other-server.ts';
 
 /** The whole check: manifest, objects, profiles and the findings so far. */
 export interface CheckContext {
@@ -71,6 +72,8 @@ export interface WorkloadContext {
   targets: Targets;
   /** Settings read from the manifest or given that the drain model cannot use (out of its range). */
   unused: FoundSetting[];
+  /** A server recognised by its image that Hitless has no drain profile for (content/other-servers/). */
+  otherServer?: OtherServer;
 }
 
 /**

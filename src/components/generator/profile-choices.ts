@@ -30,6 +30,7 @@ export function selectedProfiles(profiles: Profiles, gatewayId: string, modelSer
     requestDefaults: profiles.requestDefaults,
     valueRanges: profiles.valueRanges,
     controllers: [],
+    otherServers: [],
   };
 }
 
