@@ -166,3 +166,29 @@ test('a CPU server recognised by its image (Ollama, LocalAI) is checked for what
   // Another owner's image of the same last name is not Ollama's: skipped as before.
   assert.ok(check(cpuServer('example/ollama-webui:1')).findings.some((f) => f.code === 'workload-skipped'));
 });
+
+test('a PID 1 script that ends by keeping the container alive (tail -f, sleep infinity) leaves the server without SIGTERM', () => {
+  // Hold-out 6 file 08's shape, in a -c script: a launcher that returns after starting the server, then tail -f.
+  const script = (body: string) =>
+    vllm({
+      command: 'command: ["/bin/bash", "-c"]',
+      args: `args:\n            - |\n${body
+        .split('\n')
+        .map((l) => `              ${l}`)
+        .join('\n')}`,
+    });
+  const parked = only(
+    check(script('python3 launch_server.py --port 8000\ntail -f /dev/null')),
+    'shell-swallows-sigterm',
+  );
+  assert.equal(parked.severity, 'error');
+  assert.match(parked.message, /ends with `tail -f \/dev\/null`, which only keeps the container running/);
+  assert.equal(parked.remedy, 'manual');
+  const sleeping = check(script('vllm serve Qwen/Qwen3-8B --port 8000 &\nexec sleep infinity'));
+  assert.match(only(sleeping, 'shell-swallows-sigterm').message, /ends with `exec sleep infinity`/);
+  // A trap that forwards the signal, or a last command that is not a keepalive: nothing of this kind.
+  const trapped = check(script('trap "kill -TERM $PID" TERM\nvllm serve Qwen/Qwen3-8B &\nPID=$!\ntail -f /dev/null'));
+  assert.ok(!trapped.findings.some((f) => /only keeps the container running/.test(f.message)));
+  const logged = check(script('vllm serve Qwen/Qwen3-8B --port 8000 &\ntail -n 20 /tmp/log'));
+  assert.ok(!logged.findings.some((f) => /only keeps the container running/.test(f.message)));
+});

@@ -14,6 +14,7 @@ import type { WorkloadContext } from '../context.ts';
 import { defineRule, type Verdict } from '../rule.ts';
 import { manualFix, type Fix } from '../findings.ts';
 import { fileName } from '../../workload/script-file.ts';
+import type { ScriptCall } from '../../workload/shell/parse-script.ts';
 import { invocationText } from '../../workload/server-invocation.ts';
 import { entrypointForks, imageRelease } from '../../../facts/releases.ts';
 
@@ -22,15 +23,19 @@ export const rule = defineRule({
   order: 370,
   scope: 'workload',
   severity: {
-    error: 'the shell forks for the server whatever it is',
+    error:
+      'the shell forks for the server whatever it is, or PID 1 ends by only keeping the container alive (tail -f, sleep infinity) while the server runs in the background',
     warning: 'sh, where bash as /bin/sh would replace itself with the server and dash would fork',
   },
-  summary: 'A shell is PID 1 and starts the model server without exec, so SIGTERM never reaches the server.',
+  summary:
+    'A shell is PID 1 and starts the model server without exec (or in the background, then keeps the container alive with tail -f), so SIGTERM never reaches the server.',
   remediation: 'Start the server with exec as the script\u2019s last command, or forward SIGTERM with a trap.',
   remedy: 'applied',
   check: (ctx): (Verdict & { planned?: Fix })[] => {
     const inImage = imageForks(ctx);
     if (inImage) return [inImage];
+    const parked = keepAlive(ctx);
+    if (parked) return [parked];
     const inFile = fileExecless(ctx);
     if (inFile) return [inFile];
     const found = execless(ctx);
@@ -102,6 +107,46 @@ function execless(ctx: WorkloadContext) {
     script: { ...script, parsed: script.parsed },
     first: invocation.words[0],
     path: [...container.path, script.list, script.index],
+  };
+}
+
+/** A command that only keeps PID 1 alive: `tail -f FILE`, `sleep infinity` (with exec or without). */
+function keepsAlive(call: ScriptCall): boolean {
+  const words = call.words.map((w) => w.literal);
+  const [name, ...rest] = call.exec ? words.slice(1) : words;
+  if (name === undefined) return false;
+  if (/(^|\/)tail$/.test(name)) return rest.some((w) => w !== undefined && /^-[A-Za-z]*[fF]/.test(w));
+  return /(^|\/)sleep$/.test(name) && rest.length === 1 && rest[0] === 'infinity';
+}
+
+/**
+ * PID 1 runs a script whose last statement only keeps the container alive (`tail -f /dev/null`, `sleep infinity`),
+ * so whatever serves was started before it in the background (a launcher that returns after spawning the server):
+ * the kubelet's SIGTERM goes to PID 1, which has no trap to pass it on, and the server never drains. Whatever the
+ * server, known or not; the fix is by hand (the script decides how the server is started).
+ */
+function keepAlive(ctx: WorkloadContext): (Verdict & { planned: Fix }) | undefined {
+  const { container, serverKnown, server } = ctx;
+  const script = container.line.script;
+  const file = container.line.file;
+  const runs = file && file.runs === 'pid1' ? file.parsed : script?.parsed;
+  if (!runs?.ok || runs.traps) return undefined;
+  const last = runs.calls.find((c) => c.lastAlone);
+  if (!last || !keepsAlive(last)) return undefined;
+  const where = file && file.runs === 'pid1' ? fileName(file) : `the ${container.name} container's script`;
+  const named = serverKnown ? server.name : 'the model server';
+  const line = last.words.map((w) => w.source).join(' ');
+  return {
+    severity: 'error',
+    ...(file && file.runs === 'pid1'
+      ? { object: file.configMap, path: ['data', file.key] }
+      : { path: [...container.path, script!.list, script!.index] }),
+    message:
+      `${where[0].toUpperCase()}${where.slice(1)} ends with \`${line}\`, which only keeps the container running, so ${named} runs in the background, started before it. `
+      + `The kubelet's SIGTERM goes to PID 1, which passes it to no one: ${named} never drains and is killed when the grace period ends.`,
+    planned: manualFix(
+      `start ${named} in the foreground as the script's last command with exec (exec SERVER ARGS…), in place of ${line}; or forward SIGTERM to it with a trap and wait.`,
+    ),
   };
 }
 
