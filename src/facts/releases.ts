@@ -82,11 +82,15 @@ function serverImageOf(profile: ServerImage, image: string): OtherImage | undefi
     return { tagPattern: profile.release.tagPattern, entrypointStartsServer: true };
   // A vendor's repository is matched whole (or under a mirror's path prefix): its last part alone (`rocm/vllm` →
   // `vllm`) is a name anyone's own build may carry.
-  return profile.images?.find((i) => {
-    if (i.repositoryPattern) return i.repositoryPattern.test(repo);
-    const listed = imageRepository(i.repository ?? '');
-    return repo === listed || repo.endsWith(`/${listed}`);
-  });
+  return profile.images?.find((i) =>
+    i.repositoryPattern ? i.repositoryPattern.test(repo) : isListed(repo, i.repository ?? ''),
+  );
+}
+
+/** Whether a repository is a listed one: the whole of it, or under a mirror's path prefix. */
+function isListed(repo: string, listed: string): boolean {
+  const whole = imageRepository(listed);
+  return repo === whole || repo.endsWith(`/${whole}`);
 }
 
 /** The release a repository name carries, by an image's `repositoryPattern`: its groups joined with dots. */
@@ -107,15 +111,16 @@ export function imageRepository(image: string): string {
   return name.join('/');
 }
 
-/**
- * The server release an image runs, read from its tag only when the image is one of the server's own whose tags
- * name its releases (an llm-d image's tag is llm-d's release; a vendor's product version is not the server's).
- */
 /** Whether the image's release is read from its name (a Deep Learning Container's repository) rather than its tag. */
 export function releaseInImageName(profile: ServerImage, image: string): boolean {
   return serverImageOf(profile, image)?.repositoryPattern !== undefined;
 }
 
+/**
+ * The server release an image runs, read from its tag only when the image is one of the server's own whose tags
+ * name its releases (an llm-d image's tag is llm-d's release; a vendor's product version is not the server's), or
+ * from its name where the data gives a `repositoryPattern`.
+ */
 export function imageRelease(profile: ServerImage, image: string): string | undefined {
   const own = serverImageOf(profile, image);
   if (own?.repositoryPattern) return releaseFromRepository(own.repositoryPattern, image);
@@ -176,10 +181,5 @@ export function otherServerOf<T extends { images: readonly { repository: string 
   image: string,
 ): T | undefined {
   const repo = imageRepository(image);
-  return servers.find((s) =>
-    s.images.some((i) => {
-      const listed = imageRepository(i.repository);
-      return repo === listed || repo.endsWith(`/${listed}`);
-    }),
-  );
+  return servers.find((s) => s.images.some((i) => isListed(repo, i.repository)));
 }

@@ -16,7 +16,7 @@ import { manualFix, type Fix } from '../findings.ts';
 import { fileName } from '../../workload/script-file.ts';
 import type { ScriptCall } from '../../workload/shell/parse-script.ts';
 import { invocationText } from '../../workload/server-invocation.ts';
-import { entrypointForks, imageRelease } from '../../../facts/releases.ts';
+import { entrypointForks, imageRelease, releaseInImageName } from '../../../facts/releases.ts';
 
 export const rule = defineRule({
   code: 'shell-swallows-sigterm',
@@ -127,19 +127,20 @@ function keepsAlive(call: ScriptCall): boolean {
  */
 function keepAlive(ctx: WorkloadContext): (Verdict & { planned: Fix }) | undefined {
   const { container, serverKnown, server } = ctx;
-  const script = container.line.script;
-  const file = container.line.file;
-  const runs = file && file.runs === 'pid1' ? file.parsed : script?.parsed;
+  const { script, file } = container.line;
+  // The script PID 1 interprets: a ConfigMap's file it runs itself, else its `-c` string.
+  const pid1File = file?.runs === 'pid1' ? file : undefined;
+  const runs = pid1File?.parsed ?? script?.parsed;
   if (!runs?.ok || runs.traps) return undefined;
   const last = runs.calls.find((c) => c.lastAlone);
   if (!last || !keepsAlive(last)) return undefined;
-  const where = file && file.runs === 'pid1' ? fileName(file) : `the ${container.name} container's script`;
+  const where = pid1File ? fileName(pid1File) : `the ${container.name} container's script`;
   const named = serverKnown ? server.name : 'the model server';
   const line = last.words.map((w) => w.source).join(' ');
   return {
     severity: 'error',
-    ...(file && file.runs === 'pid1'
-      ? { object: file.configMap, path: ['data', file.key] }
+    ...(pid1File
+      ? { object: pid1File.configMap, path: ['data', pid1File.key] }
       : { path: [...container.path, script!.list, script!.index] }),
     message:
       `${where[0].toUpperCase()}${where.slice(1)} ends with \`${line}\`, which only keeps the container running, so ${named} runs in the background, started before it. `
@@ -165,7 +166,7 @@ function imageForks(ctx: WorkloadContext): (Verdict & { planned: Fix }) | undefi
     severity: 'error',
     path: [...container.path, 'image'],
     message:
-      `The entrypoint of ${container.image} (${server.name} ${release}, read from the image name) is a shell script that starts ${server.name} without exec: `
+      `The entrypoint of ${container.image} (${server.name} ${release}, read from the image ${releaseInImageName(server, container.image) ? 'name' : 'tag'}) is a shell script that starts ${server.name} without exec: `
       + `the shell stays the ${container.name} container's PID 1, and the kubelet's SIGTERM goes to it, not to ${server.name}. A PID 1 without a SIGTERM handler `
       + 'does not even exit (the kernel drops the signal: pid_namespaces(7)), so the server never drains and everything is killed when the grace period ends.',
     planned: manualFix(
