@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { shellScripts } from '../support/shell-scripts.ts';
 import { check, fixed } from '../support/check.ts';
 
 const DIR = new URL('../fixtures/deployments/', import.meta.url);
@@ -24,38 +24,6 @@ const STUBS = [
   'curl',
   'nvidia-smi',
 ];
-
-/** The `sh -c` scripts of every container of every pod template: [container name, shell options, script, $0 and args]. */
-function scripts(text: string): { name: string; options: string[]; script: string; rest: string[] }[] {
-  const found: { name: string; options: string[]; script: string; rest: string[] }[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      node.forEach(visit);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const record = node as Record<string, unknown>;
-    if (typeof record.name === 'string' && typeof record.image === 'string') {
-      const argv = [
-        ...((record.command as string[] | undefined) ?? []),
-        ...((record.args as string[] | undefined) ?? []),
-      ].map(String);
-      if (argv.length > 0 && /(^|\/)(sh|bash|dash)$/.test(argv[0])) {
-        const c = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-        if (c !== -1 && argv[c + 1] !== undefined)
-          found.push({
-            name: record.name,
-            options: argv.slice(1, c + 1),
-            script: argv[c + 1],
-            rest: argv.slice(c + 2),
-          });
-      }
-    }
-    for (const [key, value] of Object.entries(record)) if (key !== 'lifecycle') visit(value);
-  };
-  for (const doc of parseAllDocuments(text, { version: '1.1' })) visit(doc.toJS());
-  return found;
-}
 
 /** Run a script with stubs on PATH; the exit status and what each stub was called with. */
 function run(
@@ -92,9 +60,9 @@ test('shell fixtures exit as before under bash and dash, and the server gets the
       .filter((n) => n.endsWith('.yaml'))
       .sort()) {
       const text = readFileSync(new URL(file, DIR), 'utf8');
-      const before = scripts(text);
+      const before = shellScripts(text).containers;
       if (before.length === 0) continue;
-      const after = scripts(fixed(text));
+      const after = shellScripts(fixed(text)).containers;
       assert.equal(after.length, before.length, file);
       const report = check(text);
       const flagFindings = report.findings.filter((f) =>

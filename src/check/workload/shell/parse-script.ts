@@ -1,14 +1,15 @@
 /**
- * Parse a container's shell script with mvdan/sh (the parser behind shfmt) and list the commands it runs as
- * statements: the simple commands of its top-level lists, `if`/`while`/`for`/`case` bodies, `{ }` and `( )`
- * groups. Commands inside `$(…)`, `$((…))`, `<(…)`, functions or another program's quoted argument are not
- * listed: the checker never edits them.
+ * Parse a container's shell script (bash's grammar, which dash's is a subset of) and list the commands it runs as
+ * statements: the simple commands of its top-level lists, `if`/`while`/`until`/`for`/`select`/`case` bodies,
+ * `{ }` and `( )` groups. Commands inside `$(…)`, `` `…` ``, `<(…)`, functions, `time`/`coproc`, or another program's
+ * quoted argument are not listed, nor are declarations (`export`, `local`, …): the checker never edits them.
  *
- * mvdan-sh (GopherJS) rather than sh-syntax (WebAssembly): sh-syntax 0.7.0 returns each statement's command as its
- * two positions only, with no words or bodies, and weighs the same gzipped (../shared/research/shell-parser.md).
+ * A recursive-descent parser of its own: mvdan-sh, the JavaScript build of mvdan/sh, is deprecated by its author, and
+ * sh-syntax (the maintained build) returns each statement's command as two positions, with no words or bodies
+ * (its processor/structs.go maps every command to a bare position node). Whatever this parser does not understand is
+ * a syntax error, so the checker abstains rather than guesses; tests/unit/shell-parse.test.ts holds its statements
+ * against sh-syntax's on every script of the fixtures.
  */
-import sh from 'mvdan-sh';
-import type { ShNode } from 'mvdan-sh';
 
 /** One word of a command: its source text, offsets in the script, and its value when it is literal. */
 export interface ScriptWord {
@@ -40,53 +41,784 @@ export interface ScriptCall {
 /** A parsed script, or the parser's message. */
 export type ParsedScript = { ok: true; calls: ScriptCall[]; traps: boolean } | { ok: false; message: string };
 
-const syntax = sh.syntax;
+/** A statement: its command, with what bash applies around it. Offsets span the statement and its `;` or `&`. */
+export interface Statement {
+  start: number;
+  end: number;
+  negated: boolean;
+  background: boolean;
+  /** Redirection operators, in order (`>`, `2>&`, `<<`). */
+  redirects: string[];
+  command: Command;
+}
 
-/** Map UTF-8 byte offsets (what the parser reports) to string indexes. */
-function offsetMapper(text: string): (byte: number) => number {
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(text)) return (byte) => byte;
-  const encoder = new TextEncoder();
-  const starts: number[] = [];
-  let byte = 0;
-  for (let i = 0; i < text.length; i++) {
-    starts[byte] = i;
-    const code = text.codePointAt(i)!;
-    const size = encoder.encode(String.fromCodePoint(code)).length;
-    if (code > 0xffff) i++;
-    byte += size;
+/** A command of a statement. `hidden` commands run, but nothing the checker reads or edits is in them. */
+export type Command =
+  | { kind: 'call'; words: ScriptWord[] }
+  | { kind: 'binary'; op: '&&' | '||' | '|' | '|&'; left: Statement; right: Statement }
+  | { kind: 'group'; bodies: Statement[][] }
+  | { kind: 'hidden' }
+  | { kind: 'none' };
+
+class ShellSyntaxError extends Error {}
+
+const BLANK = /[ \t]/;
+/** Characters that end an unquoted word. */
+const META = /[ \t\n|&;()<>]/;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RESERVED = new Set(
+  'if then elif else fi do done case esac while until for select in function time coproc { } ! [[ ]]'.split(' '),
+);
+/** Builtins mvdan/sh and bash read as declarations: their arguments are assignments, never a server's line. */
+const DECLARATIONS = new Set(['export', 'declare', 'local', 'readonly', 'typeset', 'nameref', 'let']);
+/** The start of a valid `${…}`: a parameter, then `}` or an operator. */
+const PARAMETER =
+  /^\$\{(?:[#!]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:\[[^\]]*\])?[}:\-=?+#%/^,@*]|[#?$!@*-]\})/;
+const REDIRECT = /^(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:&>>|&>|<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)/;
+
+/** Parse a script into statements; throws ShellSyntaxError. */
+class Parser {
+  private i = 0;
+  private heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+
+  private readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
   }
-  starts[byte] = text.length;
-  return (b) => starts[b] ?? text.length;
-}
 
-function list(node: ShNode | null | undefined, field: string): ShNode[] {
-  const value = node ? node[field] : undefined;
-  return Array.isArray(value) ? (value as ShNode[]) : [];
-}
+  parse(): Statement[] {
+    const statements = this.list(() => false);
+    if (this.heredocs.length > 0) this.fail(`unclosed here-document \`${this.heredocs[0].delimiter}\``);
+    if (this.i < this.text.length) this.fail(`\`${this.text[this.i]}\` can only be used to close a subshell`);
+    return statements;
+  }
 
-/** The value of a word made only of plain text and quotes; undefined when it expands anything. */
-function literalOf(word: ShNode): string | undefined {
-  let out = '';
-  for (const part of list(word, 'Parts')) {
-    const type = syntax.NodeType(part);
-    if (type === 'Lit') out += String(part.Value).replace(/\\(.)/gs, '$1');
-    else if (type === 'SglQuoted') out += String(part.Value);
-    else if (type === 'DblQuoted') {
-      for (const inner of list(part, 'Parts')) {
-        if (syntax.NodeType(inner) !== 'Lit') return undefined;
-        out += String(inner.Value).replace(/\\([$`"\\])/g, '$1');
+  // ── Errors ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+  private fail(message: string, at = this.i): never {
+    const before = this.text.slice(0, at);
+    const line = before.split('\n').length;
+    const col = at - before.lastIndexOf('\n');
+    throw new ShellSyntaxError(`${line}:${col}: ${message}`);
+  }
+
+  // ── Characters and tokens ─────────────────────────────────────────────────────────────────────────────────────
+
+  private at(s: string): boolean {
+    return this.text.startsWith(s, this.i);
+  }
+
+  /** Skip blanks, line continuations and a comment; never a newline. */
+  private blanks(): void {
+    for (;;) {
+      const c = this.text[this.i];
+      if (c !== undefined && BLANK.test(c)) this.i++;
+      else if (this.at('\\\n')) this.i += 2;
+      else if (c === '#') {
+        while (this.i < this.text.length && this.text[this.i] !== '\n') this.i++;
+      } else return;
+    }
+  }
+
+  /** Consume a newline and the here-document bodies it starts. */
+  private newline(): void {
+    this.i++;
+    const pending = this.heredocs;
+    this.heredocs = [];
+    for (const { delimiter, stripTabs } of pending) {
+      for (;;) {
+        if (this.i >= this.text.length) this.fail(`unclosed here-document \`${delimiter}\``);
+        let endOfLine = this.text.indexOf('\n', this.i);
+        if (endOfLine === -1) endOfLine = this.text.length;
+        const line = this.text.slice(this.i, endOfLine);
+        this.i = Math.min(endOfLine + 1, this.text.length);
+        if ((stripTabs ? line.replace(/^\t+/, '') : line) === delimiter) break;
       }
-    } else return undefined;
+    }
   }
-  return out;
+
+  /** Skip blanks, comments and newlines. */
+  private linebreaks(): void {
+    for (;;) {
+      this.blanks();
+      if (this.text[this.i] === '\n') this.newline();
+      else return;
+    }
+  }
+
+  /** The operator at the cursor, longest first, without consuming it. */
+  private operator(): string | undefined {
+    for (const op of [';;&', '&&', '||', ';;', ';&', '|&', ';', '&', '|', '(', ')']) if (this.at(op)) return op;
+    return undefined;
+  }
+
+  /** The unquoted reserved word at the cursor (`then` but not `then2` or `"then"`). */
+  private reserved(): string | undefined {
+    const m = /^(?:[a-z]+|\{|\}|!|\[\[|\]\])/.exec(this.text.slice(this.i, this.i + 9));
+    if (!m || !RESERVED.has(m[0])) return undefined;
+    const next = this.text[this.i + m[0].length];
+    if (next !== undefined && !META.test(next)) return undefined;
+    if ((m[0] === '{' || m[0] === '!') && next !== undefined && !/[ \t\n]/.test(next)) return undefined;
+    return m[0];
+  }
+
+  private expectReserved(word: string): void {
+    this.linebreaks();
+    if (this.reserved() !== word) this.fail(`expected \`${word}\``);
+    this.i += word.length;
+  }
+
+  // ── Lists and statements ──────────────────────────────────────────────────────────────────────────────────────
+
+  /** Statements until a reserved word `stop` accepts, `)`, a `case` terminator or the end. */
+  private list(stop: (word: string) => boolean): Statement[] {
+    const statements: Statement[] = [];
+    for (;;) {
+      this.linebreaks();
+      if (this.i >= this.text.length) return statements;
+      const word = this.reserved();
+      if (word !== undefined && stop(word)) return statements;
+      const op = this.operator();
+      if (op === ')' || op === ';;' || op === ';&' || op === ';;&') return statements;
+      if (op !== undefined && op !== '(' && !this.at('&>'))
+        this.fail(`\`${op}\` can only immediately follow a statement`);
+      const statement = this.andOr();
+      this.blanks();
+      const after = this.operator();
+      if (after === ';' || after === '&') {
+        if (after === '&') statement.background = true;
+        this.i++;
+        statement.end = this.i;
+      } else if (this.text[this.i] === '\n') this.newline();
+      else if (this.i < this.text.length && after !== ')' && after !== ';;' && after !== ';&' && after !== ';;&') {
+        // After a compound command (`]]`, `)`, `fi`), bash reads the reserved word that closes the clause directly.
+        const next = this.reserved();
+        if (next === undefined || !stop(next)) this.fail('a statement must end with a newline, `;` or `&`');
+      }
+      statements.push(statement);
+    }
+  }
+
+  private andOr(): Statement {
+    let left = this.pipeline();
+    for (;;) {
+      this.blanks();
+      const op = this.at('&&') ? '&&' : this.at('||') ? '||' : undefined;
+      if (!op) return left;
+      this.i += 2;
+      this.linebreaks();
+      const right = this.pipeline();
+      left = this.binary(op, left, right);
+    }
+  }
+
+  private pipeline(): Statement {
+    this.blanks();
+    const start = this.i;
+    let negated = false;
+    if (this.reserved() === '!') {
+      this.i++;
+      this.blanks();
+      negated = true;
+    }
+    let left = this.command();
+    for (;;) {
+      this.blanks();
+      const op = this.at('|&') ? '|&' : this.at('|') && !this.at('||') ? '|' : undefined;
+      if (!op) break;
+      this.i += op.length;
+      this.linebreaks();
+      left = this.binary(op, left, this.command());
+    }
+    return negated ? { ...left, start, negated: true } : left;
+  }
+
+  private binary(op: '&&' | '||' | '|' | '|&', left: Statement, right: Statement): Statement {
+    return {
+      start: left.start,
+      end: right.end,
+      negated: false,
+      background: false,
+      redirects: [],
+      command: { kind: 'binary', op, left, right },
+    };
+  }
+
+  /** A command with its redirections, as a statement. */
+  private command(): Statement {
+    this.blanks();
+    const start = this.i;
+    const redirects: string[] = [];
+    const statement = (command: Command): Statement => {
+      const end = this.trailingRedirects(redirects);
+      return { start, end, negated: false, background: false, redirects, command };
+    };
+    const word = this.reserved();
+    if (word === '{') {
+      this.i++;
+      const body = this.list((w) => w === '}');
+      this.expectReserved('}');
+      return statement({ kind: 'group', bodies: [body] });
+    }
+    if (this.at('((')) {
+      this.arithmetic(2);
+      return statement({ kind: 'hidden' });
+    }
+    if (this.at('(')) {
+      this.i++;
+      const body = this.list(() => false);
+      this.close(')');
+      return statement({ kind: 'group', bodies: [body] });
+    }
+    switch (word) {
+      case 'if':
+        return statement(this.ifClause());
+      case 'while':
+      case 'until': {
+        this.i += word.length;
+        const condition = this.list((w) => w === 'do');
+        this.expectReserved('do');
+        const body = this.list((w) => w === 'done');
+        this.expectReserved('done');
+        return statement({ kind: 'group', bodies: [condition, body] });
+      }
+      case 'for':
+      case 'select':
+        return statement(this.forClause(word));
+      case 'case':
+        return statement(this.caseClause());
+      case '[[':
+        this.testClause();
+        return statement({ kind: 'hidden' });
+      case 'function':
+        this.i += word.length;
+        this.blanks();
+        if (!this.plainWord()) this.fail('`function` must be followed by a name');
+        this.blanks();
+        if (this.at('(')) this.emptyParens();
+        this.functionBody();
+        return statement({ kind: 'hidden' });
+      case 'time':
+      case 'coproc': {
+        this.i += word.length;
+        this.blanks();
+        if (word === 'time' && this.at('-p') && META.test(this.text[this.i + 2] ?? ' ')) this.i += 2;
+        if (word === 'coproc') {
+          const name = /^[A-Za-z_][A-Za-z0-9_]*[ \t]+(?=[{(])/.exec(this.text.slice(this.i));
+          if (name) this.i += name[0].length;
+        }
+        this.blanks();
+        if (this.i < this.text.length && !/[\n;&|)]/.test(this.text[this.i])) this.pipeline();
+        return statement({ kind: 'hidden' });
+      }
+      case undefined:
+        break;
+      default:
+        this.fail(`\`${word}\` can only be used in its own clause`);
+    }
+    return this.simple(start);
+  }
+
+  /** Redirections after a compound command; the offset after the last of them (or the command). */
+  private trailingRedirects(redirects: string[]): number {
+    for (let end = this.i; ; end = this.i) {
+      this.blanks();
+      if (!this.redirect(redirects)) return end;
+    }
+  }
+
+  private close(char: ')'): void {
+    this.linebreaks();
+    if (this.text[this.i] !== char)
+      this.fail(
+        `reached ${this.i >= this.text.length ? 'EOF' : `\`${this.text[this.i]}\``} without matching \`(\` with \`)\``,
+      );
+    this.i++;
+  }
+
+  private emptyParens(): void {
+    this.i++;
+    this.blanks();
+    if (this.text[this.i] !== ')') this.fail('a function name must be followed by `()`');
+    this.i++;
+  }
+
+  private functionBody(): void {
+    this.linebreaks();
+    const body = this.command();
+    if (body.command.kind !== 'group' && body.command.kind !== 'hidden')
+      this.fail('a function body must be a compound command');
+  }
+
+  private ifClause(): Command {
+    const bodies: Statement[][] = [];
+    this.i += 2;
+    for (;;) {
+      bodies.push(this.list((w) => w === 'then'));
+      this.expectReserved('then');
+      bodies.push(this.list((w) => w === 'elif' || w === 'else' || w === 'fi'));
+      this.linebreaks();
+      const word = this.reserved();
+      if (word === 'elif') {
+        this.i += 4;
+        continue;
+      }
+      if (word === 'else') {
+        this.i += 4;
+        bodies.push(this.list((w) => w === 'fi'));
+      }
+      this.expectReserved('fi');
+      return { kind: 'group', bodies };
+    }
+  }
+
+  private forClause(word: string): Command {
+    this.i += word.length;
+    this.blanks();
+    if (word === 'for' && this.at('((')) this.arithmetic(2);
+    else {
+      const name = this.plainWord();
+      if (!name || !NAME.test(name)) this.fail(`\`${word}\` must be followed by a name`);
+      this.linebreaks();
+      if (this.reserved() === 'in') {
+        this.i += 2;
+        for (;;) {
+          this.blanks();
+          if (!this.word()) break;
+        }
+      }
+    }
+    this.blanks();
+    if (this.text[this.i] === ';') this.i++;
+    this.linebreaks();
+    if (this.reserved() === '{') {
+      this.i++;
+      const body = this.list((w) => w === '}');
+      this.expectReserved('}');
+      return { kind: 'group', bodies: [body] };
+    }
+    this.expectReserved('do');
+    const body = this.list((w) => w === 'done');
+    this.expectReserved('done');
+    return { kind: 'group', bodies: [body] };
+  }
+
+  private caseClause(): Command {
+    this.i += 4;
+    this.blanks();
+    if (!this.word()) this.fail('`case` must be followed by a word');
+    this.expectReserved('in');
+    const bodies: Statement[][] = [];
+    for (;;) {
+      this.linebreaks();
+      if (this.reserved() === 'esac') break;
+      if (this.at('(')) this.i++;
+      for (;;) {
+        this.blanks();
+        if (!this.word()) this.fail('a case pattern must be a word');
+        this.blanks();
+        if (this.text[this.i] !== '|') break;
+        this.i++;
+      }
+      if (this.text[this.i] !== ')') this.fail('case patterns must be followed by `)`');
+      this.i++;
+      bodies.push(this.list((w) => w === 'esac'));
+      this.linebreaks();
+      const op = this.operator();
+      if (op === ';;' || op === ';&' || op === ';;&') this.i += op.length;
+      else if (this.reserved() !== 'esac') this.fail('a case item must end with `;;`');
+    }
+    this.i += 4;
+    return { kind: 'group', bodies };
+  }
+
+  /** `[[ … ]]`: words and operators up to `]]`; a regex after `=~` may hold `(`, `)` and `|`. */
+  private testClause(): void {
+    this.i += 2;
+    let regex = false;
+    for (;;) {
+      this.linebreaks();
+      if (this.i >= this.text.length) this.fail('reached EOF without matching `[[` with `]]`');
+      if (this.reserved() === ']]') {
+        this.i += 2;
+        return;
+      }
+      if (regex) {
+        this.regexWord();
+        regex = false;
+        continue;
+      }
+      const op = /^(?:&&|\|\||[()!<>])/.exec(this.text.slice(this.i, this.i + 2));
+      if (op) {
+        this.i += op[0].length;
+        continue;
+      }
+      const word = this.word();
+      if (!word) this.fail(`\`${this.text[this.i]}\` is not valid inside \`[[\``);
+      regex = word.source === '=~';
+    }
+  }
+
+  private regexWord(): void {
+    let depth = 0;
+    const start = this.i;
+    while (this.i < this.text.length) {
+      const c = this.text[this.i];
+      if (depth === 0 && /[ \t\n]/.test(c)) break;
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+      if (c === '\\') this.i += 2;
+      else if (c === "'" || c === '"' || c === '$' || c === '`') this.wordPart(new WordBuilder());
+      else this.i++;
+    }
+    if (this.i === start) this.fail('`=~` must be followed by a regex');
+  }
+
+  /** `((` or `$((`: an arithmetic expression up to its `))`. `open` is how many characters to skip. */
+  private arithmetic(open: number): void {
+    const start = this.i;
+    this.i += open;
+    let depth = 0;
+    while (this.i < this.text.length) {
+      const c = this.text[this.i];
+      if (c === '(') depth++;
+      else if (c === ')') {
+        if (depth === 0 && this.text[this.i + 1] === ')') {
+          this.i += 2;
+          return;
+        }
+        depth--;
+        if (depth < 0) break;
+      } else if (c === "'" || c === '"' || c === '`' || c === '$') {
+        this.wordPart(new WordBuilder());
+        continue;
+      }
+      this.i++;
+    }
+    this.fail('reached EOF without matching `((` with `))`', start);
+  }
+
+  /** A simple command: assignments, words and redirections. */
+  private simple(start: number): Statement {
+    const words: ScriptWord[] = [];
+    const redirects: string[] = [];
+    let declaration = false;
+    let assigns = false;
+    let end = this.i;
+    for (; ; end = this.i) {
+      this.blanks();
+      if (this.redirect(redirects)) continue;
+      const word = this.word();
+      if (!word) break;
+      if (words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.source)) {
+        if (this.text[this.i] === '(' && /=$/.test(word.source)) this.arrayValue();
+        assigns = true;
+        continue;
+      }
+      if (words.length === 0 && word.literal !== undefined && DECLARATIONS.has(word.literal)) declaration = true;
+      if (words.length === 0 && this.isFunctionName(word)) {
+        this.emptyParens();
+        this.functionBody();
+        return { start, end: this.i, negated: false, background: false, redirects, command: { kind: 'hidden' } };
+      }
+      if (declaration && this.text[this.i] === '(' && /=$/.test(word.source)) this.arrayValue();
+      words.push(word);
+    }
+    const command: Command = declaration
+      ? { kind: 'hidden' }
+      : words.length === 0 && !assigns
+        ? { kind: 'none' }
+        : { kind: 'call', words };
+    if (this.i === start)
+      this.fail(
+        this.i >= this.text.length
+          ? 'reached EOF where a command was expected'
+          : `\`${this.text[this.i]}\` is not a valid start of a command`,
+      );
+    return { start, end, negated: false, background: false, redirects, command };
+  }
+
+  /** `name ()` at the start of a command: a function definition. */
+  private isFunctionName(word: ScriptWord): boolean {
+    if (word.literal === undefined || !/^[^$`'"=]+$/.test(word.source)) return false;
+    const rest = /^[ \t]*\(/.exec(this.text.slice(this.i));
+    if (!rest) return false;
+    this.i += rest[0].length - 1;
+    return true;
+  }
+
+  /** `a=(x y)`: the array's words up to `)`. */
+  private arrayValue(): void {
+    this.i++;
+    for (;;) {
+      this.linebreaks();
+      if (this.text[this.i] === ')') {
+        this.i++;
+        return;
+      }
+      if (!this.word()) this.fail('reached EOF without matching `(` with `)`');
+    }
+  }
+
+  /** A redirection at the cursor, its target word and any here-document it opens. */
+  private redirect(redirects: string[]): boolean {
+    if (this.at('<(') || this.at('>(')) return false;
+    const m = REDIRECT.exec(this.text.slice(this.i, this.i + 40));
+    if (!m) return false;
+    const op = m[0];
+    this.i += op.length;
+    this.blanks();
+    const target = this.word();
+    if (!target) this.fail(`\`${op}\` must be followed by a word`);
+    const bare = op.replace(/^(?:[0-9]+|\{\w+\})/, '');
+    if (bare === '<<' || bare === '<<-') {
+      // The delimiter is the word after quote removal; a quoted one stops expansions in the body.
+      const delimiter = target.source.replace(/\\(.)/g, '$1').replace(/['"]/g, '');
+      this.heredocs.push({ delimiter, stripTabs: op.endsWith('-') });
+    }
+    redirects.push(op);
+    return true;
+  }
+
+  /** A plain unquoted word (a name), or undefined. */
+  private plainWord(): string | undefined {
+    const m = /^[^\s|&;()<>'"\\$`]+/.exec(this.text.slice(this.i));
+    if (!m) return undefined;
+    this.i += m[0].length;
+    return m[0];
+  }
+
+  // ── Words ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** The word at the cursor, or undefined at a blank, an operator or the end. */
+  private word(): ScriptWord | undefined {
+    const start = this.i;
+    const builder = new WordBuilder();
+    while (this.i < this.text.length) {
+      const c = this.text[this.i];
+      if ((c === '<' || c === '>') && this.text[this.i + 1] === '(') {
+        builder.expands();
+        this.i += 2;
+        this.list(() => false);
+        this.close(')');
+        continue;
+      }
+      if (/[@!+*?]/.test(c) && this.text[this.i + 1] === '(') {
+        this.extglob(builder);
+        continue;
+      }
+      if (META.test(c)) break;
+      this.wordPart(builder);
+    }
+    if (this.i === start) return undefined;
+    // A line continuation after the word belongs between words: an edit after the word goes before it.
+    let end = this.i;
+    while (end - 2 > start && this.text.startsWith('\\\n', end - 2)) end -= 2;
+    return { source: this.text.slice(start, end), start, end, literal: builder.value() };
+  }
+
+  private extglob(builder: WordBuilder): void {
+    builder.expands();
+    this.i += 2;
+    let depth = 1;
+    while (depth > 0) {
+      const c = this.text[this.i];
+      if (c === undefined || c === '\n') this.fail('reached EOF without matching `(` with `)`');
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+      this.i++;
+    }
+  }
+
+  /** One part of a word at the cursor: a character, an escape, a quote or an expansion. */
+  private wordPart(builder: WordBuilder): void {
+    const c = this.text[this.i];
+    if (c === '\\') {
+      if (this.text[this.i + 1] === '\n') this.i += 2;
+      else {
+        if (this.i + 1 < this.text.length) builder.add(this.text[this.i + 1]);
+        this.i += 2;
+      }
+      return;
+    }
+    if (c === "'") {
+      const end = this.text.indexOf("'", this.i + 1);
+      if (end === -1) this.fail("reached EOF without closing quote `'`");
+      builder.add(this.text.slice(this.i + 1, end));
+      this.i = end + 1;
+      return;
+    }
+    if (c === '"') {
+      this.doubleQuoted(builder);
+      return;
+    }
+    if (c === '`') {
+      this.backquoted();
+      builder.expands();
+      return;
+    }
+    if (c === '$') {
+      this.dollar(builder);
+      return;
+    }
+    builder.add(c);
+    this.i++;
+  }
+
+  private doubleQuoted(builder: WordBuilder): void {
+    const open = this.i;
+    this.i++;
+    for (;;) {
+      const c = this.text[this.i];
+      if (c === undefined) this.fail('reached EOF without closing quote `"`', open);
+      if (c === '"') {
+        this.i++;
+        return;
+      }
+      if (c === '\\') {
+        const next = this.text[this.i + 1];
+        if (next === '\n') {
+          this.i += 2;
+          continue;
+        }
+        builder.add(next !== undefined && '$`"\\'.includes(next) ? next : `\\${next ?? ''}`);
+        this.i += 2;
+      } else if (c === '`') {
+        this.backquoted();
+        builder.expands();
+      } else if (c === '$') this.dollar(builder, true);
+      else {
+        builder.add(c);
+        this.i++;
+      }
+    }
+  }
+
+  private backquoted(): void {
+    const open = this.i;
+    this.i++;
+    for (;;) {
+      const c = this.text[this.i];
+      if (c === undefined) this.fail('reached EOF without closing quote `` ` ``', open);
+      if (c === '\\') this.i += 2;
+      else if (c === '`') {
+        this.i++;
+        return;
+      } else this.i++;
+    }
+  }
+
+  /** `$…` at the cursor: an expansion, `$'…'`, `$"…"`, or a plain `$`. */
+  private dollar(builder: WordBuilder, quoted = false): void {
+    const next = this.text[this.i + 1];
+    if (next === '(' && this.text[this.i + 2] === '(') {
+      builder.expands();
+      this.arithmetic(3);
+      return;
+    }
+    if (next === '(') {
+      builder.expands();
+      this.i += 2;
+      this.list(() => false);
+      this.close(')');
+      return;
+    }
+    if (next === '{') {
+      builder.expands();
+      this.braced();
+      return;
+    }
+    if (next === '[') {
+      // `$[ … ]`: bash's old arithmetic.
+      builder.expands();
+      const end = this.text.indexOf(']', this.i);
+      if (end === -1) this.fail('reached EOF without matching `$[` with `]`');
+      this.i = end + 1;
+      return;
+    }
+    if (!quoted && next === "'") {
+      const open = this.i;
+      this.i += 2;
+      let value = '';
+      let escaped = false;
+      for (;;) {
+        const c = this.text[this.i];
+        if (c === undefined) this.fail("reached EOF without closing quote `'`", open);
+        if (c === "'") break;
+        if (c === '\\') {
+          escaped = true;
+          this.i += 2;
+        } else {
+          value += c;
+          this.i++;
+        }
+      }
+      this.i++;
+      // An ANSI-C string with escapes is read only where it has none.
+      if (escaped) builder.expands();
+      else builder.add(value);
+      return;
+    }
+    if (!quoted && next === '"') {
+      this.i++;
+      this.doubleQuoted(builder);
+      return;
+    }
+    const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(this.text.slice(this.i + 1, this.i + 200));
+    if (name) {
+      builder.expands();
+      this.i += 1 + name[0].length;
+      return;
+    }
+    builder.add('$');
+    this.i++;
+  }
+
+  /** `${…}` up to its closing brace, with nested quotes and expansions. */
+  private braced(): void {
+    const open = this.i;
+    if (!PARAMETER.test(this.text.slice(this.i, this.i + 200))) this.fail('not a valid parameter expansion');
+    this.i += 2;
+    for (;;) {
+      const c = this.text[this.i];
+      if (c === undefined) this.fail('reached EOF without matching `${` with `}`', open);
+      if (c === '}') {
+        this.i++;
+        return;
+      }
+      if (c === '\\') this.i += 2;
+      else if (c === "'" || c === '"' || c === '`' || c === '$') this.wordPart(new WordBuilder());
+      else this.i++;
+    }
+  }
 }
 
-/** BinaryCmd operators as mvdan/sh numbers them. */
-const AND = 10;
-const OR = 11;
+/** A word's value as its parts are read; undefined once a part expands. */
+class WordBuilder {
+  private text: string | undefined = '';
+  add(part: string): void {
+    if (this.text !== undefined) this.text += part;
+  }
+  expands(): void {
+    this.text = undefined;
+  }
+  value(): string | undefined {
+    return this.text;
+  }
+}
 
-/** Parsed scripts by text: manifests repeat the same script across workloads, and parsing costs milliseconds. */
+/** The statements of a script, or the parser's message. Exported for the tests that hold them against sh-syntax. */
+export function parseStatements(text: string): { ok: true; statements: Statement[] } | { ok: false; message: string } {
+  try {
+    return { ok: true, statements: new Parser(text).parse() };
+  } catch (caught) {
+    if (caught instanceof ShellSyntaxError) return { ok: false, message: caught.message };
+    throw caught;
+  }
+}
+
+/** Parsed scripts by text: manifests repeat the same script across workloads. */
 const parsedScripts = new Map<string, ParsedScript>();
 const MAX_CACHED_SCRIPTS = 200;
 
@@ -101,70 +833,34 @@ export function parseScript(text: string): ParsedScript {
 }
 
 function parseUncached(text: string): ParsedScript {
-  let file: ShNode;
-  try {
-    file = syntax.NewParser().Parse(text, '');
-  } catch (caught) {
-    const error = caught as { Error?: () => string; message?: string };
-    return { ok: false, message: typeof error.Error === 'function' ? error.Error() : String(error.message ?? caught) };
-  }
-  const at = offsetMapper(text);
+  const parsed = parseStatements(text);
+  if (!parsed.ok) return parsed;
   const calls: ScriptCall[] = [];
   let traps = false;
-  const statements = list(file, 'Stmts');
-
-  const visit = (stmt: ShNode, ctx: { piped: boolean; nested: boolean; lastAlone: boolean }): void => {
-    const cmd = stmt.Cmd as ShNode | null;
-    if (!cmd) return;
-    const type = syntax.NodeType(cmd);
+  const visit = (statement: Statement, ctx: { piped: boolean; nested: boolean; lastAlone: boolean }): void => {
+    const { command } = statement;
     const nested = { piped: ctx.piped, nested: true, lastAlone: false };
-    switch (type) {
-      case 'CallExpr': {
-        const words = list(cmd, 'Args').map((w) => {
-          const start = at(w.Pos().Offset());
-          const end = at(w.End().Offset());
-          return { source: text.slice(start, end), start, end, literal: literalOf(w) };
-        });
-        if (words[0]?.literal === 'trap') traps = true;
-        calls.push({
-          words,
-          exec: words[0]?.literal === 'exec',
-          background: Boolean(stmt.Background),
-          piped: ctx.piped,
-          lastAlone: ctx.lastAlone && !stmt.Background,
-          nested: ctx.nested,
-          redirectedOrNegated: list(stmt, 'Redirs').length > 0 || Boolean(stmt.Negated),
-        });
-        return;
-      }
-      case 'BinaryCmd': {
-        const piped = cmd.Op !== AND && cmd.Op !== OR;
-        visit(cmd.X as ShNode, { ...nested, piped: ctx.piped || piped });
-        visit(cmd.Y as ShNode, { ...nested, piped: ctx.piped || piped });
-        return;
-      }
-      case 'Block':
-      case 'Subshell':
-        for (const s of list(cmd, 'Stmts')) visit(s, nested);
-        return;
-      case 'IfClause':
-        for (let clause: ShNode | null = cmd; clause; clause = clause.Else as ShNode | null) {
-          for (const s of [...list(clause, 'Cond'), ...list(clause, 'Then')]) visit(s, nested);
-        }
-        return;
-      case 'WhileClause':
-        for (const s of [...list(cmd, 'Cond'), ...list(cmd, 'Do')]) visit(s, nested);
-        return;
-      case 'ForClause':
-        for (const s of list(cmd, 'Do')) visit(s, nested);
-        return;
-      case 'CaseClause':
-        for (const item of list(cmd, 'Items')) for (const s of list(item, 'Stmts')) visit(s, nested);
-        return;
-      default:
-      // Functions, arithmetic and test commands, declarations: nothing the checker edits.
+    if (command.kind === 'call') {
+      const { words } = command;
+      if (words[0]?.literal === 'trap') traps = true;
+      calls.push({
+        words,
+        exec: words[0]?.literal === 'exec',
+        background: statement.background,
+        piped: ctx.piped,
+        lastAlone: ctx.lastAlone && !statement.background,
+        nested: ctx.nested,
+        redirectedOrNegated: statement.redirects.length > 0 || statement.negated,
+      });
+    } else if (command.kind === 'binary') {
+      const piped = ctx.piped || command.op === '|' || command.op === '|&';
+      visit(command.left, { ...nested, piped });
+      visit(command.right, { ...nested, piped });
+    } else if (command.kind === 'group') {
+      for (const body of command.bodies) for (const s of body) visit(s, nested);
     }
   };
-  statements.forEach((stmt, i) => visit(stmt, { piped: false, nested: false, lastAlone: i === statements.length - 1 }));
+  const { statements } = parsed;
+  statements.forEach((s, i) => visit(s, { piped: false, nested: false, lastAlone: i === statements.length - 1 }));
   return { ok: true, calls, traps };
 }
