@@ -137,6 +137,11 @@ export function entrypointForks(profile: ServerImage, image: string, release: st
   return until !== undefined && compareReleases(release, until) < 0 ? { until } : undefined;
 }
 
+/** Whether the server's data names the image: its preset image's repository or one of its other `images`. */
+export function listsImage(profile: ServerImage, image: string): boolean {
+  return serverImageOf(profile, image) !== undefined;
+}
+
 /** Whether an image is one of the server's own whose entrypoint starts it: `args` alone then run the server. */
 export function isServerImage(profile: ServerImage, image: string): boolean {
   return serverImageOf(profile, image)?.entrypointStartsServer === true;

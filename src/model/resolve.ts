@@ -6,7 +6,7 @@ import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
 import { FIELDS, fieldFor, type DrainInputs, type FieldSpec } from './fields.ts';
 import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
-import { compareReleases, imageRelease } from '../facts/releases.ts';
+import { compareReleases, imageRelease, listsImage, otherServerOf } from '../facts/releases.ts';
 
 export type { DrainInputs } from './fields.ts';
 export { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
@@ -183,6 +183,26 @@ function checkCombinations(
       inputs.maxOutputTokens = defaults.maxOutputTokens as number;
       inputs.tpotMs = defaults.tpotMs as number;
       inputs.prefillOverheadPercent = defaults.prefillOverheadPercent as number;
+    }
+  }
+  if (given.image !== undefined) {
+    // An image that another server's data names, and this one's does not, runs that server: a manifest with this
+    // server's command line would not start.
+    const server = modelServerById(profiles, inputs.modelServer);
+    const image = inputs.image;
+    const owner = listsImage(server, image)
+      ? undefined
+      : (profiles.modelServers.find((m) => listsImage(m, image)) ?? otherServerOf(profiles.otherServers, image));
+    if (owner) {
+      const profiled = profiles.modelServers.includes(owner as ModelServerProfile);
+      errors.push({
+        flag: 'image',
+        message: profiled
+          ? `image ${image} runs ${owner.name}, not ${server.name}: choose model-server ${owner.id}, or an image of ${server.name}`
+          : `image ${image} runs ${owner.name}, which the generator has no profile for (content/other-servers/${owner.id}.yaml): `
+            + `choose an image of ${server.name}, or another model server (${profiles.modelServers.map((m) => m.id).join(', ')})`,
+      });
+      inputs.image = server.image;
     }
   }
   if (inputs.modelServerVersion !== undefined) {

@@ -92,3 +92,22 @@ test('the default name follows the model server and model, unless a name is give
   assert.deepEqual(changed({ 'model-server': 'sglang' }), ['model-server']);
   assert.deepEqual(changed({ 'model-server': 'sglang', name: 'mine' }), ['model-server', 'name']);
 });
+
+test("an image another server's data names is refused for this server: its command line would not start there", () => {
+  assert.deepEqual(errorOf({ image: 'lmsysorg/sglang:v0.5.2' }), {
+    flag: 'image',
+    message: 'image lmsysorg/sglang:v0.5.2 runs SGLang, not vLLM: choose model-server sglang, or an image of vLLM',
+  });
+  assert.match(
+    errorOf({ image: 'docker.io/ollama/ollama:0.12.3' }).message,
+    /^image docker\.io\/ollama\/ollama:0\.12\.3 runs Ollama, which the generator has no profile for \(content\/other-servers\/ollama\.yaml\)/,
+  );
+  // The refused image is replaced with the server's own, so what is emitted still starts.
+  assert.equal(resolveInputs({ image: 'lmsysorg/sglang:v0.5.2' }, profiles).inputs.image, 'vllm/vllm-openai:v0.18.1'); // content/model-servers/vllm.yaml image
+  for (const ok of [
+    { image: 'lmsysorg/sglang:v0.5.2', 'model-server': 'sglang' },
+    { image: 'registry.example.com/mirror/vllm/vllm-openai:v0.19.0' },
+    { image: 'example.com/team/our-llm:3' },
+  ])
+    assert.deepEqual(resolveInputs(ok, profiles).errors, [], JSON.stringify(ok));
+});
