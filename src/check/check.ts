@@ -3,7 +3,8 @@
  * with the reader's settings and what the manifest says, and run every rule. Pure: no DOM, no files.
  */
 import { plan as planFor, type Plan } from '../model/plan.ts';
-import type { Profiles } from '../facts/profiles.ts';
+import type { ModelServerProfile, Profiles } from '../facts/profiles.ts';
+import type { OtherServer } from '../facts/schemas/other-server.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
 import { report, settingSource, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
 import { countFindings, manualFix, sortFindings, type Finding, type Fix, type Severity } from './rules/findings.ts';
@@ -51,7 +52,8 @@ export interface CheckReport {
   /** The inputs the first workload was checked with (the reader's settings over what was found). */
   inputs: DrainInputs;
   /** The same inputs as a generator query and as `hitless generate` flags. */
-  generator: { query: string; flags: string };
+  /** The generator's settings for the first workload; absent when its model server is not known. */
+  generator?: { query: string; flags: string };
   /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
   checkedFor: CheckedFor;
   /** The document (from 0) of each model-server workload checked, in order. */
@@ -105,7 +107,8 @@ function workloadContexts(
       continue;
     }
     const container = identified?.container ?? other?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
-    const found = findSettings(workload, container, identified, pool);
+    // Another server's image is not an input of the stand-in plan (the generator refuses it as vLLM's).
+    const found = findSettings(workload, container, identified, pool).filter((f) => !other || f.flag !== 'image');
     if (!identified && headerServer) found.unshift(headerServer);
     if (hint) found.unshift(hint);
     // The inputs the generator's header lists, where the manifest itself does not state them.
@@ -113,7 +116,7 @@ function workloadContexts(
     const { inputs, unused } = resolveSettings(user, found, profiles);
     const serverKnown = Boolean(identified || givenServer || headerServer);
     const server = modelServerById(profiles, inputs.modelServer);
-    const plan = planFor(inputs, profiles);
+    const plan = planFor(inputs, other?.server?.drain ? withoutDrain(profiles, server, other.server) : profiles);
     const invocation = !serverKnown
       ? undefined
       : identified && identified.profile.id === server.id && identified.container === container
@@ -140,6 +143,20 @@ function workloadContexts(
     contexts.push(ctx);
   }
   return { contexts, skipped };
+}
+
+/**
+ * The profiles with the stand-in server planned as the recognised one plans: a server whose data file shows it does
+ * not drain (Ollama) gets no drain budget, so its grace period is the preStop sleep and the teardown, as for llama.cpp.
+ */
+function withoutDrain(profiles: Profiles, standIn: ModelServerProfile, other: OtherServer): Profiles {
+  const { flag: _flag, zeroAborts: _aborts, beforeFlagSeconds: _before, ...drain } = standIn.drain;
+  const server: ModelServerProfile = {
+    ...standIn,
+    name: other.name,
+    drain: { ...drain, kind: 'none', whileDraining: other.drain!.whileDraining },
+  };
+  return { ...profiles, modelServers: profiles.modelServers.map((m) => (m.id === standIn.id ? server : m)) };
 }
 
 /**
@@ -487,7 +504,8 @@ export function checkRead(
       workloads: contexts.length,
       found: first?.found ?? (hint ? [hint] : []),
       inputs,
-      generator: generatorSettings(inputs, profiles),
+      // The generator writes manifests for the servers it profiles: none is offered for a server it cannot tell.
+      ...(first && !first.serverKnown ? {} : { generator: generatorSettings(inputs, profiles) }),
       checkedFor: gatewayUsed,
       workloadDocuments: contexts.map((c) => c.object.document),
     },

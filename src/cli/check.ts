@@ -341,11 +341,12 @@ async function checkAndPrint(
           ]
         : []),
     ];
-    const generate = `hitless generate${report.generator.flags ? ` ${report.generator.flags}` : ''}`;
+    const { generator } = report;
+    const generate = generator && `hitless generate${generator.flags ? ` ${generator.flags}` : ''}`;
     pieces = framed(
       `${out.join('\n')}\n`,
       printed.pieces(),
-      `  The generator's manifest for these settings: ${generate}\n`,
+      generate ? `  The generator's manifest for these settings: ${generate}\n` : '',
       false,
     );
   }

@@ -192,3 +192,25 @@ test('a PID 1 script that ends by keeping the container alive (tail -f, sleep in
   const logged = check(script('vllm serve Qwen/Qwen3-8B --port 8000 &\ntail -n 20 /tmp/log'));
   assert.ok(!logged.findings.some((f) => /only keeps the container running/.test(f.message)));
 });
+
+test('Ollama does not drain (its data says so): its grace period needs only the preStop sleep and the teardown', () => {
+  // A 35 s preStop (30 s GKE removal p99 + 5 s margin) and a 60 s grace: 35 + 0 drain + 15 teardown = 50 s is covered.
+  const withGrace = cpuServer('ollama/ollama:0.12.3').replace(
+    '      containers:\n',
+    '      terminationGracePeriodSeconds: 60\n      containers:\n',
+  );
+  const ollama = `${withGrace}          lifecycle:\n            preStop:\n              exec:\n                command: [sleep, "35"]\n`;
+  const report = check(ollama, { gateway: 'gke' });
+  assert.ok(!report.findings.some((f) => f.code === 'grace-too-short'), 'no drain to wait for');
+  assert.ok(!report.findings.some((f) => f.code === 'prestop-too-short' || f.code === 'prestop-missing'));
+  assert.match(only(report, 'no-drain').message, /^Ollama does not drain on SIGTERM: requests still running/);
+  assert.match(
+    only(report, 'model-server-unknown').message,
+    /and with no drain budget: the grace period needs to cover/,
+  );
+  // The generator writes no Ollama manifest, so none is offered.
+  assert.equal(report.generator, undefined);
+  // LocalAI's SIGTERM behaviour is not traced: the stand-in plan's drain stays, and a 60 s grace is short of it.
+  const localai = ollama.replace('ollama/ollama:0.12.3', 'localai/localai:v3.1.0');
+  assert.ok(check(localai, { gateway: 'gke' }).findings.some((f) => f.code === 'grace-too-short'));
+});

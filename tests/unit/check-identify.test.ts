@@ -72,7 +72,7 @@ test('the manifest states the name, namespace, image, model, port, replicas, GPU
 
 test('the generator link carries what differs from the defaults, the reader\u2019s settings included', () => {
   const report = check(vllm({ replicas: 'replicas: 2' }), { gateway: 'istio', 'max-output-tokens': '8192' });
-  const query = new URLSearchParams(report.generator.query);
+  const query = new URLSearchParams(report.generator!.query);
   assert.equal(query.get('v'), '2');
   assert.equal(query.get('gateway'), 'istio');
   assert.equal(query.get('max-output-tokens'), '8192');
@@ -80,13 +80,13 @@ test('the generator link carries what differs from the defaults, the reader\u201
   assert.equal(query.get('name'), 'm');
   assert.equal(query.get('model'), null, 'Qwen/Qwen3-32B is the generator\u2019s default model');
   assert.equal(query.get('readiness-period-seconds'), null, 'the 5 s readiness period is the vLLM default');
-  assert.match(report.generator.flags, /^--gateway istio --max-output-tokens 8192 /);
+  assert.match(report.generator!.flags, /^--gateway istio --max-output-tokens 8192 /);
 });
 
 test('a found value the drain model does not accept is left out of the settings', () => {
   const long = vllm().replace('name: m\n', `name: ${'a'.repeat(60)}\n`);
   assert.equal(found(long).name, 'a'.repeat(60));
-  assert.equal(new URLSearchParams(check(long).generator.query).get('name'), null);
+  assert.equal(new URLSearchParams(check(long).generator!.query).get('name'), null);
 });
 
 test('a workload that runs no model server is skipped with a note', () => {

@@ -215,7 +215,7 @@ export default function Checker({ initialProfiles, choices }: Props) {
             ) : null}
             <FindingsList findings={report?.findings ?? []} onShowLine={showLine} />
           </section>
-          {report ? (
+          {report?.generator ? (
             <p class="chk-generator">
               <a href={`/generator/?${report.generator.query}`} data-testid="generator-link">
                 Open the generator with these settings

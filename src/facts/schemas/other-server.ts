@@ -14,6 +14,18 @@ export const otherServerSchema = z
     order: wholeNumber(0, 10000),
     /** What is known of its SIGTERM behaviour, or that nothing is, in a sentence or two. */
     summary: text,
+    /**
+     * Where a source shows that it does not drain (requests in flight at SIGTERM are cut): the checker then plans no
+     * drain for it, as for a profiled server of drain kind `none`. Absent when its SIGTERM behaviour is not traced.
+     */
+    drain: z
+      .strictObject({
+        kind: z.literal('none'),
+        /** What it does at SIGTERM, as a sentence that reads after "While draining:" (`It closes every connection.`). */
+        whileDraining: text,
+        sources: sourceIds,
+      })
+      .optional(),
     images: z
       .array(
         z.strictObject({

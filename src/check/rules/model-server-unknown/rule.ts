@@ -19,7 +19,10 @@ export const rule = defineRule({
           path: [...container.path, 'image'],
           message:
             `The ${container.name} container runs ${otherServer.name} (by its image; content/other-servers/${otherServer.id}.yaml), which Hitless has no drain profile for. ${otherServer.summary} `
-            + `The checker checked what holds for any server (the preStop hook, the grace period, the probes and the rollout), with the ${server.name} profile\u2019s probe paths and timing standing in.`,
+            + `The checker checked what holds for any server (the preStop hook, the grace period, the probes and the rollout), with the ${server.name} profile\u2019s probe paths and timing standing in`
+            + (otherServer.drain
+              ? `, and with no drain budget: the grace period needs to cover only the preStop sleep and the teardown.`
+              : '.'),
         },
       ];
     // The engine-type label is named only where the pod carries it: it is the one hint a reader may take for proof.
