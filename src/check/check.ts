@@ -122,7 +122,7 @@ function workloadContexts(
       : identified && identified.profile.id === server.id && identified.container === container
         ? identified.invocation
         : findInvocation(container.line, server, isServerImage(server, container.image));
-    const targets = computeTargets(container, workload.serving.spec, server, invocation, plan, inputs);
+    const targets = computeTargets(container, workload.serving.spec, server, invocation, plan);
     const ctx: WorkloadContext = {
       check,
       ...(mine ? { given: new Set([...check.given, ...Object.keys(user)]) } : {}),

@@ -2,7 +2,8 @@
 import { autoscalerCutsDrain, FLAG_PASSED, type WarningCode } from '../model/warnings.ts';
 import { AUTOSCALER_GRACE_LIMIT_SECONDS, SAFE_TO_EVICT_ANNOTATION } from '../model/plan-rollout.ts';
 import { valueAt } from './read/path.ts';
-import { report, type WorkloadContext } from './rules/context.ts';
+import { knows, report, type WorkloadContext } from './rules/context.ts';
+import { assumedBases, assumedText } from './workload/assumed.ts';
 import { drainFlagAt } from '../facts/releases.ts';
 import { workloadRelease } from './rules/shared/drain-flag.ts';
 import type { Segment } from './read/path.ts';
@@ -70,6 +71,12 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     if (warning.code === 'drain-flag-release-unknown' && !ctx.targets.flag?.use) {
       severity = 'info';
       message = message.replace(FLAG_PASSED, FLAG_ABSENT);
+    }
+    // The plan replaces a single replica in place for want of a spare GPU, and the outage lasts the model load: say
+    // which of them the manifest did not state.
+    if (warning.code === 'single-replica-outage') {
+      const assumed = assumedBases(['spare GPUs', 'model load time'], (flag) => knows(ctx, flag));
+      if (assumed.length > 0) message += assumedText(assumed);
     }
     const where = WARNING_PATHS[warning.code];
     if (where) {

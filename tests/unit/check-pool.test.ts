@@ -42,12 +42,12 @@ test('pool-port-not-exposed: port 8080 where the pods expose 8000 is an error, f
   assert.equal(f.fix!.text, 'number: 8000');
 });
 
-test('pool-port-not-exposed: a container that lists no ports gets a warning and a declared port', () => {
+test('pool-port-not-exposed: a container that lists no ports and probes none gets a warning and a declared port', () => {
   const text = docs(
     vllm({
       ports: '',
-      readiness: 'readinessProbe:\n            httpGet: {path: /v1/models, port: 8000}',
-      startup: 'startupProbe:\n            httpGet: {path: /v1/models, port: 8000}\n            failureThreshold: 60',
+      readiness: 'readinessProbe:\n            exec: {command: [cat, /tmp/ready]}',
+      startup: 'startupProbe:\n            exec: {command: [cat, /tmp/ready]}\n            failureThreshold: 60',
       liveness: '',
     }),
     pool(),
@@ -56,6 +56,18 @@ test('pool-port-not-exposed: a container that lists no ports gets a warning and 
   assert.equal(f.severity, 'warning');
   assert.match(fixed(text), /ports:\n\s+- name: http\n\s+containerPort: 8000/);
   assert.deepEqual(problems(check(fixed(text))), []);
+});
+
+test('pool-port-not-exposed: no ports listed, but probes reach the server on the pool\u2019s port: it listens there', () => {
+  const probes = (port: number) => ({
+    ports: '',
+    readiness: `readinessProbe:\n            httpGet: {path: /v1/models, port: ${port}}`,
+    startup: `startupProbe:\n            tcpSocket: {port: ${port}}\n            failureThreshold: 60`,
+    liveness: '',
+  });
+  assert.ok(!check(docs(vllm(probes(8000)), pool())).findings.some((f) => f.code === 'pool-port-not-exposed'));
+  // Probes on another port say nothing of 8000: the warning stays.
+  assert.equal(only(check(docs(vllm(probes(9100)), pool())), 'pool-port-not-exposed').severity, 'warning');
 });
 
 test('pool-port-not-exposed: a server listening elsewhere (--port 9000, no ports listed) is an error', () => {

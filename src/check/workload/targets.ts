@@ -5,7 +5,6 @@
  */
 import type { Plan } from '../../model/plan.ts';
 import type { ModelServerProfile } from '../../facts/profiles.ts';
-import type { DrainInputs } from '../../model/resolve.ts';
 import { findFlag, type FlagUse } from './command-line.ts';
 import { serverArgs, type Invocation } from './server-invocation.ts';
 import {
@@ -40,7 +39,6 @@ export interface Targets {
   graceTarget: number;
   /** For servers with a drain flag, when the server is known. */
   flag?: FlagTarget;
-  progressDeadlineTarget: number;
 }
 
 function preStopSeconds(preStop: PreStop): number | undefined {
@@ -63,7 +61,6 @@ export function computeTargets(
   server: ModelServerProfile,
   invocation: Invocation | undefined,
   plan: Plan,
-  inputs: DrainInputs,
 ): Targets {
   const preStop = readPreStop(container);
   const preStopNow = preStopSeconds(preStop);
@@ -86,6 +83,5 @@ export function computeTargets(
     const target = now === undefined || now < plan.drainSeconds ? plan.drainSeconds : Math.min(now, room);
     flag = { flag: server.drain.flag, invocation, use, now, target };
   }
-  const progressDeadlineTarget = Math.max(plan.progressDeadlineSeconds, graceTarget + inputs.startupSeconds);
-  return { preStop, preStopNow, preStopTarget, grace, graceNow, graceTarget, flag, progressDeadlineTarget };
+  return { preStop, preStopNow, preStopTarget, grace, graceNow, graceTarget, flag };
 }

@@ -2,7 +2,8 @@ import { findFlag } from '../../workload/command-line.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 import { objectName, setEdit } from '../context.ts';
 import { flagFor } from '../../workload/identify-server.ts';
-import { runningContainersOf, servingPort } from '../../workload/pod.ts';
+import { readProbe, runningContainersOf, servingPort, type Container } from '../../workload/pod.ts';
+import { isRecord } from '../../read/path.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
 import { defineRule, type PlannedVerdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
@@ -23,8 +24,14 @@ export const rule = defineRule({
       if (!found) continue;
       const targets = 'intended' in found ? [found.intended] : found.matched;
       for (const port of pool.targetPorts) {
+        // A port is exposed when a container declares it, or, declaring none, probes it: a probe that passes on
+        // that number shows the server listens there (ports are informational to Kubernetes).
         const exposing = targets.filter((t) =>
-          runningContainersOf(t.workload.serving).some((c) => c.ports.some((p) => p.containerPort === port.number)),
+          runningContainersOf(t.workload.serving).some(
+            (c) =>
+              c.ports.some((p) => p.containerPort === port.number)
+              || (c.ports.length === 0 && probedPorts(c).includes(port.number)),
+          ),
         );
         if (exposing.length === targets.length) continue;
         const target = targets.find((t) => !exposing.includes(t))!;
@@ -70,3 +77,12 @@ export const rule = defineRule({
   },
   fix: (_ctx, verdict) => verdict.planned,
 });
+
+/** The numeric ports a container's probes reach it on (httpGet, tcpSocket, grpc). */
+function probedPorts(container: Container): number[] {
+  return (['readinessProbe', 'livenessProbe', 'startupProbe'] as const).flatMap((key) => {
+    const probe = readProbe(container, key)?.value;
+    const handler = probe && [probe.httpGet, probe.tcpSocket, probe.grpc].find(isRecord);
+    return handler && typeof handler.port === 'number' ? [handler.port] : [];
+  });
+}

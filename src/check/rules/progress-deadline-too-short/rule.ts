@@ -1,15 +1,14 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { knows, setFix, type WorkloadContext } from '../context.ts';
-import { intField, intOr } from '../../workload/pod.ts';
+import { intField, intOr, probeWindowSeconds, readProbe } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
-import { valueAt } from '../../read/path.ts';
 
 export const rule = defineRule({
   code: 'progress-deadline-too-short',
   order: 160,
   scope: 'workload',
   severity: {
-    warning: 'below the grace period as written + model load',
+    warning: 'below the grace period as written + the model load given, read or allowed by the startup probe',
     info: 'only below the grace period the grace fix writes + model load (a note on applying that fix), or on an assumed model load',
   },
   summary: 'progressDeadlineSeconds is below grace + model load (and the 600 s floor).',
@@ -20,35 +19,50 @@ export const rule = defineRule({
     const { object, targets: t } = ctx;
     const field = intField(object.value.spec, 'progressDeadlineSeconds', 'int32');
     const now = intOr(field, 600);
-    if (now >= t.progressDeadlineTarget) return [];
+    const { load, bound, target } = deadlineOf(ctx);
+    if (now >= target) return [];
     // The manifest as written is within its deadline; only the grace the grace fix writes would pass it.
-    const onlyAfterFix = t.graceNow < t.graceTarget && now >= Math.max(600, t.graceNow + ctx.inputs.startupSeconds);
-    // The model load time is a default unless given, read, or bounded by the server's startup probe: else a note.
-    const loadKnown = knows(ctx, 'startup-seconds') || valueAt(ctx.container.value, ['startupProbe']) !== undefined;
+    const onlyAfterFix = t.graceNow < t.graceTarget && now >= Math.max(600, t.graceNow + load);
+    const assumed = !bound && !knows(ctx, 'startup-seconds');
     return [
       {
-        severity: onlyAfterFix || !loadKnown ? 'info' : 'warning',
+        severity: onlyAfterFix || assumed ? 'info' : 'warning',
         path: ['spec', 'progressDeadlineSeconds'],
         message:
           (onlyAfterFix
             ? `If you raise terminationGracePeriodSeconds to ${s(t.graceTarget)} as the grace fix does, raise progressDeadlineSeconds with it: `
             : '')
-          + `A rollout step can take ${s(t.progressDeadlineTarget)} (${stepOf(ctx)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
+          + `A rollout step can take ${bound ? 'up to ' : ''}${s(target)} (${stepOf(ctx)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
           + 'the Deployment reports ProgressDeadlineExceeded and kubectl rollout status fails while the rollout is still going fine.'
-          + (loadKnown
-            ? ''
-            : ` This rests on an assumed ${s(ctx.inputs.startupSeconds)} model load (a default the manifest does not state): give --startup-seconds (your real value).`),
+          + (assumed
+            ? ` This rests on an assumed ${s(load)} model load (a default the manifest does not state): give --startup-seconds (your real value).`
+            : ''),
       },
     ];
   },
-  fix: (ctx) =>
-    setFix(ctx.object, ['spec', 'progressDeadlineSeconds'], ctx.targets.progressDeadlineTarget, stepOf(ctx)),
+  fix: (ctx) => setFix(ctx.object, ['spec', 'progressDeadlineSeconds'], deadlineOf(ctx).target, stepOf(ctx)),
 });
 
+/**
+ * The model load a rollout step allows for: the given or read load time; else, when the server's startup probe
+ * allows at least the default load, its window (the kubelet restarts a load that outlasts it, so no step waits
+ * longer: `bound`); else the default (a shorter window is raised to it by the startup-too-short fix).
+ */
+function deadlineOf(ctx: WorkloadContext): { load: number; bound: boolean; target: number } {
+  const startup = readProbe(ctx.container, 'startupProbe');
+  const window = startup ? probeWindowSeconds(startup) : 0;
+  const bound = window >= ctx.inputs.startupSeconds && !knows(ctx, 'startup-seconds');
+  const load = bound ? window : ctx.inputs.startupSeconds;
+  // The plan's deadline counts the default load; a load the probe bounds has only Kubernetes' 600 s floor beside it.
+  const floor = bound ? 600 : ctx.plan.progressDeadlineSeconds;
+  return { load, bound, target: Math.max(floor, ctx.targets.graceTarget + load) };
+}
+
 /** How long a rollout step takes: grace + model load, or the 600s floor. */
-function stepOf({ targets: t, inputs }: WorkloadContext): string {
-  const step = t.graceTarget + inputs.startupSeconds;
-  return step >= t.progressDeadlineTarget
-    ? `${s(t.graceTarget)} grace + ${s(inputs.startupSeconds)} model load`
+function stepOf(ctx: WorkloadContext): string {
+  const { load, bound, target } = deadlineOf(ctx);
+  const step = ctx.targets.graceTarget + load;
+  return step >= target
+    ? `${s(ctx.targets.graceTarget)} grace + ${bound ? `the startup probe\u2019s ${s(load)} window for the model load` : `${s(load)} model load`}`
     : `${s(step)} step, raised to the 600s floor`;
 }

@@ -119,7 +119,7 @@ export function serverContainers(ctx: WorkloadContext): WorkloadContext[] {
     const image = isServerImage(ctx.server, c.image);
     const invocation = findInvocation(c.line, ctx.server, image);
     if (!image && !(invocation.found && invocation.how !== 'entrypoint')) continue;
-    const targets = computeTargets(c, ctx.workload.serving.spec, ctx.server, invocation, ctx.plan, ctx.inputs);
+    const targets = computeTargets(c, ctx.workload.serving.spec, ctx.server, invocation, ctx.plan);
     out.push({ ...ctx, container: c, invocation, targets });
   }
   return out;
