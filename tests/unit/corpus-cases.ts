@@ -36,6 +36,10 @@ export const CORPUS: Record<string, CorpusCase> = {
   'deployment-gke-refarch-vllm-recreate-fetch-sidecar.yaml': {},
   'deployment-gke-refarch-llmd-decode-routing-sidecar.yaml': {},
   'workspace-kaito-pod-template.yaml': { unread: [1] },
+  // Hold-out 7 shapes: llama.cpp by its binary (no drain flag) with a linkerd proxy; vLLM 0.24 beside AIBrix's
+  // runtime sidecar on a second Service port.
+  'deployment-homelab-llamacpp-linkerd.yaml': {},
+  'deployment-aibrix-vllm-runtime-sidecar.yaml': { flags: ['vllm-openai --shutdown-timeout'] },
   'deployment-gie-v1.0-vllm-gpu.yaml': {},
   'deployment-gie-v1.1-cpu-vllm-v0.9.yaml': {},
   'replicaset-gie-v1.2-vllm.yaml': {},
