@@ -49,6 +49,8 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
     if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
     let { severity, message } = warning;
+    /** The settings an error demoted for an assumed input needs (`--strict` still fails on it). */
+    let demoted: string[] | undefined;
     if (warning.code === 'drain-flag-min-version') {
       const release = workloadRelease(ctx);
       const at = drainFlagAt(ctx.server, release);
@@ -72,6 +74,20 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       severity = 'info';
       message = message.replace(FLAG_PASSED, FLAG_ABSENT);
     }
+    // A release before the flag that waits a fixed time cuts only the requests that outlast it: an error only when
+    // the longest request is known to.
+    if (
+      warning.code === 'drain-flag-too-old'
+      && severity === 'error'
+      && ctx.server.drain.beforeFlagSeconds !== undefined
+    ) {
+      const assumed = assumedBases(['longest request'], (flag) => knows(ctx, flag));
+      if (assumed.length > 0) {
+        severity = 'warning';
+        message += assumedText(assumed);
+        demoted = assumed.flatMap((a) => a.flags);
+      }
+    }
     // The plan replaces a single replica in place for want of a spare GPU, and the outage lasts the model load: say
     // which of them the manifest did not state.
     if (warning.code === 'single-replica-outage') {
@@ -80,7 +96,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     }
     const where = WARNING_PATHS[warning.code];
     if (where) {
-      report(ctx.check, ctx.object, warning.code, severity, where(ctx), message);
+      report(ctx.check, ctx.object, warning.code, severity, where(ctx), message, undefined, demoted);
     } else if (!seen.has(`${warning.code}\n${message}`)) {
       seen.add(`${warning.code}\n${message}`);
       report(ctx.check, undefined, warning.code, severity, [], message);

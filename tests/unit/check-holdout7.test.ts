@@ -91,3 +91,44 @@ test('a sidecar on a second port of a Service that reaches the server directly: 
     [],
   );
 });
+
+// Hold-out 8 (OPEA's rendered Helm output, blind at 5a8fa2c): TGI 2.2 and 2.4 got an error that rested on the
+// default longest request, and OPEA's CPU build of vLLM (opea/vllm) was skipped.
+
+/** A TGI Deployment as OPEA renders it: the image's entrypoint, settings from a ConfigMap, tcpSocket probes. */
+const opeaTgi = (image: string) =>
+  'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: tgi\nspec:\n  selector:\n    matchLabels:\n      app: tgi\n'
+  + '  template:\n    metadata:\n      labels:\n        app: tgi\n    spec:\n      containers:\n        - name: tgi\n'
+  + `          image: ${image}\n          ports:\n            - name: http\n              containerPort: 2080\n`
+  + '          readinessProbe:\n            tcpSocket: {port: http}\n            periodSeconds: 5\n'
+  + '          resources:\n            limits:\n              nvidia.com/gpu: 1\n';
+
+test('TGI before 3.2.2 with the longest request unstated: its fixed 90 s wait is a warning naming the inputs', () => {
+  const image = 'ghcr.io/huggingface/text-generation-inference:2.2.0';
+  // No tokens or time per token given: the default longest request is an assumption.
+  const result = checkManifest(opeaTgi(image), { 'kubernetes-version': '1.34' }, profiles);
+  assert.ok(result.ok);
+  const assumed = only(result.report, 'drain-flag-too-old');
+  assert.equal(assumed.severity, 'warning');
+  assert.match(assumed.message, /a fixed 90s, less than the \d+s longest request: requests still running then are cut/);
+  assert.match(assumed.message, /This rests on an assumed longest request .* --max-output-tokens and --tpot-ms/);
+  assert.deepEqual(assumed.assumed, ['max-output-tokens', 'tpot-ms']);
+  // Given: 8192 tokens × 10 ms × 1.2 = 98.3 → 99 s > 90 s, an error; 4096 → 50 s ≤ 90 s, a note.
+  assert.equal(only(check(opeaTgi(image), { 'max-output-tokens': '8192' }), 'drain-flag-too-old').severity, 'error');
+  assert.equal(only(check(opeaTgi(image)), 'drain-flag-too-old').severity, 'info');
+});
+
+test("OPEA's CPU build of vLLM (opea/vllm, args only) is vLLM's image: checked, not skipped; its tag names no release", () => {
+  const text = vllm({
+    image: 'image: opea/vllm:latest',
+    command: '',
+    args: 'args: ["--model", "Intel/neural-chat-7b-v3-3", "--port", "8000"]',
+    resources: '',
+  });
+  const report = check(text);
+  assert.ok(!report.findings.some((f) => f.code === 'workload-skipped'));
+  const aborts = only(report, 'drain-aborts-in-flight');
+  assert.equal(aborts.severity, 'error');
+  // The release is unknown, so the flag is advice by hand, not an edit.
+  assert.equal(aborts.remedy, 'manual');
+});
