@@ -18,6 +18,7 @@ function calls(script: string): string[] {
   return parsed.calls.map((c) => {
     const flags = [
       c.exec && 'exec',
+      c.subshell && 'sub',
       c.background && 'bg',
       c.piped && 'piped',
       c.lastAlone && 'last',
@@ -84,8 +85,9 @@ test('every body of if, while, until, for, select, case and groups is listed as 
     // The group's redirection belongs to the group, not to the commands in it.
     'q [nested]',
     'r [nested]',
-    'cd /srv [nested]',
-    'exec s [exec,nested]',
+    // exec in a subshell replaces the subshell only.
+    'cd /srv [sub,nested]',
+    'exec s [exec,sub,nested]',
     'u [piped,nested]',
     'v [piped,nested]',
     'w [piped,nested]',
@@ -155,7 +157,7 @@ test('# starts a comment only at the start of a word (bash prints a#b); a line c
 
 test('bash reads a reserved word right after a compound command: { [[ … ]] } and { ( … ) } parse', () => {
   assert.deepEqual(calls('{ [[ -v X ]] && [[ y ]] }; echo ok'), ['echo ok [last]']);
-  assert.deepEqual(calls('{ (a) }'), ['a [nested]']);
+  assert.deepEqual(calls('{ (a) }'), ['a [sub,nested]']);
   // After a simple command, `}` is an argument, and the group is left open.
   assert.match(message('{ echo a }'), /^1:11: expected `}`$/);
 });
@@ -282,4 +284,44 @@ test('statements match sh-syntax (mvdan/sh) on every fixture script and every ca
     assert.equal(await reference(script), undefined, script);
     assert.equal(ours(script), undefined, script);
   }
+});
+
+test('found by review: fd-less &>, background and subshells around lists, here-document continuations, a last backslash', () => {
+  // bash -c 'vllm serve m --tp 2&>/tmp/log' passes [serve] [m] [--tp] [2] to vllm: `&>` takes no descriptor.
+  assert.deepEqual(calls('vllm serve m --tp 2&>/tmp/log'), ['vllm serve m --tp 2 [last,redir]']);
+  // `&` after a list or group runs all of it in the background.
+  assert.deepEqual(calls('true && vllm serve m &\nwait'), [
+    'true [bg,nested]',
+    'vllm serve m [bg,nested]',
+    'wait [last]',
+  ]);
+  assert.deepEqual(calls('{ a; b; } &'), ['a [bg,nested]', 'b [bg,nested]']);
+  // `!(…)` at the start of a command is a negated subshell (extglob is off in scripts).
+  assert.deepEqual(calls('!(vllm serve m)'), ['vllm serve m [sub,nested]']);
+  // In an unquoted body, a backslash at the end of a line joins the next: this EOF is not the delimiter.
+  assert.deepEqual(calls('cat <<EOF\nx \\\nEOF\nvllm serve m\nEOF\n'), ['cat [last,redir]']);
+  // A quoted delimiter is the word after quote removal, backslash and all: a\b, not ab.
+  assert.deepEqual(calls("cat <<'a\\b'\nab\nvllm serve m\na\\b\n"), ['cat [last,redir]']);
+  // A backslash that ends the script is a word of its own (bash passes `\`), inside the text.
+  const parsed = parseScript('vllm serve m \\');
+  assert.ok(parsed.ok);
+  assert.deepEqual(
+    parsed.calls[0].words.map((w) => [w.source, w.literal, w.end]),
+    [
+      ['vllm', 'vllm', 4],
+      ['serve', 'serve', 10],
+      ['m', 'm', 12],
+      ['\\', '\\', 14],
+    ],
+  );
+});
+
+test('a hostile depth is refused, not a crash; a long && chain is read', () => {
+  const deep = parseScript(`echo ${'$('.repeat(940)}x${')'.repeat(940)}`);
+  assert.ok(!deep.ok);
+  assert.match(deep.message, /nests lists more than 200 deep/);
+  assert.ok(!parseScript(`${'{ '.repeat(2500)}x`).ok);
+  const chain = parseScript(Array.from({ length: 6000 }, () => 'x').join(' && '));
+  assert.ok(chain.ok);
+  assert.equal(chain.calls.length, 6000);
 });

@@ -45,7 +45,7 @@ export function scriptFileOf(
       if (!ran) continue;
       const last = call === parsed.calls.at(-1) && !call.piped && !call.background && !call.redirectedOrNegated;
       const runs: ScriptFile['runs'] =
-        ran.sourced || call.exec
+        (ran.sourced || call.exec) && !call.subshell
           ? 'pid1'
           : !last || parsed.traps
             ? 'child'

@@ -97,7 +97,8 @@ function execless(ctx: WorkloadContext) {
   const script = container.line.script;
   if (!script?.parsed.ok || !invocation?.found || invocation.how !== 'script' || !invocation.call) return undefined;
   const call = invocation.call;
-  if (call.exec) return undefined;
+  // An exec in a `( )` subshell replaces the subshell: the shell that runs the script stays and keeps SIGTERM.
+  if (call.exec && !call.subshell) return undefined;
   const bashWouldExec =
     call.lastAlone && !call.piped && !call.background && !call.redirectedOrNegated && !script.parsed.traps;
   if (bashWouldExec && /(^|\/)bash$/.test(script.shell)) return undefined;
@@ -187,7 +188,7 @@ function fileExecless(ctx: WorkloadContext): (Verdict & { planned: Fix }) | unde
   if (!file?.parsed.ok || file.parsed.traps || !invocation?.found || invocation.how !== 'file' || !invocation.call)
     return undefined;
   const call = invocation.call;
-  const execd = call.exec && !call.piped && !call.background;
+  const execd = call.exec && !call.subshell && !call.piped && !call.background;
   if (execd && file.runs === 'pid1') return undefined;
   const named = fileName(file);
   const command = invocationText(invocation);

@@ -26,7 +26,9 @@ export interface ScriptCall {
   words: ScriptWord[];
   /** `exec` is its first word. */
   exec: boolean;
-  /** Run with `&`. */
+  /** Inside a `( )` subshell: an `exec` there replaces the subshell, not the shell that runs the script. */
+  subshell: boolean;
+  /** Run with `&`, or inside a list or group that is (`a && b &`, `{ …; } &`). */
   background: boolean;
   /** A stage of a pipeline (`a | b`). */
   piped: boolean;
@@ -56,7 +58,7 @@ export interface Statement {
 export type Command =
   | { kind: 'call'; words: ScriptWord[] }
   | { kind: 'binary'; op: '&&' | '||' | '|' | '|&'; left: Statement; right: Statement }
-  | { kind: 'group'; bodies: Statement[][] }
+  | { kind: 'group'; bodies: Statement[][]; subshell?: boolean }
   | { kind: 'hidden' }
   | { kind: 'none' };
 
@@ -74,12 +76,18 @@ const DECLARATIONS = new Set(['export', 'declare', 'local', 'readonly', 'typeset
 /** The start of a valid `${…}`: a parameter, then `}` or an operator. */
 const PARAMETER =
   /^\$\{(?:[#!]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:\[[^\]]*\])?[}:\-=?+#%/^,@*]|[#?$!@*-]\})/;
-const REDIRECT = /^(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:&>>|&>|<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)/;
+// `&>` takes no descriptor: in `2&>f` the 2 is a word of the command (bash passes it on).
+const REDIRECT = /^(?:&>>|&>|(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:<<<|<<-|<<|<>|<&|>&|>>|>\||<|>))/;
+
+/** Lists nest no deeper than this: scripts people write nest a few levels; a hostile one could exhaust the stack. */
+const MAX_DEPTH = 200;
 
 /** Parse a script into statements; throws ShellSyntaxError. */
 class Parser {
   private i = 0;
-  private heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  private heredocs: { delimiter: string; stripTabs: boolean; quoted: boolean }[] = [];
+  /** How deep lists nest (`$(`, `(`, `{`, clauses): bounded, so that a hostile script cannot exhaust the stack. */
+  private depth = 0;
 
   private readonly text: string;
 
@@ -126,13 +134,21 @@ class Parser {
     this.i++;
     const pending = this.heredocs;
     this.heredocs = [];
-    for (const { delimiter, stripTabs } of pending) {
+    for (const { delimiter, stripTabs, quoted } of pending) {
       for (;;) {
         if (this.i >= this.text.length) this.fail(`unclosed here-document \`${delimiter}\``);
-        let endOfLine = this.text.indexOf('\n', this.i);
-        if (endOfLine === -1) endOfLine = this.text.length;
-        const line = this.text.slice(this.i, endOfLine);
-        this.i = Math.min(endOfLine + 1, this.text.length);
+        // In an unquoted body a line ending in an odd run of backslashes continues on the next: bash joins them
+        // before it compares the line with the delimiter.
+        let line = '';
+        for (;;) {
+          let endOfLine = this.text.indexOf('\n', this.i);
+          if (endOfLine === -1) endOfLine = this.text.length;
+          const part = this.text.slice(this.i, endOfLine);
+          this.i = Math.min(endOfLine + 1, this.text.length);
+          const continued = !quoted && endOfLine < this.text.length && /(^|[^\\])(\\\\)*\\$/.test(part);
+          line += continued ? part.slice(0, -1) : part;
+          if (!continued) break;
+        }
         if ((stripTabs ? line.replace(/^\t+/, '') : line) === delimiter) break;
       }
     }
@@ -173,6 +189,19 @@ class Parser {
 
   /** Statements until a reserved word `stop` accepts, `)`, a `case` terminator or the end. */
   private list(stop: (word: string) => boolean): Statement[] {
+    this.enter();
+    try {
+      return this.statements(stop);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) this.fail(`the script nests lists more than ${MAX_DEPTH} deep`);
+  }
+
+  private statements(stop: (word: string) => boolean): Statement[] {
     const statements: Statement[] = [];
     for (;;) {
       this.linebreaks();
@@ -217,7 +246,7 @@ class Parser {
     this.blanks();
     const start = this.i;
     let negated = false;
-    if (this.reserved() === '!') {
+    if (this.reserved() === '!' || this.at('!(')) {
       this.i++;
       this.blanks();
       negated = true;
@@ -269,7 +298,7 @@ class Parser {
       this.i++;
       const body = this.list(() => false);
       this.close(')');
-      return statement({ kind: 'group', bodies: [body] });
+      return statement({ kind: 'group', bodies: [body], subshell: true });
     }
     switch (word) {
       case 'if':
@@ -573,9 +602,11 @@ class Parser {
     if (!target) this.fail(`\`${op}\` must be followed by a word`);
     const bare = op.replace(/^(?:[0-9]+|\{\w+\})/, '');
     if (bare === '<<' || bare === '<<-') {
-      // The delimiter is the word after quote removal; a quoted one stops expansions in the body.
-      const delimiter = target.source.replace(/\\(.)/g, '$1').replace(/['"]/g, '');
-      this.heredocs.push({ delimiter, stripTabs: op.endsWith('-') });
+      // The delimiter is the word after quote removal; a quoted one (any quote or backslash in it) keeps the body as
+      // written. One that expands something is not a delimiter bash would match: abstain.
+      if (target.literal === undefined) this.fail('a here-document delimiter must be a plain word');
+      const quoted = /['"\\]/.test(target.source);
+      this.heredocs.push({ delimiter: target.literal, stripTabs: op.endsWith('-'), quoted });
     }
     redirects.push(op);
     return true;
@@ -636,8 +667,12 @@ class Parser {
     const c = this.text[this.i];
     if (c === '\\') {
       if (this.text[this.i + 1] === '\n') this.i += 2;
-      else {
-        if (this.i + 1 < this.text.length) builder.add(this.text[this.i + 1]);
+      else if (this.i + 1 >= this.text.length) {
+        // A backslash that ends the script is itself (bash passes `\`).
+        builder.add('\\');
+        this.i++;
+      } else {
+        builder.add(this.text[this.i + 1]);
         this.i += 2;
       }
       return;
@@ -777,6 +812,15 @@ class Parser {
 
   /** `${…}` up to its closing brace, with nested quotes and expansions. */
   private braced(): void {
+    this.enter();
+    try {
+      this.bracedBody();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private bracedBody(): void {
     const open = this.i;
     if (!PARAMETER.test(this.text.slice(this.i, this.i + 200))) this.fail('not a valid parameter expansion');
     this.i += 2;
@@ -814,6 +858,8 @@ export function parseStatements(text: string): { ok: true; statements: Statement
     return { ok: true, statements: new Parser(text).parse() };
   } catch (caught) {
     if (caught instanceof ShellSyntaxError) return { ok: false, message: caught.message };
+    // The depth bound keeps well inside the stack; should a script still exhaust it, it is not read.
+    if (caught instanceof RangeError) return { ok: false, message: 'the script nests too deeply to read' };
     throw caught;
   }
 }
@@ -837,30 +883,55 @@ function parseUncached(text: string): ParsedScript {
   if (!parsed.ok) return parsed;
   const calls: ScriptCall[] = [];
   let traps = false;
-  const visit = (statement: Statement, ctx: { piped: boolean; nested: boolean; lastAlone: boolean }): void => {
+  interface Frame {
+    statement: Statement;
+    piped: boolean;
+    nested: boolean;
+    lastAlone: boolean;
+    background: boolean;
+    subshell: boolean;
+  }
+  // Depth first, in script order, with an explicit stack: a long `a && b && …` chain nests as deep as it is long.
+  const { statements } = parsed;
+  const stack: Frame[] = statements
+    .map((statement, i) => ({
+      statement,
+      piped: false,
+      nested: false,
+      lastAlone: i === statements.length - 1,
+      background: false,
+      subshell: false,
+    }))
+    .reverse();
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    const { statement } = frame;
     const { command } = statement;
-    const nested = { piped: ctx.piped, nested: true, lastAlone: false };
+    const background = frame.background || statement.background;
     if (command.kind === 'call') {
       const { words } = command;
       if (words[0]?.literal === 'trap') traps = true;
       calls.push({
         words,
         exec: words[0]?.literal === 'exec',
-        background: statement.background,
-        piped: ctx.piped,
-        lastAlone: ctx.lastAlone && !statement.background,
-        nested: ctx.nested,
+        subshell: frame.subshell,
+        background,
+        piped: frame.piped,
+        lastAlone: frame.lastAlone && !background,
+        nested: frame.nested,
         redirectedOrNegated: statement.redirects.length > 0 || statement.negated,
       });
-    } else if (command.kind === 'binary') {
-      const piped = ctx.piped || command.op === '|' || command.op === '|&';
-      visit(command.left, { ...nested, piped });
-      visit(command.right, { ...nested, piped });
-    } else if (command.kind === 'group') {
-      for (const body of command.bodies) for (const s of body) visit(s, nested);
+      continue;
     }
-  };
-  const { statements } = parsed;
-  statements.forEach((s, i) => visit(s, { piped: false, nested: false, lastAlone: i === statements.length - 1 }));
+    const inner = { nested: true, lastAlone: false, background, subshell: frame.subshell };
+    if (command.kind === 'binary') {
+      const piped = frame.piped || command.op === '|' || command.op === '|&';
+      stack.push({ ...inner, piped, statement: command.right }, { ...inner, piped, statement: command.left });
+    } else if (command.kind === 'group') {
+      const subshell = frame.subshell || command.subshell === true;
+      const children = command.bodies.flat();
+      for (let k = children.length - 1; k >= 0; k--)
+        stack.push({ ...inner, piped: frame.piped, subshell, statement: children[k] });
+    }
+  }
   return { ok: true, calls, traps };
 }
