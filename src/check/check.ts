@@ -18,7 +18,7 @@ import { isServerImage, otherServerOf } from '../facts/releases.ts';
 import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
 import { CHECK_RENDERED_POD, locate, poolSelects, selects, type Workload } from './workload/locate.ts';
-import { containersOf } from './workload/pod.ts';
+import { containersOf, idles } from './workload/pod.ts';
 import { readManifest, type Manifest, type ManifestObject } from './read/read-manifest.ts';
 import { isRecord, valueAt, type Segment } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
@@ -102,7 +102,9 @@ function workloadContexts(
       : containers
           .map((c) => ({ container: c, server: otherServerOf(profiles.otherServers, c.image) }))
           .find((o) => o.server);
-    if (containers.length === 0 || (!identified && !other && !hasGpus && !pool && !givenServer)) {
+    // Containers that only idle (`sleep infinity` with no port: a benchmark client on a GPU) serve nothing.
+    const idle = !pool && containers.length > 0 && containers.every(idles);
+    if (containers.length === 0 || idle || (!identified && !other && !hasGpus && !pool && !givenServer)) {
       skipped.push(workload);
       continue;
     }

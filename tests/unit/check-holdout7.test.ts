@@ -132,3 +132,48 @@ test("OPEA's CPU build of vLLM (opea/vllm, args only) is vLLM's image: checked, 
   // The release is unknown, so the flag is advice by hand, not an edit.
   assert.equal(aborts.remedy, 'manual');
 });
+
+// Hold-out 9 (LWS, llmaz, NVIDIA NIM operator and KubeRay samples, blind at a2868de): a GPU pod that only runs
+// `sleep infinity` (a benchmark client on Triton's SDK image) got a server's errors; an operator CR that names an
+// image and GPUs but no containers (NIMService) and a CR whose containers sit eight levels deep (DisaggregatedSet)
+// got only "ignored".
+
+test('a GPU pod whose one container only runs sleep infinity, with no port and no pool, serves nothing: skipped', () => {
+  const client =
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: perf\nspec:\n  selector:\n    matchLabels:\n      app: perf\n'
+    + '  template:\n    metadata:\n      labels:\n        app: perf\n    spec:\n      containers:\n        - name: client\n'
+    + '          image: nvcr.io/nvidia/tritonserver:24.12-py3-sdk\n          command: [sleep, infinity]\n'
+    + '          resources:\n            limits:\n              nvidia.com/gpu: 1\n';
+  const report = check(client);
+  assert.deepEqual(
+    report.findings.map((f) => f.code),
+    ['workload-skipped'],
+  );
+  assert.match(report.findings[0].message, /^Its container only runs `sleep infinity` and declares no port/);
+  // A declared port says something listens: it is checked.
+  const listening = client.replace(
+    'command: [sleep, infinity]\n',
+    'command: [sleep, infinity]\n          ports: [{containerPort: 8000}]\n',
+  );
+  assert.ok(check(listening).findings.some((f) => f.code === 'prestop-missing'));
+});
+
+test('an operator CR with an image and GPUs but no containers, or with containers deep in roles, is named, not ignored', () => {
+  const operator = (limits: string) =>
+    `apiVersion: apps.example.com/v1\nkind: ModelService\nmetadata:\n  name: chat\nspec:\n  image:\n    repository: registry.example.com/llm/chat\n    tag: '1.0'\n  replicas: 1\n  resources:\n    limits:\n${limits}`;
+  const named = only(check(operator('      nvidia.com/gpu: 2\n')), 'serving-kind-unread');
+  assert.equal(named.severity, 'warning');
+  assert.match(named.message, /^ModelService\/chat holds an image and accelerators for it \(at spec\.image\)/);
+  // Without accelerators it is any operator's CR: a note that it was ignored.
+  const plain = check(operator('      cpu: 2\n'));
+  assert.ok(!plain.findings.some((f) => f.code === 'serving-kind-unread'));
+  assert.ok(plain.findings.some((f) => f.code === 'unknown-kind'));
+  const roles =
+    'apiVersion: sets.example.io/v1\nkind: RoleSet\nmetadata:\n  name: pd\nspec:\n  roles:\n    - name: decode\n      spec:\n'
+    + '        template:\n          leader:\n            pod:\n              spec:\n                containers:\n'
+    + '                  - name: engine\n                    image: registry.example.com/engine:2\n';
+  assert.match(
+    only(check(roles), 'serving-kind-unread').message,
+    /holds containers \(at spec\.roles\[0\]\.spec\.template\.leader\.pod\.spec\.containers\)/,
+  );
+});

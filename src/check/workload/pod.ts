@@ -63,6 +63,11 @@ const ACCELERATORS = [
   { name: /^habana\.ai\/gaudi$/, word: 'Gaudi card' },
 ] as const;
 
+/** Whether an extended resource name is an accelerator's (`nvidia.com/gpu`, `habana.ai/gaudi`, …). */
+export function isAcceleratorResource(name: string): boolean {
+  return ACCELERATORS.some((a) => a.name.test(name));
+}
+
 function acceleratorCount(container: Record<string, unknown>): {
   count: number;
   accelerator: Container['accelerator'];
@@ -78,6 +83,18 @@ function acceleratorCount(container: Record<string, unknown>): {
     }
   }
   return { count: 0, accelerator: 'GPU' };
+}
+
+/**
+ * Whether a container only idles: its command line is `sleep infinity` (or a number of seconds) or `tail -f FILE`,
+ * with no port declared. Such a container serves nothing (a benchmark client or a toolbox someone execs into).
+ */
+export function idles(container: Container): boolean {
+  if (container.ports.length > 0) return false;
+  const [first, ...rest] = container.line.argv.map((t) => (t.literal ? t.text : undefined));
+  const name = first?.slice(first.lastIndexOf('/') + 1);
+  if (name === 'sleep') return rest.length === 1 && rest[0] !== undefined && /^(infinity|\d+)$/.test(rest[0]);
+  return name === 'tail' && rest.some((w) => w !== undefined && /^-[A-Za-z]*[fF]/.test(w));
 }
 
 /** The containers of a pod template (not init containers). */

@@ -20,13 +20,14 @@ export const rule = defineRule({
         // A kind no data file names that holds containers: some controller makes pods of it, with what it adds unknown.
         const at = unknownPodSpec(first, ctx.profiles);
         if (!at) return [];
+        const what = at.at(-1) === 'containers' ? 'containers' : 'an image and accelerators for it';
         return [
           {
             severity: 'warning' as const,
             object: first,
             path: ['kind'],
             message:
-              `${namesOf(objects)} ${objects.length === 1 ? 'holds' : 'hold'} containers (at ${formatPath(at)}) in a kind the checker does not know: `
+              `${namesOf(objects)} ${objects.length === 1 ? 'holds' : 'hold'} ${what} (at ${formatPath(at)}) in a kind the checker does not know: `
               + `a controller turns ${objects.length === 1 ? 'it' : 'them'} into pods with settings of its own, so nothing here was checked. `
               + `Check a pod it renders instead: ${CHECK_RENDERED_POD}.`,
           },

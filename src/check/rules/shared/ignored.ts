@@ -5,6 +5,7 @@ import type { ManifestObject } from '../../read/read-manifest.ts';
 import type { Profiles } from '../../../facts/profiles.ts';
 import { groupOf } from '../../workload/gateway-policies.ts';
 import { servingKindOf } from '../../workload/locate.ts';
+import { isAcceleratorResource } from '../../workload/pod.ts';
 
 /** Objects that belong beside a model-server workload and carry nothing the checker reads: no note for them. */
 const COMPANION_KINDS: ReadonlySet<string> = new Set(['policy/v1 PodDisruptionBudget']);
@@ -28,7 +29,8 @@ export function namesOf(objects: ManifestObject[]): string {
 
 /** The controllers' data and a reader's kinds aside, whether an object holds a pod spec: where its `containers` list is. */
 function podSpecPath(value: unknown, depth = 0): (string | number)[] | undefined {
-  if (depth > 6 || typeof value !== 'object' || value === null) return undefined;
+  // Deep enough for a role's leader-worker template (spec.roles[].spec.leaderWorkerTemplate.workerTemplate.spec).
+  if (depth > 10 || typeof value !== 'object' || value === null) return undefined;
   if (!Array.isArray(value)) {
     const containers = (value as Record<string, unknown>).containers;
     if (
@@ -63,5 +65,26 @@ export function unknownPodSpec(
   profiles: Pick<Profiles, 'controllers'>,
 ): (string | number)[] | undefined {
   if (BUILT_IN_GROUP.test(groupOf(object.apiVersion)) || servingKindOf(object, profiles)) return undefined;
-  return podSpecPath(object.value);
+  return podSpecPath(object.value) ?? imageWithAccelerators(object.value);
+}
+
+/**
+ * An operator's CR that names no containers but an image and accelerators for it (NVIDIA's NIMService:
+ * spec.image.repository, spec.resources.limits["nvidia.com/gpu"]): where its image is, when it has both.
+ */
+function imageWithAccelerators(value: Record<string, unknown>): (string | number)[] | undefined {
+  const spec = value.spec;
+  if (typeof spec !== 'object' || spec === null) return undefined;
+  const image = (spec as Record<string, unknown>).image;
+  const named =
+    (typeof image === 'string' && image !== '')
+    || (typeof image === 'object'
+      && image !== null
+      && typeof (image as { repository?: unknown }).repository === 'string');
+  return named && hasAccelerator(spec) ? ['spec', 'image'] : undefined;
+}
+
+function hasAccelerator(value: unknown, depth = 0): boolean {
+  if (depth > 8 || typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, child]) => isAcceleratorResource(key) || hasAccelerator(child, depth + 1));
 }

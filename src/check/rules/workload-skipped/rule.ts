@@ -1,5 +1,7 @@
 import { ENGINE_TYPE_LABEL } from '../../../emit/bundle.ts';
 import { defineRule } from '../rule.ts';
+import { containersOf, idles } from '../../workload/pod.ts';
+import type { PodTemplate } from '../../workload/locate.ts';
 
 export const rule = defineRule({
   code: 'workload-skipped',
@@ -14,11 +16,13 @@ export const rule = defineRule({
       severity: 'info' as const,
       object,
       path: [...serving.specPath, 'containers'],
-      message: `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it${
-        ENGINE_TYPE_LABEL in serving.labels
-          ? `; its ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too`
-          : ''
-      }), so it was not checked. If it serves a model, give the model server (--model-server) or add the InferencePool that selects it.`,
+      message:
+        idleLine(serving)
+        ?? `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it${
+          ENGINE_TYPE_LABEL in serving.labels
+            ? `; its ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too`
+            : ''
+        }), so it was not checked. If it serves a model, give the model server (--model-server) or add the InferencePool that selects it.`,
     })),
     ...(located.workloads.length === 0
     && located.pools.length === 0
@@ -36,3 +40,11 @@ export const rule = defineRule({
       : []),
   ],
 });
+
+/** What an idling pod runs (`sleep infinity`), when every container idles: why it serves nothing. */
+function idleLine(serving: PodTemplate): string | undefined {
+  const containers = containersOf(serving);
+  if (containers.length === 0 || !containers.every(idles)) return undefined;
+  const line = containers[0].line.argv.map((t) => t.text).join(' ');
+  return `Its ${containers.length === 1 ? 'container only runs' : 'containers only idle, as'} \`${line}\` and ${containers.length === 1 ? 'declares' : 'declare'} no port, and no pool selects it: it serves nothing (a client or a toolbox), so it was not checked. If it serves a model, add the InferencePool that selects it.`;
+}
