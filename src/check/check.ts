@@ -18,7 +18,7 @@ import { isServerImage, otherServerOf } from '../facts/releases.ts';
 import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
 import { CHECK_RENDERED_POD, locate, poolSelects, selects, type Workload } from './workload/locate.ts';
-import { containersOf, idles } from './workload/pod.ts';
+import { containersOf, idles, type Container } from './workload/pod.ts';
 import { readManifest, type Manifest, type ManifestObject } from './read/read-manifest.ts';
 import { isRecord, valueAt, type Segment } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
@@ -81,10 +81,10 @@ function workloadContexts(
   header: WholeInput,
   /** The settings for one workload, when a config entry names it (see config.ts). */
   own: (object: Workload['object']) => Record<string, string> | undefined,
-): { contexts: WorkloadContext[]; skipped: Workload[] } {
+): { contexts: WorkloadContext[]; skipped: (Workload & { why?: string })[] } {
   const { located, profiles } = check;
   const contexts: WorkloadContext[] = [];
-  const skipped: Workload[] = [];
+  const skipped: (Workload & { why?: string })[] = [];
   const givenServer = all['model-server'];
   // The model server the generator's header names: used only for a workload the profiles do not recognise.
   const headerServer = givenServer ? undefined : header.modelServer;
@@ -104,8 +104,11 @@ function workloadContexts(
           .find((o) => o.server);
     // Containers that only idle (`sleep infinity` with no port: a benchmark client on a GPU) serve nothing.
     const idle = !pool && containers.length > 0 && containers.every(idles);
-    if (containers.length === 0 || idle || (!identified && !other && !hasGpus && !pool && !givenServer)) {
-      skipped.push(workload);
+    const why = idle
+      ? undefined
+      : (notWhole(workload) ?? batchTask(workload, Boolean(identified || other || pool), containers));
+    if (containers.length === 0 || idle || why || (!identified && !other && !hasGpus && !pool && !givenServer)) {
+      skipped.push(why ? { ...workload, why } : workload);
       continue;
     }
     const container = identified?.container ?? other?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
@@ -145,6 +148,28 @@ function workloadContexts(
     contexts.push(ctx);
   }
   return { contexts, skipped };
+}
+
+/**
+ * Why a workload is not a whole object, if it is not: a kustomize patch or an overlay's fragment leaves out a
+ * container's image, which the API server requires, so what it omits is in its base, not missing. (A missing
+ * selector alone is not taken for a patch: hand-written examples leave it out too.)
+ */
+function notWhole(workload: Workload): string | undefined {
+  const { object, serving } = workload;
+  // Kinds whose pods take their containers as written; a controller's CR may leave the image to its preset.
+  const asWritten = /^(apps|batch|leaderworkerset\.x-k8s\.io)\/|^v1$/.test(object.apiVersion);
+  const noImage = asWritten
+    ? containersOf(serving).find((c) => typeof c.value.image !== 'string' || c.value.image === '')
+    : undefined;
+  if (!noImage) return undefined;
+  return `${object.kind}/${object.name} is not a whole object (its ${noImage.name} container has no image), as a kustomize patch or an overlay's fragment is not: what it leaves out is in its base. Check what is applied instead: kubectl kustomize DIR | hitless check -.`;
+}
+
+/** Why a Job is a batch task, if it is: no server the checker knows, no pool and no declared port (a conversion). */
+function batchTask(workload: Workload, serves: boolean, containers: Container[]): string | undefined {
+  if (workload.object.kind !== 'Job' || serves || containers.some((c) => c.ports.length > 0)) return undefined;
+  return `Job/${workload.object.name} runs no server the checker knows, declares no port and no pool selects it: a batch task (a conversion, a download), which nothing routes requests to, so it was not checked. If it serves a model, give the model server (--model-server) or add the InferencePool that selects it.`;
 }
 
 /**

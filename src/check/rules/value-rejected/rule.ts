@@ -10,14 +10,20 @@
 import { valueAt } from '../../read/path.ts';
 import { allowedOf, brokenRelations, fieldsOf, rejection } from '../../workload/value-ranges.ts';
 import { setEdit } from '../context.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type PlannedVerdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
+
+/** A value that is one template placeholder: `${VAR}`, `${VAR:-default}`, `$VAR`, `{{ … }}`. */
+const PLACEHOLDER = /^(\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}|\$[A-Za-z_][A-Za-z0-9_]*|\{\{.*\}\})$/;
 
 export const rule = defineRule({
   code: 'value-rejected',
   order: 350,
   scope: 'manifest',
-  severity: 'error',
+  severity: {
+    error: 'a value the API server refuses as written',
+    info: 'a template placeholder (`${REPLICAS:-1}`, `{{ .Values.replicas }}`): the file is rendered before it is applied',
+  },
   summary:
     'A whole-number field the API server refuses as written (a quoted number, a value out of its range or type, a fraction).',
   remediation: 'Write the field as an unquoted whole number in range.',
@@ -25,7 +31,7 @@ export const rule = defineRule({
   check: (ctx) =>
     ctx.located.workloads
       .flatMap((workload) =>
-        fieldsOf(workload, ctx.profiles.valueRanges).flatMap(([path, range]) => {
+        fieldsOf(workload, ctx.profiles.valueRanges).flatMap(([path, range]): PlannedVerdict[] => {
           const object = workload.object;
           const raw = valueAt(object.value, path);
           const why = rejection(raw, range);
@@ -38,9 +44,20 @@ export const rule = defineRule({
             .flatMap((f) => f.fix?.edits ?? [])
             .find((e) => e.op === 'set' && e.document === object.document && JSON.stringify(e.path) === full);
           const key = String(path.at(-1));
+          // A placeholder that envsubst or a template engine fills in: the file is a template, not what is applied.
+          if (typeof raw === 'string' && PLACEHOLDER.test(raw))
+            return [
+              {
+                severity: 'info',
+                object,
+                path,
+                message: `${key} is a template placeholder (${raw}), so this file is rendered before it is applied; the checker checks the rest without it. Check the rendered output (envsubst < FILE | hitless check -, or helm template … | hitless check -).`,
+                planned: manualFix('nothing here: render the template, then check what it renders.'),
+              },
+            ];
           return [
             {
-              severity: 'error' as const,
+              severity: 'error',
               object,
               path,
               message:

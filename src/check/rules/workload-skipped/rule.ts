@@ -12,12 +12,13 @@ export const rule = defineRule({
   remediation: 'Nothing, if it runs no model server; otherwise give the model server.',
   remedy: 'manual',
   check: ({ skipped, located }) => [
-    ...skipped.map(({ object, serving }) => ({
+    ...skipped.map(({ object, serving, why }) => ({
       severity: 'info' as const,
       object,
       path: [...serving.specPath, 'containers'],
       message:
-        idleLine(serving)
+        why
+        ?? idleLine(serving)
         ?? `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it${
           ENGINE_TYPE_LABEL in serving.labels
             ? `; its ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too`
