@@ -54,7 +54,7 @@ export function releaseFromImage(server: { release: { tagPattern: RegExp } }, im
 /** What telling a server's own image needs from its profile: the preset image, its other images, how tags name releases. */
 interface ServerImage {
   image: string;
-  release: { tagPattern: RegExp };
+  release: { tagPattern: RegExp; clientTags?: RegExp };
   images?: readonly OtherImage[];
 }
 
@@ -77,6 +77,8 @@ function sameRepository(repo: string, other: string): boolean {
  * whose tags follow `release.tagPattern`) or one of its other `images`.
  */
 function serverImageOf(profile: ServerImage, image: string): OtherImage | undefined {
+  // A client tag of the server's repository (Triton's -py3-sdk) holds the clients, not the server.
+  if (isClientImage(profile, image)) return undefined;
   const repo = imageRepository(image);
   if (sameRepository(repo, imageRepository(profile.image)))
     return { tagPattern: profile.release.tagPattern, entrypointStartsServer: true };
@@ -135,6 +137,12 @@ export function imageRelease(profile: ServerImage, image: string): string | unde
 export function entrypointForks(profile: ServerImage, image: string, release: string): { until: string } | undefined {
   const until = serverImageOf(profile, image)?.entrypointForks?.until;
   return until !== undefined && compareReleases(release, until) < 0 ? { until } : undefined;
+}
+
+/** Whether the image is one of the server's client images by its tag (Triton's `-py3-sdk`): it runs no server. */
+export function isClientImage(profile: ServerImage, image: string): boolean {
+  const tag = imageTag(image);
+  return tag !== undefined && profile.release.clientTags?.test(tag) === true;
 }
 
 /** Whether the server's data names the image: its preset image's repository or one of its other `images`. */

@@ -6,7 +6,7 @@ import { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
 import { FIELDS, fieldFor, type DrainInputs, type FieldSpec } from './fields.ts';
 import { parseValue, quoteForMessage } from './parse-value.ts';
 import type { GatewayProfile, ModelServerProfile, Profiles } from '../facts/profiles.ts';
-import { compareReleases, imageRelease, listsImage, otherServerOf } from '../facts/releases.ts';
+import { compareReleases, imageRelease, isClientImage, listsImage, otherServerOf } from '../facts/releases.ts';
 
 export type { DrainInputs } from './fields.ts';
 export { DEFAULT_GATEWAY, DEFAULT_MODEL_SERVER } from '../facts/defaults.ts';
@@ -201,6 +201,12 @@ function checkCombinations(
           ? `image ${image} runs ${owner.name}, not ${server.name}: choose model-server ${owner.id}, or an image of ${server.name}`
           : `image ${image} runs ${owner.name}, which the generator has no profile for (content/other-servers/${owner.id}.yaml): `
             + `choose an image of ${server.name}, or another model server (${profiles.modelServers.map((m) => m.id).join(', ')})`,
+      });
+      inputs.image = server.image;
+    } else if (isClientImage(server, image)) {
+      errors.push({
+        flag: 'image',
+        message: `image ${image} is ${server.name}'s client SDK, which runs no server: choose an image of the server (${server.image})`,
       });
       inputs.image = server.image;
     }

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkManifest } from '../../src/check/check.ts';
+import { resolveInputs } from '../../src/model/resolve.ts';
 import { check, fixed, only, profiles, vllm } from '../support/check.ts';
 
 /** Check with the test settings but without the model load time (and spare GPUs unless given): as a reader runs it. */
@@ -226,4 +227,34 @@ test('a template placeholder in a whole-number field is a note to check the rend
     /^replicas is a template placeholder \(\$\{REPLICAS:-1\}\), so this file is rendered before it is applied/,
   );
   assert.equal(only(check(vllm({ replicas: 'replicas: 2.5' })), 'value-rejected').severity, 'error');
+});
+
+// Hold-out 11 (Hugging Face DLC, AWS, KAITO and NIM samples, blind at 9fe3477: 2 files with a false alarm, no miss):
+// Triton's SDK image (`<yy.mm>-py3-sdk`: clients, perf_analyzer, genai-perf; no server) was taken for the server.
+
+test("Triton's -py3-sdk image runs clients, not the server: a benchmark on it is not checked, and the generator refuses it", () => {
+  const bench =
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bench\nspec:\n  selector:\n    matchLabels:\n      app: bench\n'
+    + '  template:\n    metadata:\n      labels:\n        app: bench\n    spec:\n      containers:\n      - name: perf\n'
+    + '        image: nvcr.io/nvidia/tritonserver:24.06-py3-sdk\n        command: [/bin/sh, -c]\n'
+    + '        args: ["genai-perf profile -m m --url server:8000 --streaming"]\n';
+  assert.deepEqual(
+    check(bench).findings.map((f) => f.code),
+    ['workload-skipped'],
+  );
+  // The server image of the same release is Triton's: checked.
+  const server = bench
+    .replace('24.06-py3-sdk', '24.06-py3')
+    .replace('command: [/bin/sh, -c]\n', 'command: [tritonserver]\n')
+    .replace('args: ["genai-perf profile -m m --url server:8000 --streaming"]', 'args: [--model-repository=/models]');
+  assert.ok(check(server).findings.some((f) => f.code === 'prestop-missing'));
+  const refused = resolveInputs(
+    { 'model-server': 'triton', image: 'nvcr.io/nvidia/tritonserver:24.06-py3-sdk' },
+    profiles,
+  );
+  assert.deepEqual(
+    refused.errors.map((e) => e.flag),
+    ['image'],
+  );
+  assert.match(refused.errors[0].message, /is NVIDIA Triton's client SDK, which runs no server/);
 });

@@ -98,6 +98,16 @@ const modelServerFile = z
      */
     release: z.strictObject({
       tagPattern: text.refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` }),
+      /**
+       * Tags of the preset image's repository that hold the server's clients, not the server (Triton's
+       * `<yy.mm>-py3-sdk`): an image with one runs no server, whatever its repository.
+       */
+      clientTags: z
+        .strictObject({
+          pattern: text.refine(isRegExp, { error: (i) => `is not a regular expression: ${JSON.stringify(i.input)}` }),
+          sources: sourceIds,
+        })
+        .optional(),
       pinned: z
         .string()
         .regex(/^\d+(\.\d+){0,3}$/)
@@ -199,6 +209,7 @@ const modelServerFile = z
   .transform(({ release, entryPoints, sources, images, ...m }) => {
     const tagPattern = new RegExp(release.tagPattern);
     const pinned = release.pinned ?? releaseFromImage({ release: { tagPattern } }, m.image);
+    const clientTags = release.clientTags ? { clientTags: new RegExp(release.clientTags.pattern) } : {};
     return {
       ...m,
       images: images.map(({ tagPattern, repositoryPattern, ...image }) => ({
@@ -206,7 +217,7 @@ const modelServerFile = z
         ...(tagPattern === undefined ? {} : { tagPattern: new RegExp(tagPattern) }),
         ...(repositoryPattern === undefined ? {} : { repositoryPattern: new RegExp(repositoryPattern) }),
       })),
-      release: pinned === undefined ? { tagPattern } : { tagPattern, pinned },
+      release: { tagPattern, ...(pinned === undefined ? {} : { pinned }), ...clientTags },
       /** Entry points other than `command`, each citing its own source; empty when there are none. */
       entryPoints: entryPoints.map(({ source, ...point }) => ({ ...point, sources: [source.id] })),
       sources: [...sources, ...entryPoints.map((e) => e.source)],
