@@ -90,6 +90,8 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     }
     // The plan replaces a single replica in place for want of a spare GPU, and the outage lasts the model load: say
     // which of them the manifest did not state.
+    // A pod that holds no accelerator needs no spare GPU to surge: the plan's in-place replacement is not its case.
+    if (warning.code === 'single-replica-outage' && ctx.containers.every((c) => c.gpus === 0)) continue;
     if (warning.code === 'single-replica-outage') {
       const assumed = assumedBases(['spare GPUs', 'model load time'], (flag) => knows(ctx, flag));
       if (assumed.length > 0) message += assumedText(assumed);

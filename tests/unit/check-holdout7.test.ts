@@ -258,3 +258,9 @@ test("Triton's -py3-sdk image runs clients, not the server: a benchmark on it is
   );
   assert.match(refused.errors[0].message, /is NVIDIA Triton's client SDK, which runs no server/);
 });
+
+test('a single replica that holds no accelerator surges as Kubernetes does: no outage warning about spare GPUs', () => {
+  const cpu = vllm({ replicas: 'replicas: 1', resources: '' });
+  assert.ok(!check(cpu).findings.some((f) => f.code === 'single-replica-outage'));
+  assert.ok(check(vllm({ replicas: 'replicas: 1' })).findings.some((f) => f.code === 'single-replica-outage'));
+});
