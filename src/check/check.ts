@@ -95,7 +95,10 @@ function workloadContexts(
     const containers = containersOf(workload.serving);
     const identified = identifyServer(workload.serving, containers, profiles);
     const pool = located.pools.find((p) => poolSelects(p, workload));
-    const hasGpus = containers.some((c) => c.gpus > 0);
+    // A LeaderWorkerSet whose workers hold the accelerators (Pathways: a CPU proxy leads TPU workers) serves a model.
+    const hasGpus =
+      containers.some((c) => c.gpus > 0)
+      || (workload.workers ? containersOf(workload.workers).some((c) => c.gpus > 0) : false);
     // A server recognised by its image that has no drain profile (content/other-servers/): checked like an unknown one.
     const other = identified
       ? undefined

@@ -264,3 +264,22 @@ test('a single replica that holds no accelerator surges as Kubernetes does: no o
   assert.ok(!check(cpu).findings.some((f) => f.code === 'single-replica-outage'));
   assert.ok(check(vllm({ replicas: 'replicas: 1' })).findings.some((f) => f.code === 'single-replica-outage'));
 });
+
+test('an LWS whose workers hold the TPUs and whose leader only proxies (Pathways) is checked, gated by its own probes', () => {
+  // The shape of GKE's JetStream Pathways sample: a CPU leader (proxy, then the JetStream container with a readiness
+  // probe, then the HTTP front on 8000) and TPU workers.
+  const lws =
+    'apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata:\n  name: pw\nspec:\n  replicas: 1\n'
+    + '  leaderWorkerTemplate:\n    size: 2\n    leaderTemplate:\n      spec:\n        containers:\n'
+    + '        - name: proxy\n          image: example.com/pathways/proxy:1\n          ports: [{containerPort: 38681}]\n'
+    + '        - name: engine\n          image: example.com/jetstream/engine:1\n          ports: [{containerPort: 9000}]\n'
+    + '          readinessProbe:\n            tcpSocket: {port: 9000}\n'
+    + '        - name: http\n          image: example.com/jetstream/http:1\n          ports: [{containerPort: 8000}]\n'
+    + '    workerTemplate:\n      spec:\n        containers:\n        - name: worker\n          image: example.com/pathways/server:1\n'
+    + '          resources:\n            limits:\n              google.com/tpu: 4\n';
+  const report = check(lws);
+  assert.ok(!report.findings.some((f) => f.code === 'workload-skipped'));
+  assert.ok(report.findings.some((f) => f.code === 'prestop-missing'));
+  // The engine's readiness probe gates the leader pod: no readiness-missing on the proxy the checker looked at.
+  assert.ok(!report.findings.some((f) => f.code === 'readiness-missing'));
+});

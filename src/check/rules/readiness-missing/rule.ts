@@ -10,7 +10,11 @@ export const rule = defineRule({
   summary: 'The model-server container has no readiness probe.',
   remediation: 'Add a readiness probe on the server\u2019s port with the profile\u2019s path and timing.',
   remedy: 'applied',
-  appliesTo: ({ container }) => !readProbe(container, 'readinessProbe'),
+  // For a server the checker cannot tell, the container it looks at may not be the server: another container's readiness
+  // probe (Pathways' leader: the proxy has none, the JetStream container has one) already gates the pod.
+  appliesTo: ({ container, containers, serverKnown }) =>
+    !readProbe(container, 'readinessProbe')
+    && (serverKnown || !containers.some((c) => c.index !== container.index && readProbe(c, 'readinessProbe'))),
   check: ({ container }) => {
     const startup = readProbe(container, 'startupProbe');
     return [
