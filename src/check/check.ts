@@ -108,7 +108,7 @@ function workloadContexts(
     // Containers that only idle (`sleep infinity` with no port: a benchmark client on a GPU) serve nothing.
     const idle = !pool && containers.length > 0 && containers.every(idles);
     const why = idle
-      ? undefined
+      ? idleReason(containers)
       : (notWhole(workload) ?? batchTask(workload, Boolean(identified || other || pool), containers));
     if (containers.length === 0 || idle || why || (!identified && !other && !hasGpus && !pool && !givenServer)) {
       skipped.push(why ? { ...workload, why } : workload);
@@ -167,6 +167,13 @@ function notWhole(workload: Workload): string | undefined {
     : undefined;
   if (!noImage) return undefined;
   return `${object.kind}/${object.name} is not a whole object (its ${noImage.name} container has no image), as a kustomize patch or an overlay's fragment is not: what it leaves out is in its base. Check what is applied instead: kubectl kustomize DIR | hitless check -.`;
+}
+
+/** Why a pod whose containers only idle (`sleep infinity`, no port) is not checked. */
+function idleReason(containers: Container[]): string {
+  const line = containers[0].line.argv.map((t) => t.text).join(' ');
+  const one = containers.length === 1;
+  return `Its ${one ? 'container only runs' : 'containers only idle, as'} \`${line}\` and ${one ? 'declares' : 'declare'} no port, and no pool selects it: it serves nothing (a client or a toolbox), so it was not checked. If it serves a model, add the InferencePool that selects it.`;
 }
 
 /** Why a Job is a batch task, if it is: no server the checker knows, no pool and no declared port (a conversion). */

@@ -19,7 +19,7 @@ export type { DerivationStep, Plan, PlannedProbe } from './plan-types.ts';
 export const MODEL_VERSION = 2;
 
 /** The Kubernetes default for progressDeadlineSeconds, which Hitless never goes below. */
-const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
+export const PROGRESS_DEADLINE_FLOOR_SECONDS = 600;
 
 /** The removal p99, where it came from, and its arithmetic. */
 interface PlannedRemoval {

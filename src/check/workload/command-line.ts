@@ -76,6 +76,23 @@ export interface ScriptFile {
   runs: 'pid1' | 'maybe' | 'child';
 }
 
+/**
+ * Whether a command only keeps its process alive: `tail -f FILE`, `sleep infinity`, or with `seconds` also `sleep N`.
+ * `words` are literal values (undefined where a word expands).
+ */
+export function keepsAlive(words: readonly (string | undefined)[], { seconds = false } = {}): boolean {
+  const [first, ...rest] = words;
+  if (first === undefined) return false;
+  const name = basename(first);
+  if (name === 'tail') return rest.some((w) => w !== undefined && /^-[A-Za-z]*[fF]/.test(w));
+  return (
+    name === 'sleep'
+    && rest.length === 1
+    && rest[0] !== undefined
+    && (seconds ? /^(infinity|\d+)$/ : /^infinity$/).test(rest[0])
+  );
+}
+
 /** The file name of a path (`/usr/bin/python3` → `python3`). */
 export function basename(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);

@@ -2,7 +2,7 @@
  * Read the drain-relevant parts of a pod template: containers, grace period, preStop hook, probes,
  * ports and GPUs. Absent fields read as Kubernetes' defaults; present but malformed ones are reported.
  */
-import { commandLineOf, type CommandLine } from './command-line.ts';
+import { commandLineOf, keepsAlive, type CommandLine } from './command-line.ts';
 import { parseScript } from './shell/parse-script.ts';
 import { scriptFileOf } from './script-file.ts';
 import type { PodTemplate } from './locate.ts';
@@ -91,10 +91,10 @@ function acceleratorCount(container: Record<string, unknown>): {
  */
 export function idles(container: Container): boolean {
   if (container.ports.length > 0) return false;
-  const [first, ...rest] = container.line.argv.map((t) => (t.literal ? t.text : undefined));
-  const name = first?.slice(first.lastIndexOf('/') + 1);
-  if (name === 'sleep') return rest.length === 1 && rest[0] !== undefined && /^(infinity|\d+)$/.test(rest[0]);
-  return name === 'tail' && rest.some((w) => w !== undefined && /^-[A-Za-z]*[fF]/.test(w));
+  return keepsAlive(
+    container.line.argv.map((t) => (t.literal ? t.text : undefined)),
+    { seconds: true },
+  );
 }
 
 /** The containers of a pod template (not init containers). */

@@ -1,3 +1,4 @@
+import { PROGRESS_DEADLINE_FLOOR_SECONDS } from '../../../model/plan.ts';
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { knows, setFix, type WorkloadContext } from '../context.ts';
 import { intField, intOr, probeWindowSeconds, readProbe } from '../../workload/pod.ts';
@@ -18,11 +19,12 @@ export const rule = defineRule({
   check: (ctx) => {
     const { object, targets: t } = ctx;
     const field = intField(object.value.spec, 'progressDeadlineSeconds', 'int32');
-    const now = intOr(field, 600);
+    const now = intOr(field, PROGRESS_DEADLINE_FLOOR_SECONDS);
     const { load, bound, target } = deadlineOf(ctx);
     if (now >= target) return [];
     // The manifest as written is within its deadline; only the grace the grace fix writes would pass it.
-    const onlyAfterFix = t.graceNow < t.graceTarget && now >= Math.max(600, t.graceNow + load);
+    const onlyAfterFix =
+      t.graceNow < t.graceTarget && now >= Math.max(PROGRESS_DEADLINE_FLOOR_SECONDS, t.graceNow + load);
     const assumed = !bound && !knows(ctx, 'startup-seconds');
     return [
       {
@@ -54,7 +56,7 @@ function deadlineOf(ctx: WorkloadContext): { load: number; bound: boolean; targe
   const bound = window >= ctx.inputs.startupSeconds && !knows(ctx, 'startup-seconds');
   const load = bound ? window : ctx.inputs.startupSeconds;
   // The plan's deadline counts the default load; a load the probe bounds has only Kubernetes' 600 s floor beside it.
-  const floor = bound ? 600 : ctx.plan.progressDeadlineSeconds;
+  const floor = bound ? PROGRESS_DEADLINE_FLOOR_SECONDS : ctx.plan.progressDeadlineSeconds;
   return { load, bound, target: Math.max(floor, ctx.targets.graceTarget + load) };
 }
 

@@ -16,6 +16,7 @@ import { manualFix, type Fix } from '../findings.ts';
 import { fileName } from '../../workload/script-file.ts';
 import type { ScriptCall } from '../../workload/shell/parse-script.ts';
 import { invocationText } from '../../workload/server-invocation.ts';
+import { keepsAlive } from '../../workload/command-line.ts';
 import { entrypointForks, imageRelease, releaseInImageName } from '../../../facts/releases.ts';
 
 export const rule = defineRule({
@@ -111,13 +112,10 @@ function execless(ctx: WorkloadContext) {
   };
 }
 
-/** A command that only keeps PID 1 alive: `tail -f FILE`, `sleep infinity` (with exec or without). */
-function keepsAlive(call: ScriptCall): boolean {
+/** A call that only keeps PID 1 alive: `tail -f FILE`, `sleep infinity` (with exec or without). */
+function callKeepsAlive(call: ScriptCall): boolean {
   const words = call.words.map((w) => w.literal);
-  const [name, ...rest] = call.exec ? words.slice(1) : words;
-  if (name === undefined) return false;
-  if (/(^|\/)tail$/.test(name)) return rest.some((w) => w !== undefined && /^-[A-Za-z]*[fF]/.test(w));
-  return /(^|\/)sleep$/.test(name) && rest.length === 1 && rest[0] === 'infinity';
+  return keepsAlive(call.exec ? words.slice(1) : words);
 }
 
 /**
@@ -134,7 +132,7 @@ function keepAlive(ctx: WorkloadContext): (Verdict & { planned: Fix }) | undefin
   const runs = pid1File?.parsed ?? script?.parsed;
   if (!runs?.ok || runs.traps) return undefined;
   const last = runs.calls.find((c) => c.lastAlone);
-  if (!last || !keepsAlive(last)) return undefined;
+  if (!last || !callKeepsAlive(last)) return undefined;
   const where = pid1File ? fileName(pid1File) : `the ${container.name} container's script`;
   const named = serverKnown ? server.name : 'the model server';
   const line = last.words.map((w) => w.source).join(' ');

@@ -1,7 +1,5 @@
 import { ENGINE_TYPE_LABEL } from '../../../emit/bundle.ts';
 import { defineRule } from '../rule.ts';
-import { containersOf, idles } from '../../workload/pod.ts';
-import type { PodTemplate } from '../../workload/locate.ts';
 
 export const rule = defineRule({
   code: 'workload-skipped',
@@ -18,7 +16,6 @@ export const rule = defineRule({
       path: [...serving.specPath, 'containers'],
       message:
         why
-        ?? idleLine(serving)
         ?? `${object.kind}/${object.name} runs no model server the checker knows (no server image or server command of its own, no GPUs, no pool selecting it${
           ENGINE_TYPE_LABEL in serving.labels
             ? `; its ${ENGINE_TYPE_LABEL} label alone does not say, since simulators carry it too`
@@ -41,11 +38,3 @@ export const rule = defineRule({
       : []),
   ],
 });
-
-/** What an idling pod runs (`sleep infinity`), when every container idles: why it serves nothing. */
-function idleLine(serving: PodTemplate): string | undefined {
-  const containers = containersOf(serving);
-  if (containers.length === 0 || !containers.every(idles)) return undefined;
-  const line = containers[0].line.argv.map((t) => t.text).join(' ');
-  return `Its ${containers.length === 1 ? 'container only runs' : 'containers only idle, as'} \`${line}\` and ${containers.length === 1 ? 'declares' : 'declare'} no port, and no pool selects it: it serves nothing (a client or a toolbox), so it was not checked. If it serves a model, add the InferencePool that selects it.`;
-}
