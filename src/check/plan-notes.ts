@@ -65,7 +65,11 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       message = `${ctx.server.name} drains until no request remains; terminationGracePeriodSeconds (${ctx.targets.graceTarget}s) is the only bound.`;
     // The autoscaler's limit against a grace period the manifest does not hold (it is within the limit; the grace
     // fix would pass it): a note on applying that fix, not a warning about the manifest.
-    if (warning.code === 'grace-exceeds-autoscaler' && ctx.targets.graceNow <= AUTOSCALER_GRACE_LIMIT_SECONDS) {
+    if (warning.code === 'grace-exceeds-autoscaler' && ctx.targets.grace.state === 'bad') {
+      // A placeholder or unreadable grace period gets no grace fix: the note is on the plan's grace period.
+      severity = 'info';
+      message = `If terminationGracePeriodSeconds, which the checker could not read, is ${ctx.targets.graceTarget}s as the drain needs: ${message}`;
+    } else if (warning.code === 'grace-exceeds-autoscaler' && ctx.targets.graceNow <= AUTOSCALER_GRACE_LIMIT_SECONDS) {
       severity = 'info';
       message = `If you raise terminationGracePeriodSeconds to ${ctx.targets.graceTarget}s as the grace fix does: ${message}`;
     }

@@ -283,3 +283,27 @@ test('an LWS whose workers hold the TPUs and whose leader only proxies (Pathways
   // The engine's readiness probe gates the leader pod: no readiness-missing on the proxy the checker looked at.
   assert.ok(!report.findings.some((f) => f.code === 'readiness-missing'));
 });
+
+test('a grace period left to a template placeholder: no note speaks of a grace fix or of a 30 s grace period', () => {
+  // 10 ms × 60,000 tokens × 1.2 = 720 s longest request, 1080 s drain; 35 s preStop + 1080 s + 15 s teardown = 1130 s.
+  const text = vllm({
+    grace: 'terminationGracePeriodSeconds: ${GRACE}',
+    args: 'args: ["--model", "Qwen/Qwen3-32B", "--port", "8000"]',
+  });
+  const report = check(text, { 'max-output-tokens': '60000' });
+  const note = only(report, 'grace-exceeds-autoscaler');
+  assert.equal(note.severity, 'info');
+  assert.match(
+    note.message,
+    /^If terminationGracePeriodSeconds, which the checker could not read, is 1130s as the drain needs: The 1130s grace period is longer than the 600s cluster-autoscaler/,
+  );
+  assert.match(
+    only(report, 'drain-aborts-in-flight').message,
+    /; the preStop sleep and the grace period do not help\.$/,
+  );
+  // A grace period the manifest states keeps its number.
+  assert.match(
+    only(check(vllm({ args: 'args: ["--model", "Qwen/Qwen3-32B"]' })), 'drain-aborts-in-flight').message,
+    /; the preStop sleep and the 125s grace period do not help\.$/,
+  );
+});

@@ -41,7 +41,7 @@ function judge(first: WorkloadContext, ctx: WorkloadContext): OnContainer[] {
       ctx,
       'error',
       `${ctx.server.name} runs ${f.use ? `with ${f.flag}=0` : `without ${f.flag}`}, so at SIGTERM it aborts every in-flight request instead of `
-        + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${s(ctx.targets.graceNow)} grace period do not help.`,
+        + `draining (${f.use ? '0' : 'its default, 0,'} means no drain); the preStop sleep and the ${ctx.targets.grace.state === 'bad' ? '' : `${s(ctx.targets.graceNow)} `}grace period do not help.`,
     ),
   ];
 }
