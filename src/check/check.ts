@@ -24,7 +24,7 @@ import { isRecord, valueAt, type Segment } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
 import { explain, type Explanation } from './explain.ts';
 import { applyConfig, configSettings, workloadSettings, type RepoConfig } from './config.ts';
-import { assumedBases, assumedText, restsOf } from './workload/assumed.ts';
+import { assumedBases, assumedNote, assumedText, restsOf } from './workload/assumed.ts';
 import { changesNothing } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
 import {
@@ -265,11 +265,14 @@ function runRule<C>(
       throw new Error(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
-    const assumed = verdict.severity === 'error' ? assumedBases(rule.restsOn ?? [], known) : [];
+    const restsOn = verdict.restsOn ?? rule.restsOn ?? [];
+    const unknown = verdict.severity === 'info' ? [] : assumedBases(restsOn, known);
+    // An error on an assumed input is a warning that names what to give; a warning says what it assumed.
+    const assumed = verdict.severity === 'error' ? unknown : [];
     if (assumed.length > 0) {
       verdict.severity = 'warning';
       verdict.message += assumedText(assumed);
-    }
+    } else if (unknown.length > 0) verdict.message += assumedNote(unknown);
     const remedy = fixInRange(
       fix?.(ctx, verdict),
       verdict.object === undefined ? own : (verdict.object ?? undefined),
@@ -305,7 +308,7 @@ function runRule<C>(
       : owner && remedy
         ? manualFix(`${owner}: write it where the controller takes it from, if it does. ${remedy.text}`)
         : ownedFix(object, remedy);
-    const rests = restsOf(rule.restsOn ?? [], source);
+    const rests = restsOf(restsOn, source);
     report(check, object, rule.code, verdict.severity, verdict.path, verdict.message, fixed, flags, rests);
   }
 }

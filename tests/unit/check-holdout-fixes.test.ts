@@ -360,11 +360,18 @@ test('an LLMInferenceService whose baseRefs config is not in the input: its find
 });
 
 test('a finding records each input it rests on: read, given or assumed, with the settings', () => {
-  // The test settings give max-output-tokens and tpot-ms; the gateway is neither given nor named by the manifest.
-  const f = only(check(vllm({ grace: 'terminationGracePeriodSeconds: 60' })), 'grace-too-short');
+  // The test settings give max-output-tokens and tpot-ms; the gateway is neither given nor named by the manifest, and
+  // without a preStop hook the sleep the grace period must hold is the plan's, from the removal p99.
+  const f = only(check(vllm({ grace: 'terminationGracePeriodSeconds: 60', lifecycle: '' })), 'grace-too-short');
   assert.deepEqual(f.rests, [
     { basis: 'longest request', source: 'given', settings: ['max-output-tokens', 'tpot-ms'] },
     { basis: 'removal p99', source: 'assumed', settings: ['gateway'] },
+  ]);
+  // With the manifest's own 35 s sleep, 60 s leaves 25 s, short of the 50 s longest request, whatever the removal p99.
+  const stated = only(check(vllm({ grace: 'terminationGracePeriodSeconds: 60' })), 'grace-too-short');
+  assert.equal(stated.severity, 'error');
+  assert.deepEqual(stated.rests, [
+    { basis: 'longest request', source: 'given', settings: ['max-output-tokens', 'tpot-ms'] },
   ]);
   // A rule that rests on nothing the reader sets records nothing.
   assert.equal(only(check(vllm({ lifecycle: '' })), 'prestop-missing').rests, undefined);

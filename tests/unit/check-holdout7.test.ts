@@ -307,3 +307,25 @@ test('a grace period left to a template placeholder: no note speaks of a grace f
     /; the preStop sleep and the 125s grace period do not help\.$/,
   );
 });
+
+test('a warning that rests on a default says so and names the inputs; given, it does not', () => {
+  // Defaults: 4096 tokens × 100 ms × 1.2 = 492 s longest request, × 1.5 = 738 s drain budget; 600 s covers the one,
+  // not the other.
+  const text = vllm({ args: 'args: ["--model", "Qwen/Qwen3-32B", "--shutdown-timeout=600"]' });
+  const result = checkManifest(
+    text,
+    { 'kubernetes-version': '1.34', 'spare-gpus': '0', 'startup-seconds': '600' },
+    profiles,
+  );
+  assert.ok(result.ok);
+  const short = only(result.report, 'drain-flag-too-short');
+  assert.equal(short.severity, 'warning');
+  assert.equal(
+    short.message,
+    'vLLM drains for at most 600s (--shutdown-timeout=600): that covers the 492s longest request but not the 738s drain budget (492s longest request × 1.5 headroom), so a request slower than the estimate is cut. This rests on an assumed longest request (a default the manifest does not state): give --max-output-tokens and --tpot-ms (your real values) to judge it.',
+  );
+  // Given: 10 ms × 4096 × 1.2 = 50 s, 75 s budget, covered by 600 s: no finding at all.
+  assert.ok(!check(text).findings.some((f) => f.code === 'drain-flag-too-short'));
+  // Given at 100 ms: the same 738 s budget, now a plain warning.
+  assert.doesNotMatch(only(check(text, { 'tpot-ms': '100' }), 'drain-flag-too-short').message, /rests on an assumed/);
+});

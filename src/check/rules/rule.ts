@@ -26,6 +26,8 @@ export interface Verdict {
   object?: ManifestObject | null;
   /** A note about a document that holds no object: its number (from 0) and first line. */
   stray?: { document: number; line?: number };
+  /** The inputs this verdict rests on, where fewer than the rule's `restsOn` (a value the manifest states replaces one). */
+  restsOn?: readonly Basis[];
 }
 
 /** A verdict about an object named in it, carrying its own fix (`fix: (_ctx, verdict) => verdict.planned`). */

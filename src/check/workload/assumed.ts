@@ -31,11 +31,23 @@ export function assumedBases(
 
 /** " This rests on an assumed longest request (a default …), so it is a warning until you give --max-output-tokens and --tpot-ms (…)." */
 export function assumedText(assumed: readonly { basis: Basis; flags: readonly string[] }[]): string {
-  const what = assumed.map((a) => a.basis).join(' and ');
-  const flags = [...new Set(assumed.flatMap((a) => a.flags))].map((f) => `--${f}`);
-  const list = flags.length > 1 ? `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}` : flags[0];
-  const one = assumed.length === 1;
+  const { what, one, list } = assumedParts(assumed);
   return ` This rests on an assumed ${what} (${one ? 'a default' : 'defaults'} the manifest does not state), so it is a warning until you give ${list} (your real ${one ? 'value' : 'values'}).`;
+}
+
+/** " This rests on an assumed longest request (a default …): give --max-output-tokens and --tpot-ms (…) to judge it.", for a warning that stays one. */
+export function assumedNote(assumed: readonly { basis: Basis; flags: readonly string[] }[]): string {
+  const { what, one, list } = assumedParts(assumed);
+  return ` This rests on an assumed ${what} (${one ? 'a default' : 'defaults'} the manifest does not state): give ${list} (your real ${list.includes(' and ') ? 'values' : 'value'}) to judge it.`;
+}
+
+function assumedParts(assumed: readonly { basis: Basis; flags: readonly string[] }[]) {
+  const flags = [...new Set(assumed.flatMap((a) => a.flags))].map((f) => `--${f}`);
+  return {
+    what: assumed.map((a) => a.basis).join(' and '),
+    one: assumed.length === 1,
+    list: flags.length > 1 ? `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}` : flags[0],
+  };
 }
 
 /** Where an input a finding rests on came from: read from the manifest, given by the reader, or assumed (a default). */

@@ -1,6 +1,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { graceFix } from '../shared/prestop.ts';
 import { defineRule, type Verdict } from '../rule.ts';
+import type { Basis } from '../../workload/assumed.ts';
 
 export const rule = defineRule({
   code: 'grace-too-short',
@@ -28,7 +29,14 @@ export const rule = defineRule({
         : `a ${s(t.preStopTarget)} preStop sleep`;
     // A server that does not drain (drain budget 0) cuts its requests at SIGTERM whatever the grace period: only the
     // preStop sleep and the teardown need the time, and a grace period shorter than the sleep kills the pod mid-sleep.
-    const verdict = (severity: 'error' | 'warning', message: string): Verdict[] => [{ severity, path, message }];
+    // The sleep rests on the removal p99 only where the plan's replaces the manifest's; the drain on the longest request.
+    const restsOn: Basis[] = [
+      ...(plan.drainSeconds > 0 ? (['longest request'] as const) : []),
+      ...(t.preStopNow === t.preStopTarget ? [] : (['removal p99'] as const)),
+    ];
+    const verdict = (severity: 'error' | 'warning', message: string): Verdict[] => [
+      { severity, path, message, restsOn },
+    ];
     if (plan.drainSeconds === 0 && left < 0)
       return verdict(
         'error',
