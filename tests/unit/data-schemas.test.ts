@@ -36,9 +36,9 @@ test('every data file names its kind\u2019s schema on its first line', () => {
       named.push(file);
     }
   }
-  // 7 gateways, 5 model servers, 10 serving controllers, 3 other servers, the request defaults, the two output facts
-  // files and the Kubernetes value ranges.
-  assert.equal(named.length, 29);
+  // 7 gateways, 5 model servers, 11 controllers (10 serving ones and Argo Rollouts), 3 other servers, the request
+  // defaults, the two output facts files and the Kubernetes value ranges.
+  assert.equal(named.length, 30);
   assert.ok(named.includes('gateways/gke.yaml') && named.includes('model-servers/vllm.yaml'));
 });
 

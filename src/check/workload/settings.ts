@@ -254,7 +254,9 @@ export function findSettings(
   const nnodesValue = findFlag(args, '--nnodes')?.value;
   const nnodes =
     workload.kind !== 'LeaderWorkerSet' && nnodesValue && /^[1-9]\d{0,2}$/.test(nnodesValue) ? Number(nnodesValue) : 1;
-  if (valueAt(object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead) {
+  // Zero replicas (scaled down: an autoscaler, KEDA or a Rollout's workloadRef sets the count) says nothing of how
+  // many pods a rollout replaces, so the count stays an assumption.
+  if (valueAt(object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead && workload.replicas > 0) {
     add(
       'replicas',
       Math.max(1, Math.floor(workload.replicas / nnodes)),
