@@ -51,18 +51,12 @@ function contradictsRun(prepared: Prepared, run: RunSummary): boolean {
   return contradicts(prepared.prediction.expect, run.lost) || exitContradicts(prepared.prediction, run.podExitSeconds);
 }
 
-function summarize(run: Omit<RunSummary, 'attempts'>, attempts: number): RunSummary {
-  return {
-    seed: run.seed,
-    counts: run.counts,
-    lost: run.lost,
-    noisy: run.noisy,
-    maxLagMs: run.maxLagMs,
-    wallMs: run.wallMs,
-    attempts,
-    flags: run.flags,
-    podExitSeconds: run.podExitSeconds,
-  };
+/** A run as kept: without its records, events and pod log, with its attempts (the keys in the published order). */
+function summarize(
+  { events, records, podLog, flags, podExitSeconds, ...run }: RunResult,
+  attempts: number,
+): RunSummary {
+  return { ...run, attempts, flags, podExitSeconds };
 }
 
 /** Run a prepared scenario `runs` times with seeds seed, seed + 1, …. */
@@ -80,9 +74,8 @@ export async function runScenario(
         const run = await runOnce(resources, prepared.setup, prepared.shape, seed);
         last = { summary: summarize(run, attempt), run };
       } catch (error) {
-        const failed = { seed, counts: zeroCounts(), lost: 0, noisy: false, maxLagMs: 0, wallMs: 0, flags: {} };
-        const summary = summarize({ ...failed, podExitSeconds: null }, attempt);
-        last = { summary: { ...summary, error: (error as Error).message }, run: null };
+        const failed = { seed, counts: zeroCounts(), lost: 0, noisy: false, maxLagMs: 0, wallMs: 0, attempts: attempt };
+        last = { summary: { ...failed, flags: {}, podExitSeconds: null, error: (error as Error).message }, run: null };
       }
       const broken = last.summary.error !== undefined || last.summary.counts.error > 0;
       // A noisy run that contradicts the model is always repeated (within MAX_ATTEMPTS): a stall, not the

@@ -7,7 +7,7 @@ import { LAG_NOISE_MS } from './lag.ts';
 import { refusalSummary } from './refusal.ts';
 import { lostOf, VERIFY_OUTCOMES, zeroCounts, type VerifyOutcome } from './outcome.ts';
 import type { RequestResult } from './request.ts';
-import type { Api } from './options.ts';
+import type { VerifyOptions } from './options.ts';
 
 /** A timeline event, seconds after the run's start. */
 export interface VerifyEvent {
@@ -28,17 +28,11 @@ export interface RequestRow {
   detail: string | null;
 }
 
-/** The settings a run used (nothing secret). */
-export interface RunSettings {
-  url: string;
-  api: Api;
-  model: string;
-  ratePerSecond: number;
-  concurrency: number;
-  durationSeconds: number | null;
-  maxTokens: number;
-  timeoutSeconds: number;
-}
+/** The settings a run used (nothing secret): the run's options, its URL as `reportUrl` keeps it. */
+export type RunSettings = Pick<
+  VerifyOptions,
+  'api' | 'model' | 'ratePerSecond' | 'concurrency' | 'durationSeconds' | 'maxTokens' | 'timeoutSeconds'
+> & { url: string };
 
 /** The report of one run or of merged shards. */
 export interface VerifyReport {

@@ -19,14 +19,8 @@ export const OUTCOME_STYLE: Record<OutcomeKey, { label: string; meaning: string 
   aborted: { label: 'aborted', meaning: 'the server ended the stream with an error at shutdown' },
 };
 
-/** A bucket of the median run's timeline. */
-export interface LabBucket {
-  from: number;
-  ok: number;
-  refused: number;
-  cut: number;
-  aborted: number;
-}
+/** A bucket of the median run's timeline: from when, and a count per outcome. */
+export type LabBucket = { from: number } & Record<OutcomeKey, number>;
 
 /** A timeline event (model seconds after the deletion). */
 export interface LabEventData {
