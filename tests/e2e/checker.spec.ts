@@ -516,14 +516,17 @@ test('the fixed manifest offers the fixes as a kustomize patch: the zip holds wh
   }
 });
 
-test('the serving controllers table lists every kind of content/controllers/, read or named, with the release read', async ({
+test('the controllers table lists every kind of content/controllers/, read or named, with the release read', async ({
   page,
 }) => {
   await page.goto('/checker/');
   const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Read at' }) });
-  // 10 files: Kthena 1 kind, AIBrix 3, llmaz 2, KubeRay 2, OME 3, KServe 4, KubeAI 1, production-stack 1, Dynamo 1,
-  // KAITO 2.
-  await expect(table.locator('tbody tr')).toHaveCount(20);
+  // 11 files: Kthena 1 kind, AIBrix 3, llmaz 2, KubeRay 2, OME 3, KServe 4, KubeAI 1, production-stack 1, Dynamo 1,
+  // KAITO 2, Argo Rollouts 1.
+  await expect(table.locator('tbody tr')).toHaveCount(21);
+  await expect(table.locator('tbody tr').filter({ hasText: 'Argo Rollouts' })).toContainText(
+    'its pod templates are checked and fixed',
+  );
   const row = table.locator('tbody tr').filter({ hasText: 'ModelServing' });
   await expect(row).toContainText('its pod templates are checked and fixed');
   await expect(row.getByRole('link')).toHaveAttribute(
