@@ -304,7 +304,7 @@ function runRule<C>(
       verdict.severity = 'info';
     }
     const fixed = bases
-      ? basedFix(object, bases, remedy)
+      ? basedFix(object, bases, remedy, verdict.path)
       : owner && remedy
         ? manualFix(`${owner}: write it where the controller takes it from, if it does. ${remedy.text}`)
         : ownedFix(object, remedy);
@@ -334,17 +334,26 @@ function ownedFix(object: ManifestObject | undefined, fix: Fix | undefined): Fix
  * object alone can meet a value a base sets (two handlers in one hook, a field the base owns), so its fixes say what
  * to change and where.
  */
-function basedFix(object: ManifestObject | undefined, bases: NonNullable<Workload['bases']>, fix: Fix | undefined) {
-  if (!object || !fix || fix.edits.length === 0) return fix;
+function basedFix(
+  object: ManifestObject | undefined,
+  bases: NonNullable<Workload['bases']>,
+  fix: Fix | undefined,
+  path: readonly Segment[],
+) {
+  // A hook or probe to add by hand merges the same way as one the checker writes, so it carries the same warning.
+  if (!object || !fix || (fix.edits.length === 0 && !HANDLER_FIELDS.has(String(path.at(-1))))) return fix;
   const names = [...bases.found, ...bases.missing].map((n) => `LLMInferenceServiceConfig/${n}`);
   return manualFix(
     `KServe makes this pod from its well-known config, ${names.length > 0 ? `then ${names.join(', ')}, ` : ''}then ${object.kind}/${object.name}'s spec, which wins, `
       + "with a strategic merge: a hook or probe written with another handler than the one the well-known config sets (v0.19.0's: a preStop exec sleep, httpGet probes on /health) "
       + 'merges beside it into one with two handlers, which the API server refuses. '
       + `Write this where the field is set${names.length > 0 ? ', or in this object' : ''}, with the handler the rendered pod already has, then check the rendered pod `
-      + `(${CHECK_RENDERED_POD}): ${fix.text}`,
+      + `(${CHECK_RENDERED_POD}): ${fix.text.replace(/^Manual: /, '')}`,
   );
 }
+
+/** The fields that hold one handler (a hook or a probe): two merged into one are refused. */
+const HANDLER_FIELDS = new Set(['lifecycle', 'preStop', 'readinessProbe', 'livenessProbe', 'startupProbe']);
 
 /**
  * A finding on an LLMInferenceService whose pod merges objects the input does not hold: on a value none of the input's
