@@ -84,5 +84,26 @@ export function addProbeFix(
   const path = [...ctx.container.path, key];
   const edits = [setEdit(ctx.object, path, value)];
   if (why) edits.push(setEdit(ctx.object, [...path, 'failureThreshold'], planned.failureThreshold, ` ${why}`));
-  return { text: snippet(key, value, why ? [[['failureThreshold'], why]] : []), edits };
+  let text = snippet(key, value, why ? [[['failureThreshold'], why]] : []);
+  // The env the server's profile sets for its probe path (SGLang: /health without a generation), where unset.
+  for (const { name, value: set, why: reason } of probeEnv(ctx, value)) {
+    edits.push({
+      op: 'append',
+      document: ctx.object.document,
+      path: [...ctx.object.base, ...ctx.container.path, 'env'],
+      value: { name, value: set },
+    });
+    text += `\nand in env: - { name: ${name}, value: "${set}" } (${reason})`;
+  }
+  return { text, edits };
+}
+
+/** The server profile's env entries a probe on its own path needs, that the container does not set yet. */
+function probeEnv(ctx: WorkloadContext, probe: Record<string, unknown>) {
+  if (!ctx.serverKnown || !('httpGet' in probe)) return [];
+  const env = Array.isArray(ctx.container.value.env) ? ctx.container.value.env : [];
+  const from = ctx.container.value.envFrom;
+  // A variable an envFrom source may set cannot be told: leave it to the reader.
+  if (Array.isArray(from) && from.length > 0) return [];
+  return ctx.server.deploy.env.filter((e) => !env.some((set) => isRecord(set) && set.name === e.name));
 }
