@@ -130,6 +130,11 @@ const KNOWN: Record<string, (group: string) => boolean> = {
   HTTPRoute: (g) => g === 'gateway.networking.k8s.io',
 };
 
+/** Whether the checker reads objects of this kind and API group (a workload, a pool, a config, a route). */
+export function readsKind(object: Pick<ManifestObject, 'kind' | 'apiVersion'>): boolean {
+  return Object.hasOwn(KNOWN, object.kind) && KNOWN[object.kind](groupOf(object.apiVersion));
+}
+
 /** The kinds the checker reads, for the note about ignored objects. */
 export function readKinds(profiles: Profiles): string[] {
   // A served kind is named with its group: llmaz's Service is not the core one.

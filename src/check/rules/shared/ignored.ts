@@ -4,7 +4,7 @@ import { objectName } from '../context.ts';
 import type { ManifestObject } from '../../read/read-manifest.ts';
 import type { Profiles } from '../../../facts/profiles.ts';
 import { groupOf } from '../../workload/gateway-policies.ts';
-import { servingKindOf } from '../../workload/locate.ts';
+import { readsKind, servingKindOf } from '../../workload/locate.ts';
 import { isAcceleratorResource } from '../../workload/pod.ts';
 
 /** Objects that belong beside a model-server workload and carry nothing the checker reads: no note for them. */
@@ -64,7 +64,8 @@ export function unknownPodSpec(
   object: ManifestObject,
   profiles: Pick<Profiles, 'controllers'>,
 ): (string | number)[] | undefined {
-  if (BUILT_IN_GROUP.test(groupOf(object.apiVersion)) || servingKindOf(object, profiles)) return undefined;
+  if (BUILT_IN_GROUP.test(groupOf(object.apiVersion)) || servingKindOf(object, profiles) || readsKind(object))
+    return undefined;
   return podSpecPath(object.value) ?? imageWithAccelerators(object.value);
 }
 
