@@ -11,7 +11,7 @@ import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
 import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
-import { servedPort, servingPorts, type ServingPort } from './workload/serving-ports.ts';
+import { servedPort, servicesOf, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, invocationText } from './workload/server-invocation.ts';
 import { fileName } from './workload/script-file.ts';
 import { CHECK_SETTING_FLAGS, type CheckedFor, type FoundSetting } from './workload/settings.ts';
@@ -274,12 +274,14 @@ export function explain(
       inputs: ctx ? explainInputs(ctx.inputs, ctx.found, ctx.unused, ctx.given ?? given, givenBy) : [],
     };
   });
-  // ConfigMaps a container runs a script from are read with it (script-file.ts).
-  const scripts = new Set(
-    located.workloads.flatMap((w) =>
+  // ConfigMaps a container runs a script from are read with it (script-file.ts), and Services that select a workload's
+  // pods for the ports they send requests to (serving-ports.ts).
+  const scripts = new Set([
+    ...located.workloads.flatMap((w) =>
       [w.serving, w.workers].flatMap((t) => (t ? containersOf(t).flatMap((c) => c.line.file?.configMap ?? []) : [])),
     ),
-  );
+    ...located.workloads.flatMap((w) => servicesOf(located, w)),
+  ]);
   return {
     gateway: checkedFor,
     workloads,

@@ -2,7 +2,8 @@
 // is written by hand in the shape that produced it, with what a careful reviewer expects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertFixSound, check, codes, fixed, only } from '../support/check.ts';
+import { explainManifest } from '../../src/check/check.ts';
+import { assertFixSound, check, codes, docs, fixed, only, profiles } from '../support/check.ts';
 
 /** A Deployment of one container on SGLang's image whose own command is given (no GPU, no pool). */
 const onSglangImage = (command: string, gpus = '') => `apiVersion: apps/v1
@@ -114,4 +115,34 @@ spec:
     only(report, 'unknown-kind').message,
     'Ignored LLMInferenceServiceConfig/base: no LLMInferenceService of the input names it in baseRefs, and the checker reads a config only as part of the one that does.',
   );
+});
+
+test('a Service that selects a checked workload is read for its ports, so it is not listed as ignored; one that selects nothing is', () => {
+  // Hold-out 15: JetStream's engine and its HTTP sidecar behind one Service; the Service's ports were used and yet the
+  // Service was called ignored.
+  const service = (app: string) => `apiVersion: v1
+kind: Service
+metadata:
+  name: svc-${app}
+spec:
+  selector: {app: ${app}}
+  ports:
+  - {name: http, port: 8000, targetPort: 8000}
+`;
+  const text = docs(
+    onSglangImage(
+      'args: ["--model-path", "m", "--port", "8000"]',
+      '\n          resources: {limits: {nvidia.com/gpu: 1}}',
+    ),
+    service('lb'),
+    service('other'),
+  );
+  const ignored = check(text).findings.filter((f) => f.code === 'unknown-kind');
+  assert.deepEqual(
+    ignored.map((f) => f.object),
+    ['Service/svc-other'],
+  );
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  assert.deepEqual(explained.explanation.ignored, ['Service/svc-other']);
 });

@@ -33,14 +33,20 @@ export function servingPorts(located: Located, workload: Workload): ServingPort[
   for (const pool of located.pools)
     if (poolSelects(pool, workload))
       out.push(...pool.targetPorts.map((t) => ({ port: t.number, from: `${pool.object.kind}/${pool.object.name}` })));
-  for (const object of located.ignored) {
-    if (object.kind !== 'Service' || !sameNamespace(object, workload.object)) continue;
-    const selector = valueAt(object.value, ['spec', 'selector']);
-    if (!isRecord(selector)) continue;
-    const labels = Object.fromEntries(Object.entries(selector).map(([k, v]) => [k, String(v)]));
-    if (selects(labels, workload.serving.labels)) out.push(...servicePorts(object));
-  }
+  for (const service of servicesOf(located, workload)) out.push(...servicePorts(service));
   return out;
+}
+
+/** The Services of the input whose selector picks a workload's pods (read for their ports, not ignored). */
+export function servicesOf(located: Located, workload: Workload): ManifestObject[] {
+  return located.ignored.filter((object) => {
+    if (object.kind !== 'Service' || object.apiVersion !== 'v1' || !sameNamespace(object, workload.object))
+      return false;
+    const selector = valueAt(object.value, ['spec', 'selector']);
+    if (!isRecord(selector)) return false;
+    const labels = Object.fromEntries(Object.entries(selector).map(([k, v]) => [k, String(v)]));
+    return selects(labels, workload.serving.labels);
+  });
 }
 
 /** The serving port a container listens on, by number or by name; undefined when it listens on none. */

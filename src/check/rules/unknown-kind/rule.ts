@@ -1,6 +1,7 @@
 import { readKinds, servingKindOf, unreadServing } from '../../workload/locate.ts';
 import { groupOf } from '../../workload/gateway-policies.ts';
 import { ignoredByKind, namesOf, unknownPodSpec } from '../shared/ignored.ts';
+import { servicesOf } from '../../workload/serving-ports.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -12,14 +13,16 @@ export const rule = defineRule({
   remediation: 'Nothing: check the model-server workload and its pool.',
   remedy: 'manual',
   check: (ctx) => {
-    const scriptSources = new Set(
-      ctx.contexts.flatMap((c) => c.containers.flatMap((k) => (k.line.file ? [k.line.file.configMap] : []))),
-    );
+    // A ConfigMap a container runs a script from (script-file.ts) and a Service that selects a checked workload's pods
+    // (serving-ports.ts) are read.
+    const readHere = new Set([
+      ...ctx.contexts.flatMap((c) => c.containers.flatMap((k) => (k.line.file ? [k.line.file.configMap] : []))),
+      ...ctx.contexts.flatMap((c) => servicesOf(ctx.located, c.workload)),
+    ]);
     return [
       ...ignoredByKind(ctx)
         .filter((objects) => !unreadServing(objects[0], ctx.profiles) && !unknownPodSpec(objects[0], ctx.profiles))
-        // A ConfigMap a container runs a script from is read (script-file.ts).
-        .map((objects) => objects.filter((o) => !scriptSources.has(o)))
+        .map((objects) => objects.filter((o) => !readHere.has(o)))
         .filter((objects) => objects.length > 0)
         .map((objects) => {
           const first = objects[0];
