@@ -1,4 +1,4 @@
-// What hold-outs 13 and 14 (public manifests scored against an oracle written before the run) found wrong; each case
+// What hold-outs 13 to 15 (public manifests scored against an oracle written before the run) found wrong; each case
 // is written by hand in the shape that produced it, with what a careful reviewer expects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,4 +145,37 @@ spec:
   const explained = explainManifest(text, {}, profiles);
   assert.ok(explained.ok);
   assert.deepEqual(explained.explanation.ignored, ['Service/svc-other']);
+});
+
+test('a probe to add by hand on a container that declares no port takes the port a Service sends to, and says where it came from', () => {
+  // Hold-out 13: a NIM Deployment without ports behind a Service to 8000; the probe cited the --port default instead.
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nim
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: nim}
+  template:
+    metadata:
+      labels: {app: nim}
+    spec:
+      containers:
+        - name: nim
+          image: nvcr.io/nim/google/gemma-3-27b-it:latest
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  const service = (port: number) =>
+    `apiVersion: v1\nkind: Service\nmetadata:\n  name: nim-svc\nspec:\n  selector: {app: nim}\n  ports:\n  - {port: 80, targetPort: ${port}}\n`;
+  const text = (port: number) => only(check(docs(deployment, service(port))), 'readiness-missing').fix!.text;
+  assert.match(
+    text(8123),
+    /the probe below uses 8123, the port Service\/nim-svc sends requests to: check that the server listens on it\):\n\s*readinessProbe:\n\s*tcpSocket:\n\s*port: 8123/,
+  );
+  // No Service: the --port default, said to be one.
+  assert.match(
+    only(check(deployment), 'readiness-missing').fix!.text,
+    /the probe below uses 8000, the --port default, which the manifest does not state\)/,
+  );
 });

@@ -5,6 +5,7 @@ import { manualFix, type Fix } from '../findings.ts';
 import { findFlag } from '../../workload/command-line.ts';
 import { flagFor } from '../../workload/identify-server.ts';
 import { servingPort } from '../../workload/pod.ts';
+import { servingPorts } from '../../workload/serving-ports.ts';
 import { isRecord } from '../../read/path.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 
@@ -34,8 +35,16 @@ function envPort(ctx: WorkloadContext): number | undefined {
     : undefined;
 }
 
+/** The one numbered port the pool or the Services of the input send this workload's pods, when there is one. */
+function sentPort(ctx: WorkloadContext): { port: number; from: string } | undefined {
+  const numbered = servingPorts(ctx.check.located, ctx.workload).filter(
+    (p): p is { port: number; from: string } => typeof p.port === 'number',
+  );
+  return new Set(numbered.map((p) => p.port)).size === 1 ? numbered[0] : undefined;
+}
+
 function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string, unknown> {
-  const portRef = probePort(ctx) ?? envPort(ctx) ?? ctx.inputs.port;
+  const portRef = probePort(ctx) ?? envPort(ctx) ?? sentPort(ctx)?.port ?? ctx.inputs.port;
   const check =
     ctx.serverKnown && planned.path
       ? { httpGet: { path: planned.path, port: portRef } }
@@ -76,9 +85,17 @@ export function addProbeFix(
   }
   if (probePort(ctx) === undefined) {
     const env = envPort(ctx);
+    const sent = sentPort(ctx);
+    const which =
+      env !== undefined
+        ? `; its env sets PORT=${env}, which the probe below uses: check that the server listens on it`
+        : sent
+          ? `; the probe below uses ${sent.port}, the port ${sent.from} sends requests to: check that the server listens on it`
+          : (ctx.given ?? ctx.check.given).has('port')
+            ? `; the probe below uses ${ctx.inputs.port}, the --port you gave`
+            : `; the probe below uses ${ctx.inputs.port}, the --port default, which the manifest does not state`;
     return manualFix(
-      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none`
-        + `${env !== undefined ? `; its env sets PORT=${env}, which the probe below uses: check that the server listens on it` : `; the probe below uses ${ctx.inputs.port}, the --port setting`}):\n${snippet(key, value)}`,
+      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none${which}):\n${snippet(key, value)}`,
     );
   }
   const path = [...ctx.container.path, key];
