@@ -10,6 +10,7 @@ import { imageRelease, isServerImage, otherServerOf } from '../facts/releases.ts
 import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
 import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
+import { valueAt } from './read/path.ts';
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
 import { servedPort, servicesOf, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, invocationText } from './workload/server-invocation.ts';
@@ -60,6 +61,8 @@ export interface ExplainedWorkload {
   document: number;
   kind: Workload['kind'];
   replicas: number;
+  /** False when a Deployment, StatefulSet, ReplicaSet or LeaderWorkerSet leaves spec.replicas unset (Kubernetes' default 1, or an autoscaler's count). */
+  replicasStated: boolean;
   groupSize: number;
   templates: ExplainedTemplate[];
   /** Checked as a model-server workload, or why not. */
@@ -245,6 +248,12 @@ export function explain(
       document: workload.object.document + 1,
       kind: workload.kind,
       replicas: workload.replicas,
+      replicasStated:
+        workload.served !== undefined
+        || workload.kind === 'Job'
+        || workload.kind === 'Pod'
+        || workload.kind === 'LLMInferenceService'
+        || valueAt(workload.object.value, ['spec', 'replicas']) !== undefined,
       groupSize: workload.groupSize,
       templates,
       checked: ctx !== undefined,
@@ -302,7 +311,7 @@ export function explanationText(e: Explanation): string {
   );
   for (const w of e.workloads) {
     lines.push(
-      `${w.object} (document ${w.document}): ${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
+      `${w.object} (document ${w.document}): ${w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
     );
     if (w.bases)
       lines.push(

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainManifest } from '../../src/check/check.ts';
+import { explanationText } from '../../src/check/explain.ts';
 import { assertFixSound, check, codes, docs, fixed, only, profiles } from '../support/check.ts';
 
 /** A Deployment of one container on SGLang's image whose own command is given (no GPU, no pool). */
@@ -177,5 +178,45 @@ spec:
   assert.match(
     only(check(deployment), 'readiness-missing').fix!.text,
     /the probe below uses 8000, the --port default, which the manifest does not state\)/,
+  );
+});
+
+test('--explain says a replica count the object leaves unset is Kubernetes’ 1 unless an autoscaler sets more', () => {
+  // Hold-out 13: an LWS without spec.replicas read "1 replica of 2 pods" beside "replicas 3: assumed" in its inputs.
+  const lws = (replicas: string) => `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: sg
+spec:
+${replicas}  leaderWorkerTemplate:
+    size: 2
+    leaderTemplate:
+      metadata: {labels: {role: leader}}
+      spec:
+        containers:
+          - name: leader
+            image: lmsysorg/sglang:v0.5.2
+            command: ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--nnodes", "2", "--port", "30000"]
+            resources: {limits: {nvidia.com/gpu: 8}}
+    workerTemplate:
+      spec:
+        containers:
+          - name: worker
+            image: lmsysorg/sglang:v0.5.2
+            command: ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--nnodes", "2"]
+            resources: {limits: {nvidia.com/gpu: 8}}
+`;
+  const header = (text: string) => {
+    const explained = explainManifest(text, {}, profiles);
+    assert.ok(explained.ok);
+    return explanationText(explained.explanation).split('\n')[1];
+  };
+  assert.equal(
+    header(lws('')),
+    'LeaderWorkerSet/sg (document 1): replicas unset (1 unless an autoscaler sets more), 2 pods each; checked as sglang',
+  );
+  assert.equal(
+    header(lws('  replicas: 3\n')),
+    'LeaderWorkerSet/sg (document 1): 3 replicas of 2 pods; checked as sglang',
   );
 });
