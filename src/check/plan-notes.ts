@@ -4,6 +4,7 @@ import { AUTOSCALER_GRACE_LIMIT_SECONDS, SAFE_TO_EVICT_ANNOTATION } from '../mod
 import { valueAt } from './read/path.ts';
 import { knows, report, type WorkloadContext } from './rules/context.ts';
 import { assumedBases, assumedText } from './workload/assumed.ts';
+import { poolSelects } from './workload/locate.ts';
 import { drainFlagAt } from '../facts/releases.ts';
 import { workloadRelease } from './rules/shared/drain-flag.ts';
 import type { Segment } from './read/path.ts';
@@ -97,6 +98,9 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     // A pod that holds no accelerator needs no spare GPU to surge: the plan's in-place replacement is not its case.
     if (warning.code === 'single-replica-outage' && ctx.containers.every((c) => c.gpus === 0)) continue;
     if (warning.code === 'single-replica-outage') {
+      // The plan's words are for a pool's pods; without a pool, Kubernetes removes the pod's endpoints.
+      if (!ctx.check.located.pools.some((pool) => poolSelects(pool, ctx.workload)))
+        message = message.replace('(the Endpoint Picker drops it at once)', '(its endpoints are removed at once)');
       const assumed = assumedBases(['spare GPUs', 'model load time'], (flag) => knows(ctx, flag));
       if (assumed.length > 0) message += assumedText(assumed);
     }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainManifest } from '../../src/check/check.ts';
 import { explanationText } from '../../src/check/explain.ts';
-import { assertFixSound, check, codes, docs, fixed, only, profiles } from '../support/check.ts';
+import { assertFixSound, check, codes, docs, fixed, only, pool, profiles, vllm } from '../support/check.ts';
 
 /** A Deployment of one container on SGLang's image whose own command is given (no GPU, no pool). */
 const onSglangImage = (command: string, gpus = '') => `apiVersion: apps/v1
@@ -218,5 +218,17 @@ ${replicas}  leaderWorkerTemplate:
   assert.equal(
     header(lws('  replicas: 3\n')),
     'LeaderWorkerSet/sg (document 1): 3 replicas of 2 pods; checked as sglang',
+  );
+});
+
+test('single-replica-outage speaks of the Endpoint Picker only where a pool selects the pods', () => {
+  const one = vllm({ replicas: 'replicas: 1' });
+  assert.match(
+    only(check(one), 'single-replica-outage').message,
+    /deletion \(its endpoints are removed at once\) until/,
+  );
+  assert.match(
+    only(check(docs(one, pool())), 'single-replica-outage').message,
+    /deletion \(the Endpoint Picker drops it at once\) until/,
   );
 });
