@@ -13,7 +13,7 @@ import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type
 import { valueAt } from './read/path.ts';
 import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
 import { servedPort, servicesOf, servingPorts, type ServingPort } from './workload/serving-ports.ts';
-import { findInvocation, invocationText } from './workload/server-invocation.ts';
+import { findInvocation, imageStillRuns, invocationText } from './workload/server-invocation.ts';
 import { fileName } from './workload/script-file.ts';
 import { CHECK_SETTING_FLAGS, type CheckedFor, type FoundSetting } from './workload/settings.ts';
 
@@ -100,8 +100,9 @@ function explainContainer(
 ): ExplainedContainer {
   let best: { id: string; release?: string; evidence: string[]; points: number } | undefined;
   for (const profile of profiles.modelServers) {
-    const image = isServerImage(profile, container.image);
-    const invocation = findInvocation(container.line, profile, image);
+    const serverImage = isServerImage(profile, container.image);
+    const invocation = findInvocation(container.line, profile, serverImage);
+    const image = serverImage && imageStillRuns(container.line, profile, invocation);
     const evidence: string[] = [];
     let points = 0;
     if (invocation.found && invocation.how !== 'entrypoint') {

@@ -6,9 +6,9 @@ import { ENGINE_TYPE_LABEL } from '../../emit/bundle.ts';
 import type { ModelServerProfile, Profiles } from '../../facts/profiles.ts';
 import { imageRepository, isServerImage } from '../../facts/releases.ts';
 import type { PodTemplate } from './locate.ts';
-import { basename, findFlag, type CommandLine } from './command-line.ts';
+import { findFlag } from './command-line.ts';
 import type { Container } from './pod.ts';
-import { findInvocation, invocationText, serverArgs, type Invocation } from './server-invocation.ts';
+import { findInvocation, imageStillRuns, invocationText, serverArgs, type Invocation } from './server-invocation.ts';
 
 /** A model server found in a pod template, the container running it, and why the checker thinks so. */
 export interface Identified {
@@ -40,44 +40,13 @@ function score(
   if (invocation.found && invocation.how !== 'entrypoint') add(4, `command ${invocationText(invocation)}`);
   // A command that runs another Python program in place of the image's entrypoint (SGLang's router on SGLang's
   // image) makes the image say nothing of what runs.
-  if (imageIsServer && (invocation.found || otherPython(container.line) === undefined))
+  if (imageIsServer && imageStillRuns(container.line, profile, invocation))
     add(4, `image ${imageRepository(container.image)}`);
   if (points === 0) return { points, evidence, invocation };
   if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(1, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);
   if (profile.drain.flag && invocation.found && findFlag(serverArgs(invocation), profile.drain.flag))
     add(1, `flag ${profile.drain.flag}`);
   return { points, evidence, invocation };
-}
-
-/** A Python interpreter's name (`python`, `python3`, `/usr/bin/python3.12`). */
-const PYTHON = /^python(\d+(\.\d+)*)?$/;
-
-/**
- * The Python module or script a command line runs as its program, where it runs one (`python -m sglang_router.
- * launch_router`, `python3 app.py`): argv itself, or the last command a script runs in the foreground. `python -c CODE` and
- * anything else give `undefined`: what they run cannot be told from the words.
- */
-function otherPython(line: CommandLine): string | undefined {
-  let words: (string | undefined)[];
-  if (line.script) {
-    const { parsed } = line.script;
-    const last = parsed.ok ? parsed.calls.filter((c) => !c.background).at(-1) : undefined;
-    if (!last) return undefined;
-    words = last.words.map((w) => w.literal);
-    if (words[0] === 'exec') words = words.slice(1);
-  } else {
-    if (!line.hasCommand) return undefined;
-    words = line.argv.map((t) => (t.literal ? t.text : undefined));
-  }
-  if (words[0] !== undefined && basename(words[0]) === 'env') words = words.slice(1);
-  if (words[0] === undefined || !PYTHON.test(basename(words[0]))) return undefined;
-  for (let i = 1; i < words.length; i++) {
-    const word = words[i];
-    if (word === undefined || word === '-c') return undefined;
-    if (word === '-m') return words[i + 1] === undefined ? undefined : `-m ${words[i + 1]}`;
-    if (!word.startsWith('-')) return word.endsWith('.py') ? word : undefined;
-  }
-  return undefined;
 }
 
 /** The points of evidence that only add weight (the engine-type label, the drain flag): 1 each. */

@@ -14,6 +14,55 @@ export type EntryPoint = Pick<ProfileEntryPoint, 'module' | 'binary' | 'subcomma
 
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
+/** Python options whose value may follow as the next word (`-W ignore`, `-X importtime`). */
+const PYTHON_VALUE_OPTIONS = new Set(['-W', '-X', '--check-hash-based-pycs']);
+
+/**
+ * The Python program a command line runs in place of the image's entrypoint, when it runs one: the module of
+ * `python -m MODULE` or a `FILE.py`, from argv (after `env`) or from the last command a script runs in the
+ * foreground. `python -c CODE` and anything else give `undefined`: what runs cannot be told from the words.
+ */
+function pythonProgram(line: CommandLine): { module?: string; file?: string } | undefined {
+  let words: (string | undefined)[];
+  if (line.script) {
+    const { parsed } = line.script;
+    const last = parsed.ok ? parsed.calls.filter((c) => !c.background).at(-1) : undefined;
+    if (!last) return undefined;
+    words = last.words.map((w) => w.literal);
+    if (words[0] === 'exec') words = words.slice(1);
+  } else {
+    if (!line.hasCommand) return undefined;
+    words = line.argv.map((t) => (t.literal ? t.text : undefined));
+  }
+  if (words[0] !== undefined && basename(words[0]) === 'env') words = words.slice(1);
+  if (words[0] === undefined || !PYTHON_ANY.test(basename(words[0]))) return undefined;
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i];
+    if (word === undefined || word === '-c') return undefined;
+    if (word === '-m') return words[i + 1] === undefined ? undefined : { module: words[i + 1] };
+    if (PYTHON_VALUE_OPTIONS.has(word)) i++;
+    else if (!word.startsWith('-')) return word.endsWith('.py') ? { file: word } : undefined;
+  }
+  return undefined;
+}
+
+/** A Python interpreter's name, any version (`python`, `python3`, `python3.12`). */
+const PYTHON_ANY = /^python(\d+(\.\d+)*)?$/;
+
+/**
+ * Whether the server's image still says what the container runs: unless its own command runs another Python program
+ * in place of the image's entrypoint (SGLang's router on SGLang's image). A module of the server's own package
+ * (`vllm.entrypoints.cli.main` beside `vllm.entrypoints.openai.api_server`) is the server's.
+ */
+export function imageStillRuns(line: CommandLine, profile: ModelServerProfile, invocation: Invocation): boolean {
+  if (invocation.found) return true;
+  const program = pythonProgram(line);
+  if (!program) return true;
+  if (program.file !== undefined) return false;
+  const top = (module: string) => module.split('.')[0];
+  return entryPointsOf(profile).some((p) => p.module !== undefined && top(p.module) === top(program.module!));
+}
+
 /** The ways a profile's server is started: its `command` and its `entryPoints`, both from the data. */
 function entryPointsOf(profile: ModelServerProfile): EntryPoint[] {
   const points: EntryPoint[] = [];
