@@ -95,30 +95,41 @@ export function addProbeFix(
             ? `; the probe below uses ${ctx.inputs.port}, the --port you gave`
             : `; the probe below uses ${ctx.inputs.port}, the --port default, which the manifest does not state`;
     return manualFix(
-      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none${which}):\n${snippet(key, value)}`,
+      `add this ${key} with the port the ${ctx.container.name} container's server listens on (the container declares no port and the command sets none${which}):\n${snippet(key, value)}${envText(probeEnv(ctx, value))}`,
     );
   }
   const path = [...ctx.container.path, key];
   const edits = [setEdit(ctx.object, path, value)];
   if (why) edits.push(setEdit(ctx.object, [...path, 'failureThreshold'], planned.failureThreshold, ` ${why}`));
-  let text = snippet(key, value, why ? [[['failureThreshold'], why]] : []);
-  // The env the server's profile sets for its probe path (SGLang: /health without a generation), where unset.
-  for (const { name, value: set, why: reason } of probeEnv(ctx, value)) {
+  // The env the server's profile sets for its probe path (SGLang: /health without a generation), where unset, added to
+  // the container's list. An `env:` left empty (null) is not a list to add to: the whole fix is then by hand.
+  const env = probeEnv(ctx, value);
+  if (env.length > 0 && ctx.container.value.env === null)
+    return manualFix(
+      `add this ${key}, and make the ${ctx.container.name} container's empty env: a list that holds the entry below:\n${snippet(key, value)}${envText(env)}`,
+    );
+  for (const { name, value: set } of env)
     edits.push({
       op: 'append',
       document: ctx.object.document,
       path: [...ctx.object.base, ...ctx.container.path, 'env'],
       value: { name, value: set },
     });
-    text += `\nand in env: - { name: ${name}, value: "${set}" } (${reason})`;
-  }
-  return { text, edits };
+  return { text: snippet(key, value, why ? [[['failureThreshold'], why]] : []) + envText(env), edits };
+}
+
+/** The env entries a probe fix adds, as its text says them. */
+function envText(env: readonly { name: string; value: string; why: string }[]): string {
+  return env.map(({ name, value, why }) => `\nand in env: - { name: ${name}, value: "${value}" } (${why})`).join('');
 }
 
 /** The server profile's env entries a probe on its own path needs, that the container does not set yet. */
 function probeEnv(ctx: WorkloadContext, probe: Record<string, unknown>) {
   if (!ctx.serverKnown || !('httpGet' in probe)) return [];
-  const env = Array.isArray(ctx.container.value.env) ? ctx.container.value.env : [];
+  const written = ctx.container.value.env;
+  // An env that is neither a list nor left empty is one the API server refuses: nothing is added to it.
+  if (written !== undefined && written !== null && !Array.isArray(written)) return [];
+  const env = Array.isArray(written) ? written : [];
   const from = ctx.container.value.envFrom;
   // A variable an envFrom source may set cannot be told: leave it to the reader.
   if (Array.isArray(from) && from.length > 0) return [];
