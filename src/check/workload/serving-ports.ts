@@ -42,6 +42,8 @@ export function servicesOf(located: Located, workload: Workload): ManifestObject
   return located.ignored.filter((object) => {
     if (object.kind !== 'Service' || object.apiVersion !== 'v1' || !sameNamespace(object, workload.object))
       return false;
+    // An ExternalName Service is a DNS name elsewhere: its selector sends nothing to these pods.
+    if (valueAt(object.value, ['spec', 'type']) === 'ExternalName') return false;
     const selector = valueAt(object.value, ['spec', 'selector']);
     if (!isRecord(selector)) return false;
     const labels = Object.fromEntries(Object.entries(selector).map(([k, v]) => [k, String(v)]));

@@ -13,11 +13,11 @@ export const rule = defineRule({
   remediation: 'Nothing: check the model-server workload and its pool.',
   remedy: 'manual',
   check: (ctx) => {
-    // A ConfigMap a container runs a script from (script-file.ts) and a Service that selects a checked workload's pods
+    // A ConfigMap a container runs a script from (script-file.ts) and a Service that selects the pods of a workload of the input
     // (serving-ports.ts) are read.
     const readHere = new Set([
       ...ctx.contexts.flatMap((c) => c.containers.flatMap((k) => (k.line.file ? [k.line.file.configMap] : []))),
-      ...ctx.contexts.flatMap((c) => servicesOf(ctx.located, c.workload)),
+      ...ctx.located.workloads.flatMap((workload) => servicesOf(ctx.located, workload)),
     ]);
     return [
       ...ignoredByKind(ctx)
