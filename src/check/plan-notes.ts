@@ -1,5 +1,5 @@
 /** The plan's own warnings as findings: about the workload where they have a place, else once for the settings. */
-import { autoscalerCutsDrain, FLAG_PASSED, type WarningCode } from '../model/warnings.ts';
+import { autoscalerCutsDrain, autoscalerKept, FLAG_PASSED, type WarningCode } from '../model/warnings.ts';
 import { AUTOSCALER_GRACE_LIMIT_SECONDS, SAFE_TO_EVICT_ANNOTATION } from '../model/plan-rollout.ts';
 import { valueAt } from './read/path.ts';
 import { knows, report, type WorkloadContext } from './rules/context.ts';
@@ -37,15 +37,25 @@ const RESTATED: ReadonlySet<WarningCode> = new Set(['liveness-faster-than-readin
 
 /** Pass on the plan's warnings for a workload: about the workload where they have a place, else once for the settings. */
 export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
-  for (const planned of ctx.plan.warnings) {
+  // The autoscaler's limit is about the workload's grace period: the plan's, or the manifest's where it is longer.
+  const { graceTarget } = ctx.targets;
+  const annotated =
+    valueAt(ctx.object.value, [...ctx.workload.serving.path, 'metadata', 'annotations', SAFE_TO_EVICT_ANNOTATION])
+    === 'false';
+  const warnings = ctx.plan.warnings.filter(
+    (w) => w.code !== 'grace-exceeds-autoscaler' || graceTarget > AUTOSCALER_GRACE_LIMIT_SECONDS,
+  );
+  if (graceTarget > AUTOSCALER_GRACE_LIMIT_SECONDS && !warnings.some((w) => w.code === 'grace-exceeds-autoscaler'))
+    warnings.push(autoscalerCutsDrain(graceTarget));
+  for (const planned of warnings) {
     // The plan's autoscaler note says the manifest carries safe-to-evict "false", as Hitless's output does; a
-    // workload without it gets the warning.
+    // workload without it gets the warning, on its own grace period.
     const warning =
-      planned.code === 'grace-exceeds-autoscaler'
-      && valueAt(ctx.object.value, [...ctx.workload.serving.path, 'metadata', 'annotations', SAFE_TO_EVICT_ANNOTATION])
-        !== 'false'
-        ? autoscalerCutsDrain(ctx.plan)
-        : planned;
+      planned.code !== 'grace-exceeds-autoscaler'
+        ? planned
+        : !annotated
+          ? autoscalerCutsDrain(graceTarget)
+          : autoscalerKept(graceTarget);
     if (RESTATED.has(warning.code)) continue;
     // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
     if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
@@ -69,10 +79,10 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     if (warning.code === 'grace-exceeds-autoscaler' && ctx.targets.grace.state === 'bad') {
       // A placeholder or unreadable grace period gets no grace fix: the note is on the plan's grace period.
       severity = 'info';
-      message = `If terminationGracePeriodSeconds, which the checker could not read, is ${ctx.targets.graceTarget}s as the drain needs: ${message}`;
+      message = `If terminationGracePeriodSeconds, which the checker could not read, is ${ctx.targets.graceTarget}s as the drain needs: ${lower(message)}`;
     } else if (warning.code === 'grace-exceeds-autoscaler' && ctx.targets.graceNow <= AUTOSCALER_GRACE_LIMIT_SECONDS) {
       severity = 'info';
-      message = `If you raise terminationGracePeriodSeconds to ${ctx.targets.graceTarget}s as the grace fix does: ${message}`;
+      message = `If you raise terminationGracePeriodSeconds to ${ctx.targets.graceTarget}s as the grace fix does: ${lower(message)}`;
     }
     // The release-unknown warning says the manifest passes the flag; when it does not, nothing breaks at start.
     if (warning.code === 'drain-flag-release-unknown' && !ctx.targets.flag?.use) {
@@ -97,6 +107,13 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     // which of them the manifest did not state.
     // A pod that holds no accelerator needs no spare GPU to surge: the plan's in-place replacement is not its case.
     if (warning.code === 'single-replica-outage' && ctx.containers.every((c) => c.gpus === 0)) continue;
+    // A controller's own rollout (Argo's blue-green, KServe's, a serving operator's) is not the Deployment's the plan
+    // models: whether one replica leaves a gap depends on it.
+    if (
+      warning.code === 'single-replica-outage'
+      && (ctx.workload.served !== undefined || ctx.workload.kind === 'LLMInferenceService')
+    )
+      continue;
     if (warning.code === 'single-replica-outage') {
       // The plan's words are for a pool's pods; without a pool, Kubernetes removes the pod's endpoints.
       if (!ctx.check.located.pools.some((pool) => poolSelects(pool, ctx.workload)))
@@ -113,3 +130,6 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     }
   }
 }
+
+/** A sentence continued after a colon: its first letter in lower case. */
+const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

@@ -27,21 +27,39 @@ const RELEASE_SOURCE_WORDS: Record<Plan['modelServerReleaseSource'], string> = {
   unknown: 'unknown',
 };
 
+/** "The 788s grace period is longer than the 600s cluster-autoscaler gives a pod when it removes a node (…)". */
+const overAutoscaler = (graceSeconds: number) =>
+  `The ${formatSeconds(graceSeconds)} grace period is longer than the ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} `
+  + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set)';
+
 /**
  * The autoscaler warning for pods that do NOT carry safe-to-evict "false" (a manifest the checker reads, not one
  * Hitless wrote): a scale-down kills a draining pod after 600 s. `collectWarnings` gives the note instead, since
  * every output form adds the annotation.
  */
-export function autoscalerCutsDrain(plan: Plan): Warning {
+export function autoscalerCutsDrain(graceSeconds: number): Warning {
   return {
     code: 'grace-exceeds-autoscaler',
     severity: 'warning',
     message:
-      `The ${formatSeconds(plan.terminationGracePeriodSeconds)} grace period is longer than the ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} `
-      + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set): a scale-down '
+      `${overAutoscaler(graceSeconds)}: a scale-down `
       + `kills a draining pod after ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} and cuts its requests. Raise --max-graceful-termination-sec to at least `
-      + `${plan.terminationGracePeriodSeconds}, or keep these pods off nodes it removes (the pod annotation `
+      + `${graceSeconds}, or keep these pods off nodes it removes (the pod annotation `
       + `${SAFE_TO_EVICT_ANNOTATION}: "false"); a node drain that shortens the grace period (kubectl drain --grace-period below it) cuts them the same way, while kubectl drain --timeout only bounds how long the command waits.`,
+  };
+}
+
+/** The autoscaler's limit on a grace period above it, for pods that carry safe-to-evict "false": what that costs. */
+export function autoscalerKept(graceSeconds: number): Warning {
+  return {
+    code: 'grace-exceeds-autoscaler',
+    severity: 'info',
+    message:
+      `${overAutoscaler(graceSeconds)}, so the manifest `
+      + `adds the pod annotation ${SAFE_TO_EVICT_ANNOTATION}: "false": the autoscaler then does not remove a node while one of these pods `
+      + 'runs there, and such nodes are not scaled down, even when idle. To let them scale down, raise --max-graceful-termination-sec '
+      + `to at least ${graceSeconds} and remove the annotation. A node drain that shortens the grace period (kubectl drain --grace-period below it) `
+      + 'still cuts these pods; kubectl drain --timeout only bounds how long the command waits.',
   };
 }
 
@@ -234,16 +252,8 @@ export function collectWarnings(plan: Plan, inputs: DrainInputs, profiles: Profi
   if (keepsNodesFromScaleDown(plan)) {
     // Resolved in the output: every form puts the annotation on the pods (src/emit/pod.ts), so this is a note of
     // what it costs, not a warning.
-    add(
-      'grace-exceeds-autoscaler',
-      'info',
-      `The ${formatSeconds(plan.terminationGracePeriodSeconds)} grace period is longer than the ${formatSeconds(AUTOSCALER_GRACE_LIMIT_SECONDS)} `
-        + 'cluster-autoscaler gives a pod when it removes a node (its --max-graceful-termination-sec, 600 unless set), so the manifest '
-        + `adds the pod annotation ${SAFE_TO_EVICT_ANNOTATION}: "false": the autoscaler then does not remove a node while one of these pods `
-        + 'runs there, and such nodes are not scaled down, even when idle. To let them scale down, raise --max-graceful-termination-sec '
-        + `to at least ${plan.terminationGracePeriodSeconds} and remove the annotation. A node drain that shortens the grace period (kubectl drain --grace-period below it) `
-        + 'still cuts these pods; kubectl drain --timeout only bounds how long the command waits.',
-    );
+    const note = autoscalerKept(plan.terminationGracePeriodSeconds);
+    add(note.code, note.severity, note.message);
   }
   const route = gateway.routeTimeout;
   const routeNeeded = withHeadroom(plan.maxRequestSeconds, inputs.drainHeadroomPercent);
