@@ -40,7 +40,7 @@ test('a file with findings exits 1 and prints each with its file, line, path, co
   );
   assert.match(
     r.stdout,
-    /\n {2}info {4}grace-exceeds-autoscaler {2}gie-v1\.5\.0-gpu-deployment\.yaml\n {10}If you raise terminationGracePeriodSeconds to 788s as the grace fix does: The 788s grace period is longer than the 600s/,
+    /\n {2}info {4}grace-exceeds-autoscaler {2}gie-v1\.5\.0-gpu-deployment\.yaml\n {10}If you raise terminationGracePeriodSeconds to 788s as the grace fix does: the 788s grace period is longer than the 600s/,
   );
   assert.match(r.stdout, /\n {2}Assumed: 1 warning would be an error on inputs the manifest does not state; /);
   assert.match(

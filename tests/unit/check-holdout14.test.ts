@@ -2,7 +2,7 @@
 // is written by hand in the shape that produced it, with what a careful reviewer expects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explainManifest } from '../../src/check/check.ts';
+import { checkManifest, explainManifest } from '../../src/check/check.ts';
 import { explanationText } from '../../src/check/explain.ts';
 import { assertFixSound, check, codes, docs, fixed, only, pool, profiles, vllm } from '../support/check.ts';
 
@@ -25,6 +25,25 @@ spec:
           ${command}
           ports:
             - containerPort: 8000${gpus}
+`;
+
+/** A NIM Deployment that declares no port (2 replicas, 1 GPU each). */
+const NIM = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nim
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: nim}
+  template:
+    metadata:
+      labels: {app: nim}
+    spec:
+      containers:
+        - name: nim
+          image: nvcr.io/nim/google/gemma-3-27b-it:latest
+          resources: {limits: {nvidia.com/gpu: 1}}
 `;
 
 test('another Python program in place of the image’s entrypoint (SGLang’s router on SGLang’s image) is not the server', () => {
@@ -150,23 +169,7 @@ spec:
 
 test('a probe to add by hand on a container that declares no port takes the port a Service sends to, and says where it came from', () => {
   // Hold-out 13: a NIM Deployment without ports behind a Service to 8000; the probe cited the --port default instead.
-  const deployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nim
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: nim}
-  template:
-    metadata:
-      labels: {app: nim}
-    spec:
-      containers:
-        - name: nim
-          image: nvcr.io/nim/google/gemma-3-27b-it:latest
-          resources: {limits: {nvidia.com/gpu: 1}}
-`;
+  const deployment = NIM;
   const service = (port: number) =>
     `apiVersion: v1\nkind: Service\nmetadata:\n  name: nim-svc\nspec:\n  selector: {app: nim}\n  ports:\n  - {port: 80, targetPort: ${port}}\n`;
   const text = (port: number) => only(check(docs(deployment, service(port))), 'readiness-missing').fix!.text;
@@ -231,4 +234,139 @@ test('single-replica-outage speaks of the Endpoint Picker only where a pool sele
     only(check(docs(one, pool())), 'single-replica-outage').message,
     /deletion \(the Endpoint Picker drops it at once\) until/,
   );
+});
+
+// A review of the changes above found these; each expectation is worked out by hand.
+
+test('a server module run a way the invocation finder misses is still the server on its own image; a router is not', () => {
+  const gpu = '\n          resources: {limits: {nvidia.com/gpu: 1}}';
+  // Checked as SGLang, not with the rules for any server (a GPU pod is checked either way).
+  const server = (command: string) => {
+    const result = explainManifest(onSglangImage(command, gpu), {}, profiles);
+    assert.ok(result.ok);
+    return explanationText(result.explanation).includes('; checked as sglang');
+  };
+  const explained = (command: string) => {
+    const result = explainManifest(onSglangImage(command), {}, profiles);
+    assert.ok(result.ok);
+    return explanationText(result.explanation);
+  };
+  for (const command of [
+    'command: ["env", "python3", "-m", "sglang.launch_server", "--model-path", "m", "--port", "8000"]',
+    'command: ["python3", "-X", "faulthandler", "-m", "sglang.launch_server", "--model-path", "m", "--port", "8000"]',
+    'command: ["bash", "-c", "if [ -n \\"$A\\" ]; then python3 -m sglang.launch_server --model-path a; else python3 -m sglang.launch_server --model-path b; fi"]',
+  ])
+    assert.ok(server(command), command);
+  // The image's own package under another module name (the module behind the vllm command) is still vLLM.
+  const cli = onSglangImage('command: ["python3", "-m", "vllm.entrypoints.cli.main", "serve", "Q/Q"]', gpu).replace(
+    'lmsysorg/sglang:latest',
+    'vllm/vllm-openai:v0.19.0',
+  );
+  assert.match(only(check(cli), 'server-invocation-unknown').message, /cannot find the command that starts vLLM/);
+  // -W takes its value as the next word: the router is still what runs, and --explain says so too.
+  const router = 'command: ["python3", "-W", "ignore", "-m", "sglang_router.launch_router", "--port", "8000"]';
+  assert.deepEqual(codes(check(onSglangImage(router)), 'error'), []);
+  assert.doesNotMatch(explained(router), /image is SGLang's/);
+  assert.match(explained('args: ["--model-path", "m"]'), /image is SGLang's/);
+});
+
+test('the SGLang probe env: an empty env: makes the fix one by hand; a probe by hand names the env too', () => {
+  const base = 'command: ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--port", "8000"]';
+  const empty = only(check(onSglangImage(`${base}\n          env:`)), 'readiness-missing');
+  assert.equal(empty.remedy, 'manual');
+  assert.match(empty.fix!.text, /make the router container's empty env: a list that holds the entry below/);
+  assert.match(empty.fix!.text, /and in env: - \{ name: SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION, value: "false" \}/);
+  // No port declared: the probe is by hand, and so is its env.
+  const byHand = only(
+    check(
+      onSglangImage(base.replace(', "--port", "8000"', '')).replace(
+        '          ports:\n            - containerPort: 8000\n',
+        '',
+      ),
+    ),
+    'readiness-missing',
+  );
+  assert.equal(byHand.remedy, 'manual');
+  assert.match(byHand.fix!.text, /and in env: - \{ name: SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION/);
+});
+
+test('an ExternalName Service sends nothing to the pods; a Service of a workload that is not checked is still read', () => {
+  const external = `apiVersion: v1
+kind: Service
+metadata:
+  name: ext
+spec:
+  type: ExternalName
+  externalName: elsewhere.example.com
+  selector: {app: nim}
+  ports:
+  - {port: 7777, targetPort: 7777}
+`;
+  const report = check(docs(NIM, external));
+  assert.match(only(report, 'readiness-missing').fix!.text, /uses 8000, the --port default/);
+  assert.deepEqual(
+    report.findings.filter((f) => f.code === 'unknown-kind').map((f) => f.object),
+    ['Service/ext'],
+  );
+  // A web UI (no accelerator, not checked) and the Service in front of it: read, as --explain says.
+  const web = NIM
+    .replaceAll('nim', 'web')
+    .replace('nvcr.io/web/google/gemma-3-27b-it:latest', 'nginx:1.27')
+    .replace('\n          resources: {limits: {nvidia.com/gpu: 1}}', '\n          ports: [{containerPort: 80}]');
+  const service =
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n  - {port: 80}\n';
+  assert.ok(!codes(check(docs(web, service))).includes('unknown-kind'));
+  const explained = explainManifest(docs(web, service), {}, profiles);
+  assert.ok(explained.ok);
+  assert.deepEqual(explained.explanation.ignored, []);
+});
+
+test('the autoscaler note is about the workload’s own grace period, and a manifest’s past the limit gets it', () => {
+  // The plan's grace is 125 s here (35 + 75 + 15): only the manifest's 900 s passes the autoscaler's 600 s.
+  const long = vllm({ grace: 'terminationGracePeriodSeconds: 900' });
+  const note = only(check(long), 'grace-exceeds-autoscaler');
+  assert.equal(note.severity, 'warning');
+  assert.match(
+    note.message,
+    /^The 900s grace period is longer than the 600s cluster-autoscaler .* to at least 900, or keep/,
+  );
+  const kept = only(
+    check(
+      long.replace(
+        '    spec:\n',
+        '      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n    spec:\n',
+      ),
+    ),
+    'grace-exceeds-autoscaler',
+  );
+  assert.equal(kept.severity, 'info');
+  assert.match(
+    kept.message,
+    /^The 900s grace period .* raise --max-graceful-termination-sec to at least 900 and remove/,
+  );
+  assert.ok(!codes(check(vllm())).includes('grace-exceeds-autoscaler'));
+});
+
+test('an assumption naming two settings says values; single-replica-outage is not said of a controller’s own rollout', () => {
+  // The manifest's 60 s sleep and 100 s grace leave 40 s, short of the assumed 492 s longest request only.
+  const text = vllm({
+    grace: 'terminationGracePeriodSeconds: 100',
+    lifecycle: 'lifecycle:\n            preStop:\n              sleep:\n                seconds: 60',
+  });
+  const result = checkManifest(
+    text,
+    { 'kubernetes-version': '1.34', 'spare-gpus': '0', 'startup-seconds': '600' },
+    profiles,
+  );
+  assert.ok(result.ok);
+  assert.match(
+    only(result.report, 'grace-too-short').message,
+    /so it is a warning until you give --max-output-tokens and --tpot-ms \(your real values\)\.$/,
+  );
+  const rollout = vllm({
+    replicas: 'replicas: 1',
+    strategy: 'strategy:\n    blueGreen: {activeService: m}',
+    progressDeadline: '',
+  }).replace('apiVersion: apps/v1\nkind: Deployment', 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout');
+  assert.ok(!codes(check(rollout)).includes('single-replica-outage'));
 });

@@ -295,7 +295,7 @@ test('a grace period left to a template placeholder: no note speaks of a grace f
   assert.equal(note.severity, 'info');
   assert.match(
     note.message,
-    /^If terminationGracePeriodSeconds, which the checker could not read, is 1130s as the drain needs: The 1130s grace period is longer than the 600s cluster-autoscaler/,
+    /^If terminationGracePeriodSeconds, which the checker could not read, is 1130s as the drain needs: the 1130s grace period is longer than the 600s cluster-autoscaler/,
   );
   assert.match(
     only(report, 'drain-aborts-in-flight').message,

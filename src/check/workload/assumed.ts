@@ -32,7 +32,7 @@ export function assumedBases(
 /** " This rests on an assumed longest request (a default …), so it is a warning until you give --max-output-tokens and --tpot-ms (…)." */
 export function assumedText(assumed: readonly { basis: Basis; flags: readonly string[] }[]): string {
   const { what, one, list } = assumedParts(assumed);
-  return ` This rests on an assumed ${what} (${one ? 'a default' : 'defaults'} the manifest does not state), so it is a warning until you give ${list} (your real ${one ? 'value' : 'values'}).`;
+  return ` This rests on an assumed ${what} (${one ? 'a default' : 'defaults'} the manifest does not state), so it is a warning until you give ${list} (your real ${list.includes(' and ') ? 'values' : 'value'}).`;
 }
 
 /** " This rests on an assumed longest request (a default …): give --max-output-tokens and --tpot-ms (…) to judge it.", for a warning that stays one. */
