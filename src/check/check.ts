@@ -109,7 +109,10 @@ function workloadContexts(
     const idle = !pool && containers.length > 0 && containers.every(idles);
     const why = idle
       ? idleReason(containers)
-      : (notWhole(workload) ?? batchTask(workload, Boolean(identified || other || pool), containers));
+      : (notWhole(workload)
+        // A Job's image alone does not make it a server: only a command that starts one, or the image's own entrypoint
+        // (`vllm bench serve` on vLLM's image is a client).
+        ?? batchTask(workload, Boolean(identified?.invocation.found || other || pool), containers));
     if (containers.length === 0 || idle || why || (!identified && !other && !hasGpus && !pool && !givenServer)) {
       skipped.push(why ? { ...workload, why } : workload);
       continue;

@@ -18,11 +18,11 @@ const PYTHON = /^python(\d+(\.\d+)?)?$/;
 const PYTHON_VALUE_OPTIONS = new Set(['-W', '-X', '--check-hash-based-pycs']);
 
 /**
- * The Python program a command line runs in place of the image's entrypoint, when it runs one: the module of
- * `python -m MODULE` or a `FILE.py`, from argv (after `env`) or from the last command a script runs in the
- * foreground. `python -c CODE` and anything else give `undefined`: what runs cannot be told from the words.
+ * The program a command line runs in place of the image's entrypoint: the module of `python -m MODULE` or a
+ * `FILE.py`, or another binary with its first argument, from argv (after `env`) or from the last command a script
+ * runs in the foreground. `python -c CODE` and a bare word give `undefined`: what runs cannot be told from the words.
  */
-function pythonProgram(line: CommandLine): { module?: string; file?: string } | undefined {
+function pythonProgram(line: CommandLine): { module?: string; file?: string; binary?: string[] } | undefined {
   let words: (string | undefined)[];
   if (line.script) {
     const { parsed } = line.script;
@@ -35,7 +35,10 @@ function pythonProgram(line: CommandLine): { module?: string; file?: string } | 
     words = line.argv.map((t) => (t.literal ? t.text : undefined));
   }
   if (words[0] !== undefined && basename(words[0]) === 'env') words = words.slice(1);
-  if (words[0] === undefined || !PYTHON_ANY.test(basename(words[0]))) return undefined;
+  if (words[0] === undefined) return undefined;
+  // Any other program: its name and first argument, for a server binary's other subcommands (`vllm bench serve`).
+  if (!PYTHON_ANY.test(basename(words[0])))
+    return words[1] === undefined ? undefined : { binary: [basename(words[0]), words[1]] };
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
     if (word === undefined || word === '-c') return undefined;
@@ -51,7 +54,8 @@ const PYTHON_ANY = /^python(\d+(\.\d+)*)?$/;
 
 /**
  * Whether the server's image still says what the container runs: unless its own command runs another Python program
- * in place of the image's entrypoint (SGLang's router on SGLang's image). A module of the server's own package
+ * in place of the image's entrypoint (SGLang's router on SGLang's image), or the server's own binary with another
+ * subcommand than the one that serves (`vllm bench serve`, a client). A module of the server's own package
  * (`vllm.entrypoints.cli.main` beside `vllm.entrypoints.openai.api_server`) is the server's.
  */
 export function imageStillRuns(line: CommandLine, profile: ModelServerProfile, invocation: Invocation): boolean {
@@ -59,8 +63,16 @@ export function imageStillRuns(line: CommandLine, profile: ModelServerProfile, i
   const program = pythonProgram(line);
   if (!program) return true;
   if (program.file !== undefined) return false;
+  const points = entryPointsOf(profile);
+  // The server's own binary with another subcommand is one of its clients (`vllm bench serve`, `vllm chat`); any
+  // other binary may be the image's own launcher.
+  if (program.binary) {
+    const [name, sub] = program.binary;
+    const own = points.filter((p) => p.binary === name && p.subcommand !== undefined);
+    return own.length === 0 || own.some((p) => p.subcommand === sub);
+  }
   const top = (module: string) => module.split('.')[0];
-  return entryPointsOf(profile).some((p) => p.module !== undefined && top(p.module) === top(program.module!));
+  return points.some((p) => p.module !== undefined && top(p.module) === top(program.module!));
 }
 
 /** The ways a profile's server is started: its `command` and its `entryPoints`, both from the data. */
