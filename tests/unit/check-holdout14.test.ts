@@ -309,8 +309,7 @@ spec:
     ['Service/ext'],
   );
   // A web UI (no accelerator, not checked) and the Service in front of it: read, as --explain says.
-  const web = NIM
-    .replaceAll('nim', 'web')
+  const web = NIM.replaceAll('nim', 'web')
     .replace('nvcr.io/web/google/gemma-3-27b-it:latest', 'nginx:1.27')
     .replace('\n          resources: {limits: {nvidia.com/gpu: 1}}', '\n          ports: [{containerPort: 80}]');
   const service =
@@ -369,4 +368,37 @@ test('an assumption naming two settings says values; single-replica-outage is no
     progressDeadline: '',
   }).replace('apiVersion: apps/v1\nkind: Deployment', 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout');
   assert.ok(!codes(check(rollout)).includes('single-replica-outage'));
+});
+
+test('vLLM’s own benchmark client (vllm bench serve) on vLLM’s image is not the server: a Job of it is a batch task', () => {
+  // Hold-out 16: a Job that loops `vllm bench serve --base-url http://raw-vllm:8000` was checked as a vLLM server.
+  const job = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: bench
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: bench
+          image: vllm/vllm-openai:v0.23.0
+          command: ["bash", "-c", "for r in 1 2 4; do vllm bench serve --base-url http://raw-vllm:8000 --request-rate $r; done"]
+`;
+  const report = check(job);
+  assert.deepEqual(codes(report, 'error'), []);
+  assert.match(only(report, 'workload-skipped').message, /^Job\/bench runs no server the checker knows/);
+  // As a Deployment's last command, on a GPU: checked for what holds for any server, not as vLLM.
+  const client = onSglangImage(
+    'command: ["bash", "-c", "pip install x; vllm bench serve --base-url http://v:8000"]',
+    '\n          resources: {limits: {nvidia.com/gpu: 1}}',
+  ).replace('lmsysorg/sglang:latest', 'vllm/vllm-openai:v0.23.0');
+  const explained = explainManifest(client, {}, profiles);
+  assert.ok(explained.ok);
+  assert.match(explanationText(explained.explanation), /checked with the rules that hold for any server/);
+  // `vllm serve` itself, even where the finder cannot place it, is the server.
+  const serve = client.replace('vllm bench serve --base-url http://v:8000', 'vllm serve Q/Q');
+  const served = explainManifest(serve, {}, profiles);
+  assert.ok(served.ok);
+  assert.match(explanationText(served.explanation), /checked as vllm/);
 });
