@@ -126,8 +126,13 @@ function workloadContexts(
     for (const f of header.inputs ?? []) if (!found.some((g) => g.flag === f.flag)) found.push(f);
     const { inputs, unused } = resolveSettings(user, found, profiles);
     const serverKnown = Boolean(identified || givenServer || headerServer);
-    const server = modelServerById(profiles, inputs.modelServer);
-    const plan = planFor(inputs, other?.server?.drain ? withoutDrain(profiles, server, other.server) : profiles);
+    const standIn = modelServerById(profiles, inputs.modelServer);
+    const planned = other?.server?.drain ? withoutDrain(profiles, standIn, other.server) : profiles;
+    const plan = planFor(inputs, planned);
+    // A server with a data file of its own but no drain profile is named as itself in the findings, not as the stand-in.
+    const server = other?.server
+      ? { ...modelServerById(planned, inputs.modelServer), name: other.server.name }
+      : standIn;
     const invocation = !serverKnown
       ? undefined
       : identified && identified.profile.id === server.id && identified.container === container
