@@ -402,3 +402,27 @@ spec:
   assert.ok(served.ok);
   assert.match(explanationText(served.explanation), /checked as vllm/);
 });
+
+test('a server with a data file but no drain profile (Ollama) is named as itself, not as the stand-in', () => {
+  // Hold-out 16: "vLLM does not drain" on an Ollama Deployment. 30 s (unset) is below the 35 s sleep the plan adds.
+  const ollama = vllm({
+    image: 'image: ollama/ollama:0.6.5',
+    command: '',
+    args: '',
+    ports: 'ports:\n            - containerPort: 11434',
+    grace: '',
+    lifecycle: '',
+  });
+  const message = only(check(ollama), 'grace-too-short').message;
+  assert.match(message, /Ollama does not drain, so the grace period needs the sleep and 15s teardown: 50s\./);
+  assert.doesNotMatch(message, /vLLM/);
+});
+
+test('Recreate on a Deployment at replicas: 0 names no pod count (it is scaled down; what scales it up sets the count)', () => {
+  const message = only(
+    check(vllm({ replicas: 'replicas: 0', strategy: 'strategy:\n    type: Recreate' })),
+    'strategy-recreate',
+  ).message;
+  assert.match(message, /^The Recreate strategy deletes all its pods before/);
+  assert.doesNotMatch(message, /all 0 pods/);
+});

@@ -15,8 +15,11 @@ export const rule = defineRule({
     const { inputs, targets: t, workload } = ctx;
     const strategy = readStrategy(ctx);
     if (strategy?.type !== 'Recreate') return [];
-    // Only the count the manifest states: unset, an autoscaler may own it, so no number is made up.
-    const stated = valueAt(workload.object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead;
+    // Only the count the manifest states: unset or 0 (scaled down), an autoscaler may own it, so no number is made up.
+    const stated =
+      valueAt(workload.object.value, ['spec', 'replicas']) !== undefined
+      && workload.replicasRead
+      && workload.replicas > 0;
     const pods = !stated ? 'all its pods' : workload.replicas === 1 ? 'its one pod' : `all ${workload.replicas} pods`;
     return [
       {
