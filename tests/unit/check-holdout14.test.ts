@@ -426,3 +426,22 @@ test('Recreate on a Deployment at replicas: 0 names no pod count (it is scaled d
   assert.match(message, /^The Recreate strategy deletes all its pods before/);
   assert.doesNotMatch(message, /all 0 pods/);
 });
+
+test('the program a script runs is read past the shell’s bookkeeping after it (| tee, & wait, ; echo)', () => {
+  for (const script of [
+    'python3 -m sglang_router.launch_router --port 8000 2>&1 | tee /tmp/log',
+    'python3 -m sglang_router.launch_router --port 8000 & wait',
+    'python3 -m sglang_router.launch_router --port 8000; echo exited',
+  ]) {
+    const report = check(onSglangImage(`command: ["bash", "-c", ${JSON.stringify(script)}]`));
+    assert.deepEqual(codes(report, 'error'), [], script);
+    assert.ok(codes(report).includes('workload-skipped'), script);
+  }
+  // The server itself before the same bookkeeping is still the server.
+  const served = check(
+    onSglangImage(
+      'command: ["bash", "-c", "python3 -m sglang.launch_server --model-path m --port 8000 2>&1 | tee /tmp/log"]',
+    ),
+  );
+  assert.ok(codes(served, 'error').includes('prestop-missing'));
+});

@@ -19,14 +19,17 @@ const PYTHON_VALUE_OPTIONS = new Set(['-W', '-X', '--check-hash-based-pycs']);
 
 /**
  * The program a command line runs in place of the image's entrypoint: the module of `python -m MODULE` or a
- * `FILE.py`, or another binary with its first argument, from argv (after `env`) or from the last command a script
- * runs in the foreground. `python -c CODE` and a bare word give `undefined`: what runs cannot be told from the words.
+ * `FILE.py`, or another binary with its first argument, from argv (after `env`) or from the last command of a script
+ * that is a program (not `wait`, `echo`, `tee` and the like). `python -c CODE` and a bare word give `undefined`: what runs cannot be told from the words.
  */
 function pythonProgram(line: CommandLine): { module?: string; file?: string; binary?: string[] } | undefined {
   let words: (string | undefined)[];
   if (line.script) {
     const { parsed } = line.script;
-    const last = parsed.ok ? parsed.calls.filter((c) => !c.background).at(-1) : undefined;
+    // The last command that is a program, not the shell's bookkeeping after it (`| tee log`, `& wait`, `; echo`).
+    const last = parsed.ok
+      ? parsed.calls.filter((c) => !UTILITIES.has(basename(c.words[0]?.literal ?? ''))).at(-1)
+      : undefined;
     if (!last) return undefined;
     words = last.words.map((w) => w.literal);
     if (words[0] === 'exec') words = words.slice(1);
@@ -48,6 +51,27 @@ function pythonProgram(line: CommandLine): { module?: string; file?: string; bin
   }
   return undefined;
 }
+
+/** Commands a script runs around its program rather than as it: they say nothing of what the container runs. */
+const UTILITIES = new Set([
+  'wait',
+  'echo',
+  'printf',
+  'sleep',
+  'true',
+  'false',
+  ':',
+  'exit',
+  'tee',
+  'cat',
+  'trap',
+  'set',
+  'export',
+  'cd',
+  'mkdir',
+  'ls',
+  'date',
+]);
 
 /** A Python interpreter's name, any version (`python`, `python3`, `python3.12`). */
 const PYTHON_ANY = /^python(\d+(\.\d+)*)?$/;
