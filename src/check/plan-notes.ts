@@ -105,16 +105,16 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     }
     // The plan replaces a single replica in place for want of a spare GPU, and the outage lasts the model load: say
     // which of them the manifest did not state.
-    // A pod that holds no accelerator needs no spare GPU to surge: the plan's in-place replacement is not its case.
-    if (warning.code === 'single-replica-outage' && ctx.containers.every((c) => c.gpus === 0)) continue;
-    // A controller's own rollout (Argo's blue-green, KServe's, a serving operator's) is not the Deployment's the plan
-    // models: whether one replica leaves a gap depends on it.
-    if (
-      warning.code === 'single-replica-outage'
-      && (ctx.workload.served !== undefined || ctx.workload.kind === 'LLMInferenceService')
-    )
-      continue;
     if (warning.code === 'single-replica-outage') {
+      // A pod that holds no accelerator needs no spare GPU to surge: the plan's in-place replacement is not its case.
+      // Nor is a controller's own rollout (Argo's blue-green, KServe's, a serving operator's): whether one replica
+      // leaves a gap depends on it.
+      if (
+        ctx.containers.every((c) => c.gpus === 0)
+        || ctx.workload.served !== undefined
+        || ctx.workload.kind === 'LLMInferenceService'
+      )
+        continue;
       // The plan's words are for a pool's pods; without a pool, Kubernetes removes the pod's endpoints.
       if (!ctx.check.located.pools.some((pool) => poolSelects(pool, ctx.workload)))
         message = message.replace('(the Endpoint Picker drops it at once)', '(its endpoints are removed at once)');

@@ -130,6 +130,18 @@ const KNOWN: Record<string, (group: string) => boolean> = {
   HTTPRoute: (g) => g === 'gateway.networking.k8s.io',
 };
 
+/**
+ * The replica count a workload's object states at spec.replicas: `undefined` when it is unset, not a count, or 0
+ * (scaled down: an autoscaler, KEDA or a Rollout's workloadRef sets the count), so that no number is made up.
+ */
+export function statedReplicas(workload: Workload): number | undefined {
+  const stated =
+    valueAt(workload.object.value, ['spec', 'replicas']) !== undefined
+    && workload.replicasRead
+    && workload.replicas > 0;
+  return stated ? workload.replicas : undefined;
+}
+
 /** Whether the checker reads objects of this kind and API group (a workload, a pool, a config, a route). */
 export function readsKind(object: Pick<ManifestObject, 'kind' | 'apiVersion'>): boolean {
   return Object.hasOwn(KNOWN, object.kind) && KNOWN[object.kind](groupOf(object.apiVersion));

@@ -12,6 +12,7 @@ import type { ScriptCall } from './shell/parse-script.ts';
 /** How a model server is started: a Python module (`python3 -m M`) or a binary with an optional subcommand. */
 export type EntryPoint = Pick<ProfileEntryPoint, 'module' | 'binary' | 'subcommand'>;
 
+/** A Python interpreter's name (`python`, `python3`, `python3.12`). */
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
 /** Python options whose value may follow as the next word (`-W ignore`, `-X importtime`). */
@@ -20,9 +21,10 @@ const PYTHON_VALUE_OPTIONS = new Set(['-W', '-X', '--check-hash-based-pycs']);
 /**
  * The program a command line runs in place of the image's entrypoint: the module of `python -m MODULE` or a
  * `FILE.py`, or another binary with its first argument, from argv (after `env`) or from the last command of a script
- * that is a program (not `wait`, `echo`, `tee` and the like). `python -c CODE` and a bare word give `undefined`: what runs cannot be told from the words.
+ * that is a program (not `wait`, `echo`, `tee` and the like). `python -c CODE` and a bare word give `undefined`:
+ * what runs cannot be told from the words.
  */
-function pythonProgram(line: CommandLine): { module?: string; file?: string; binary?: string[] } | undefined {
+function programRun(line: CommandLine): { module?: string; file?: string; binary?: string[] } | undefined {
   let words: (string | undefined)[];
   if (line.script) {
     const { parsed } = line.script;
@@ -40,7 +42,7 @@ function pythonProgram(line: CommandLine): { module?: string; file?: string; bin
   if (words[0] !== undefined && basename(words[0]) === 'env') words = words.slice(1);
   if (words[0] === undefined) return undefined;
   // Any other program: its name and first argument, for a server binary's other subcommands (`vllm bench serve`).
-  if (!PYTHON_ANY.test(basename(words[0])))
+  if (!PYTHON.test(basename(words[0])))
     return words[1] === undefined ? undefined : { binary: [basename(words[0]), words[1]] };
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
@@ -73,9 +75,6 @@ const UTILITIES = new Set([
   'date',
 ]);
 
-/** A Python interpreter's name, any version (`python`, `python3`, `python3.12`). */
-const PYTHON_ANY = /^python(\d+(\.\d+)*)?$/;
-
 /**
  * Whether the server's image still says what the container runs: unless its own command runs another Python program
  * in place of the image's entrypoint (SGLang's router on SGLang's image), or the server's own binary with another
@@ -84,7 +83,7 @@ const PYTHON_ANY = /^python(\d+(\.\d+)*)?$/;
  */
 export function imageStillRuns(line: CommandLine, profile: ModelServerProfile, invocation: Invocation): boolean {
   if (invocation.found) return true;
-  const program = pythonProgram(line);
+  const program = programRun(line);
   if (!program) return true;
   if (program.file !== undefined) return false;
   const points = entryPointsOf(profile);

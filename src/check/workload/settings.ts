@@ -17,7 +17,7 @@ import { findFlag } from './command-line.ts';
 import { groupOf, policyKinds } from './gateway-policies.ts';
 import { flagFor, type Identified } from './identify-server.ts';
 import { serverArgs } from './server-invocation.ts';
-import type { Located, Pool, Workload } from './locate.ts';
+import { statedReplicas, type Located, type Pool, type Workload } from './locate.ts';
 import { formatPath, isRecord, valueAt } from '../read/path.ts';
 import { containersOf, readProbe, servingPort, type Container } from './pod.ts';
 
@@ -254,12 +254,12 @@ export function findSettings(
   const nnodesValue = findFlag(args, '--nnodes')?.value;
   const nnodes =
     workload.kind !== 'LeaderWorkerSet' && nnodesValue && /^[1-9]\d{0,2}$/.test(nnodesValue) ? Number(nnodesValue) : 1;
-  // Zero replicas (scaled down: an autoscaler, KEDA or a Rollout's workloadRef sets the count) says nothing of how
-  // many pods a rollout replaces, so the count stays an assumption.
-  if (valueAt(object.value, ['spec', 'replicas']) !== undefined && workload.replicasRead && workload.replicas > 0) {
+  // Unset or zero replicas say nothing of how many pods a rollout replaces, so the count stays an assumption.
+  const replicas = statedReplicas(workload);
+  if (replicas !== undefined) {
     add(
       'replicas',
-      Math.max(1, Math.floor(workload.replicas / nnodes)),
+      Math.max(1, Math.floor(replicas / nnodes)),
       nnodes > 1 ? `${at(['spec', 'replicas'])} ÷ --nnodes ${nnodes}` : at(['spec', 'replicas']),
     );
   }

@@ -1,7 +1,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';
-import { valueAt } from '../../read/path.ts';
+import { statedReplicas } from '../../workload/locate.ts';
 
 export const rule = defineRule({
   code: 'strategy-recreate',
@@ -15,12 +15,9 @@ export const rule = defineRule({
     const { inputs, targets: t, workload } = ctx;
     const strategy = readStrategy(ctx);
     if (strategy?.type !== 'Recreate') return [];
-    // Only the count the manifest states: unset or 0 (scaled down), an autoscaler may own it, so no number is made up.
-    const stated =
-      valueAt(workload.object.value, ['spec', 'replicas']) !== undefined
-      && workload.replicasRead
-      && workload.replicas > 0;
-    const pods = !stated ? 'all its pods' : workload.replicas === 1 ? 'its one pod' : `all ${workload.replicas} pods`;
+    // Only the count the manifest states: unset or 0, an autoscaler may own it.
+    const stated = statedReplicas(workload);
+    const pods = stated === undefined ? 'all its pods' : stated === 1 ? 'its one pod' : `all ${stated} pods`;
     return [
       {
         severity: 'error',
