@@ -273,6 +273,20 @@ function runRule<C>(
       throw new Error(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
+    const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
+    const remedy = fixInRange(fix?.(ctx, verdict), object, check.profiles.valueRanges);
+    // A fix that writes the values already there: not a finding (the plan's warnings name a setting at fault).
+    if (remedy && changesNothing(check.manifest, remedy.edits)) continue;
+    const workload = object === own ? (ctx as { workload?: Workload }).workload : undefined;
+    const bases = workload?.bases;
+    // Where a layer the input does not hold (KServe's configs, a serving controller) may set the value, the finding is
+    // a note; this comes first, so that a note is never also counted as an error on assumed inputs.
+    if (workload && bases) abstainOnBases(workload, bases, verdict);
+    const owner = workload?.served && controllerSets(workload, verdict.path);
+    if (owner) {
+      verdict.message += ` (${owner}, so the pod may hold another value. Check the rendered pod: ${CHECK_RENDERED_POD}.)`;
+      verdict.severity = 'info';
+    }
     const restsOn = verdict.restsOn ?? rule.restsOn ?? [];
     const unknown = verdict.severity === 'info' ? [] : assumedBases(restsOn, known);
     // An error on an assumed input is a warning that names what to give; a warning says what it assumed.
@@ -281,13 +295,6 @@ function runRule<C>(
       verdict.severity = 'warning';
       verdict.message += assumedText(assumed);
     } else if (unknown.length > 0) verdict.message += assumedNote(unknown);
-    const remedy = fixInRange(
-      fix?.(ctx, verdict),
-      verdict.object === undefined ? own : (verdict.object ?? undefined),
-      check.profiles.valueRanges,
-    );
-    // A fix that writes the values already there: not a finding (the plan's warnings name a setting at fault).
-    if (remedy && changesNothing(check.manifest, remedy.edits)) continue;
     if (verdict.stray) {
       check.findings.push({
         code: rule.code,
@@ -301,16 +308,7 @@ function runRule<C>(
       });
       continue;
     }
-    const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
     const flags = assumed.length > 0 ? [...new Set(assumed.flatMap((a) => a.flags))] : undefined;
-    const workload = object === own ? (ctx as { workload?: Workload }).workload : undefined;
-    const bases = workload?.bases;
-    if (workload && bases) abstainOnBases(workload, bases, verdict);
-    const owner = workload?.served && controllerSets(workload, verdict.path);
-    if (owner) {
-      verdict.message += ` (${owner}, so the pod may hold another value. Check the rendered pod: ${CHECK_RENDERED_POD}.)`;
-      verdict.severity = 'info';
-    }
     const fixed = bases
       ? basedFix(object, bases, remedy, verdict.path)
       : owner && remedy
