@@ -74,6 +74,8 @@ export interface ExplainedWorkload {
   bases?: { merged: string[]; missing: string[] };
   /** The serving controller that makes the pods from this object's template, what it does, and the fields it sets. */
   servedBy?: { controller: string; summary: string; at: string; owns: string[] };
+  /** Where a LeaderWorkerSet's worker template is that makes no pod (size 1: the leader alone). */
+  unusedWorkers?: string;
   inputs: ExplainedInput[];
 }
 
@@ -257,6 +259,7 @@ export function explain(
         || valueAt(workload.object.value, ['spec', 'replicas']) !== undefined,
       groupSize: workload.groupSize,
       templates,
+      ...(workload.unusedWorkers ? { unusedWorkers: workload.unusedWorkers.path.join('.') } : {}),
       checked: ctx !== undefined,
       ...(workload.bases
         ? {
@@ -342,6 +345,10 @@ export function explanationText(e: Explanation): string {
         if (c.evidence.length > 0) lines.push(`      evidence: ${c.evidence.join('; ')}`);
       }
     }
+    if (w.unusedWorkers)
+      lines.push(
+        `  worker template ${w.unusedWorkers}: makes no pod (a size of 1, the default, is the leader alone), so it is not checked`,
+      );
     if (w.inputs.length > 0) {
       lines.push('  inputs:');
       for (const i of w.inputs) lines.push(`    ${i.flag} ${i.value}: ${i.source} (${i.from})`);

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkManifest } from '../../src/check/check.ts';
+import { checkManifest, explainManifest } from '../../src/check/check.ts';
+import { explanationText } from '../../src/check/explain.ts';
 import { profiles } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
@@ -52,4 +53,60 @@ test('a finding KServe’s config may answer is a note, not also a warning that 
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /: \d+ notes \(1 model-server workload checked\)\n/);
   assert.doesNotMatch(run.stdout, /Assumed:/);
+});
+
+/** A LeaderWorkerSet running vLLM on its leader, with a worker template that has no preStop hook. */
+const lws = (size: string) => `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: vllm
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+${size}    leaderTemplate:
+      spec:
+        terminationGracePeriodSeconds: 800
+        containers:
+          - name: leader
+            image: vllm/vllm-openai:v0.23.0
+            command: ["vllm", "serve", "m", "--shutdown-timeout", "738"]
+            lifecycle: {preStop: {sleep: {seconds: 35}}}
+            resources: {limits: {nvidia.com/gpu: 1}}
+    workerTemplate:
+      spec:
+        containers:
+          - name: worker
+            image: vllm/vllm-openai:v0.23.0
+            command: ["ray", "start", "--block", "--address=$(LWS_LEADER_ADDRESS):6379"]
+            resources: {limits: {nvidia.com/gpu: 1}}
+`;
+
+test('a LeaderWorkerSet of size 1 (or unset, its default) makes no worker pod: its worker template is not checked', () => {
+  for (const size of ['    size: 1\n', '']) {
+    const report = checkManifest(lws(size), {}, profiles);
+    assert.ok(report.ok);
+    const found = report.report.findings.map((f) => f.code);
+    assert.ok(!found.includes('lws-worker-prestop-missing'), `${JSON.stringify(size)}: ${found.join(', ')}`);
+    assert.ok(
+      report.report.findings.every((f) => !f.path.includes('workerTemplate')),
+      JSON.stringify(size),
+    );
+    const explained = explainManifest(lws(size), {}, profiles);
+    assert.ok(explained.ok);
+    const text = explanationText(explained.explanation);
+    assert.match(
+      text,
+      /\n {2}worker template spec\.leaderWorkerTemplate\.workerTemplate: makes no pod \(a size of 1, the default, is the leader alone\), so it is not checked\n/,
+    );
+    assert.doesNotMatch(text, /\n {2}worker template spec\.leaderWorkerTemplate\.workerTemplate\n/);
+  }
+  // Two pods a group, or a size only the rendering decides: the workers run, and their missing hook is found.
+  for (const size of ['    size: 2\n', '    size: "${LWS_SIZE}"\n']) {
+    const report = checkManifest(lws(size), {}, profiles);
+    assert.ok(report.ok);
+    assert.ok(
+      report.report.findings.some((f) => f.code === 'lws-worker-prestop-missing'),
+      report.report.findings.map((f) => f.code).join(', '),
+    );
+  }
 });

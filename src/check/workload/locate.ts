@@ -30,8 +30,10 @@ export interface Workload {
   kind: string;
   /** The template of the pods that serve requests (the leader's, for a LeaderWorkerSet). */
   serving: PodTemplate;
-  /** A LeaderWorkerSet's worker template, when it has a separate leader template. */
+  /** A LeaderWorkerSet's worker template, when it has a separate leader template and its groups have workers. */
   workers?: PodTemplate;
+  /** A LeaderWorkerSet's worker template that makes no pod: its size is 1 (the default), the leader alone. */
+  unusedWorkers?: PodTemplate;
   /** Pods (or groups, for a LeaderWorkerSet) it runs; Kubernetes' default 1 when unset. */
   replicas: number;
   /** False when `replicas` is set to something the API server refuses (then `replicas` is the default, not a reading). */
@@ -347,8 +349,21 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
       ...served,
       labels: { ...served.labels, [LWS_NAME_LABEL]: object.name, [LWS_WORKER_INDEX_LABEL]: '0' },
     };
-    const groupSize = wholeNumber(valueAt(object.value, [...base, 'size']), 1) || 1;
-    return { object, kind, serving, workers: leader ? workers : undefined, replicas, replicasRead, groupSize };
+    const size = valueAt(object.value, [...base, 'size']);
+    const groupSize = wholeNumber(size, 1) || 1;
+    // Size 1 (its default) is the leader alone, with a worker StatefulSet of 0 replicas (LWS api/leaderworkerset/v1,
+    // LeaderWorkerTemplate.Size at v0.10.0); a size the checker cannot read may still make workers.
+    const alone = size === undefined || size === null || size === 1;
+    return {
+      object,
+      kind,
+      serving,
+      workers: leader && !alone ? workers : undefined,
+      ...(leader && alone && workers ? { unusedWorkers: workers } : {}),
+      replicas,
+      replicasRead,
+      groupSize,
+    };
   }
   // A Pod is its own template (`kubectl get pod -o yaml` gives one, as the controller rendered it).
   const serving = kind === 'Pod' ? templateAt(object, 'pod', []) : templateAt(object, 'pod', ['spec', 'template']);
