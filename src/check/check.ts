@@ -18,7 +18,7 @@ import { isServerImage, otherServerOf } from '../facts/releases.ts';
 import { identifyServer } from './workload/identify-server.ts';
 import { findInvocation } from './workload/server-invocation.ts';
 import { CHECK_RENDERED_POD, locate, poolSelects, selects, type Workload } from './workload/locate.ts';
-import { containersOf, idles, type Container } from './workload/pod.ts';
+import { containersOf, holdsAccelerators, idles, type Container } from './workload/pod.ts';
 import { readManifest, type Manifest, type ManifestObject } from './read/read-manifest.ts';
 import { isRecord, valueAt, type Segment } from './read/path.ts';
 import { planNotes } from './plan-notes.ts';
@@ -97,8 +97,8 @@ function workloadContexts(
     const pool = located.pools.find((p) => poolSelects(p, workload));
     // A LeaderWorkerSet whose workers hold the accelerators (Pathways: a CPU proxy leads TPU workers) serves a model.
     const hasGpus =
-      containers.some((c) => c.gpus > 0)
-      || (workload.workers ? containersOf(workload.workers).some((c) => c.gpus > 0) : false);
+      containers.some(holdsAccelerators)
+      || (workload.workers ? containersOf(workload.workers).some(holdsAccelerators) : false);
     // A server recognised by its image that has no drain profile (content/other-servers/): checked like an unknown one.
     const other = identified
       ? undefined
@@ -117,7 +117,7 @@ function workloadContexts(
       skipped.push(why ? { ...workload, why } : workload);
       continue;
     }
-    const container = identified?.container ?? other?.container ?? containers.find((c) => c.gpus > 0) ?? containers[0];
+    const container = identified?.container ?? other?.container ?? containers.find(holdsAccelerators) ?? containers[0];
     // Another server's image is not an input of the stand-in plan (the generator refuses it as vLLM's).
     const found = findSettings(workload, container, identified, pool).filter((f) => !other || f.flag !== 'image');
     if (!identified && headerServer) found.unshift(headerServer);

@@ -11,7 +11,7 @@ import type { Profiles } from '../facts/profiles.ts';
 import { objectName, type WorkloadContext } from './rules/context.ts';
 import { CHECK_RENDERED_POD, unreadServing, type Located, type PodTemplate, type Workload } from './workload/locate.ts';
 import { valueAt } from './read/path.ts';
-import { containersOf, sidecarsOf, type Container } from './workload/pod.ts';
+import { containersOf, holdsAccelerators, sidecarsOf, type Container } from './workload/pod.ts';
 import { servedPort, servicesOf, servingPorts, type ServingPort } from './workload/serving-ports.ts';
 import { findInvocation, imageStillRuns, invocationText } from './workload/server-invocation.ts';
 import { fileName } from './workload/script-file.ts';
@@ -64,6 +64,8 @@ export interface ExplainedWorkload {
   /** False when a Deployment, StatefulSet, ReplicaSet or LeaderWorkerSet leaves spec.replicas unset (Kubernetes' default 1, or an autoscaler's count). */
   replicasStated: boolean;
   groupSize: number;
+  /** spec.replicas as written when it is no count (an unrendered `${REPLICAS}`). */
+  replicasUnread?: string;
   templates: ExplainedTemplate[];
   /** Checked as a model-server workload, or why not. */
   checked: boolean;
@@ -131,7 +133,7 @@ function explainContainer(
         : 'init'
       : best
           || other
-          || container.gpus > 0
+          || holdsAccelerators(container)
           || served
           || (servingContainer && servingContainer.index === container.index)
         ? template.role === 'worker'
@@ -145,6 +147,8 @@ function explainContainer(
     evidence.push(`image is ${other.name}'s, which has no drain profile (content/other-servers/${other.id}.yaml)`);
   if (container.gpus > 0)
     evidence.push(`requests ${container.gpus} ${container.accelerator}${container.gpus > 1 ? 's' : ''}`);
+  if (container.gpusUnread !== undefined)
+    evidence.push(`requests ${container.accelerator}s (a count of ${JSON.stringify(container.gpusUnread)}, not read)`);
   if (served) evidence.push(`listens on ${served.port}, which ${served.from} targets`);
   if (place === 'initContainers' && role === 'sidecar') evidence.push('restartPolicy: Always (a native sidecar)');
   return {
@@ -230,6 +234,12 @@ function explainInputs(
   return out;
 }
 
+/** spec.replicas as written when the workload states something that is no count. */
+function unreadReplicas(workload: Workload): string | undefined {
+  const raw = valueAt(workload.object.value, ['spec', 'replicas']);
+  return workload.replicasRead || raw === undefined || raw === null ? undefined : JSON.stringify(raw);
+}
+
 /** The workload model of a check. */
 export function explain(
   located: Located,
@@ -258,6 +268,7 @@ export function explain(
         || workload.kind === 'LLMInferenceService'
         || valueAt(workload.object.value, ['spec', 'replicas']) !== undefined,
       groupSize: workload.groupSize,
+      ...(unreadReplicas(workload) === undefined ? {} : { replicasUnread: unreadReplicas(workload) }),
       templates,
       ...(workload.unusedWorkers ? { unusedWorkers: workload.unusedWorkers.path.join('.') } : {}),
       checked: ctx !== undefined,
@@ -315,7 +326,7 @@ export function explanationText(e: Explanation): string {
   );
   for (const w of e.workloads) {
     lines.push(
-      `${w.object} (document ${w.document}): ${w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
+      `${w.object} (document ${w.document}): ${w.replicasUnread !== undefined ? `replicas ${w.replicasUnread} not read (a count a template fills in?)` : w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
     );
     if (w.bases)
       lines.push(

@@ -5,6 +5,7 @@ import { valueAt } from './read/path.ts';
 import { knows, report, type WorkloadContext } from './rules/context.ts';
 import { assumedBases, assumedText } from './workload/assumed.ts';
 import { poolSelects } from './workload/locate.ts';
+import { holdsAccelerators } from './workload/pod.ts';
 import { drainFlagAt } from '../facts/releases.ts';
 import { workloadRelease } from './rules/shared/drain-flag.ts';
 import type { Segment } from './read/path.ts';
@@ -110,7 +111,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       // Nor is a controller's own rollout (Argo's blue-green, KServe's, a serving operator's): whether one replica
       // leaves a gap depends on it.
       if (
-        ctx.containers.every((c) => c.gpus === 0)
+        !ctx.containers.some(holdsAccelerators)
         || ctx.workload.served !== undefined
         || ctx.workload.kind === 'LLMInferenceService'
       )

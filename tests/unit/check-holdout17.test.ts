@@ -110,3 +110,54 @@ test('a LeaderWorkerSet of size 1 (or unset, its default) makes no worker pod: i
     );
   }
 });
+
+/** A Deployment an envsubst step renders: its image, replicas and GPU count are placeholders; its hook is not. */
+const ENVSUBST = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  replicas: \${VLLM_REPLICAS}
+  selector:
+    matchLabels: {app: vllm}
+  template:
+    metadata:
+      labels: {app: vllm}
+    spec:
+      containers:
+        - name: vllm
+          image: \${VLLM_IMAGE}
+          ports: [{containerPort: 8000}]
+          lifecycle:
+            preStop:
+              exec: {command: ["sh", "-c", "sleep 5"]}
+          resources:
+            limits: {nvidia.com/gpu: "\${VLLM_GPU_COUNT}"}
+`;
+
+test('an accelerator count a template fills in still holds accelerators: the pod is checked, the count stays assumed', () => {
+  const result = checkManifest(ENVSUBST, {}, profiles);
+  assert.ok(result.ok);
+  const found = result.report.findings;
+  assert.ok(!found.some((f) => f.code === 'workload-skipped'), found.map((f) => f.code).join(', '));
+  assert.equal(result.report.workloads, 1);
+  // The 5 s hook ends before the assumed 30 s removal p99: a warning that names the assumption.
+  const short = found.find((f) => f.code === 'prestop-too-short');
+  assert.equal(short?.severity, 'warning');
+  assert.match(short?.message ?? '', /The preStop sleep ends 5s after deletion/);
+  const gpus = result.report.found.find((f) => f.flag === 'gpus-per-replica');
+  assert.equal(gpus, undefined, 'the GPU count is not read from a placeholder');
+  const surge = found.find((f) => f.code === 'surge-without-spare-gpus');
+  assert.match(surge?.message ?? '', /default 25% of the replicas, rounded up: at least 1\)/);
+  const explained = explainManifest(ENVSUBST, {}, profiles);
+  assert.ok(explained.ok);
+  const text = explanationText(explained.explanation);
+  assert.match(text, /: replicas "\$\{VLLM_REPLICAS\}" not read \(a count a template fills in\?\); checked with/);
+  assert.match(text, /\n {6}evidence: requests GPUs \(a count of "\$\{VLLM_GPU_COUNT\}", not read\)\n/);
+  // A count of "0" or an empty one is no accelerator: nothing to check on a CPU pod that names no server.
+  for (const none of ['"0"', '""']) {
+    const cpu = checkManifest(ENVSUBST.replace('"${VLLM_GPU_COUNT}"', none), {}, profiles);
+    assert.ok(cpu.ok);
+    assert.equal(cpu.report.workloads, 0, none);
+  }
+});

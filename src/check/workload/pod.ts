@@ -45,8 +45,10 @@ export interface Container {
   image: string;
   line: CommandLine;
   ports: { name?: string; containerPort: number }[];
-  /** Accelerators the container requests (GPUs or TPU chips); 0 when it requests none. */
+  /** Accelerators the container requests (GPUs or TPU chips); 0 when it requests none or their count is unread. */
   gpus: number;
+  /** An accelerator count as written when it is not a whole number (an unrendered `${GPUS}`): some, how many unknown. */
+  gpusUnread?: string;
   /** What those accelerators are, for messages. */
   accelerator: (typeof ACCELERATORS)[number]['word'];
 }
@@ -68,21 +70,28 @@ export function isAcceleratorResource(name: string): boolean {
   return ACCELERATORS.some((a) => a.name.test(name));
 }
 
-function acceleratorCount(container: Record<string, unknown>): {
-  count: number;
-  accelerator: Container['accelerator'];
-} {
+function acceleratorCount(container: Record<string, unknown>): Pick<Container, 'gpus' | 'accelerator' | 'gpusUnread'> {
   const resources = isRecord(container.resources) ? container.resources : {};
+  let unread: Pick<Container, 'gpus' | 'accelerator' | 'gpusUnread'> | undefined;
   for (const kind of ['limits', 'requests']) {
     const map = resources[kind];
     if (!isRecord(map)) continue;
     for (const [name, raw] of Object.entries(map)) {
       const accelerator = ACCELERATORS.find((a) => a.name.test(name));
+      if (!accelerator) continue;
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (accelerator && Number.isInteger(n) && n > 0) return { count: n, accelerator: accelerator.word };
+      if (Number.isInteger(n) && n > 0) return { gpus: n, accelerator: accelerator.word };
+      // A count a template fills in (a string that is no quantity): accelerators all the same, how many unknown.
+      if (typeof raw === 'string' && raw.trim() !== '' && !/^[\d.]+[a-zA-Z]*$/.test(raw.trim()))
+        unread ??= { gpus: 0, accelerator: accelerator.word, gpusUnread: raw };
     }
   }
-  return { count: 0, accelerator: 'GPU' };
+  return unread ?? { gpus: 0, accelerator: 'GPU' };
+}
+
+/** Whether a container requests accelerators, counted or not (a count a template fills in). */
+export function holdsAccelerators(container: Container): boolean {
+  return container.gpus > 0 || container.gpusUnread !== undefined;
 }
 
 /**
@@ -136,8 +145,7 @@ function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Co
             ? [{ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort }]
             : [],
         ),
-        gpus: acceleratorCount(value).count,
-        accelerator: acceleratorCount(value).accelerator,
+        ...acceleratorCount(value),
       },
     ];
   });

@@ -214,9 +214,11 @@ function modelName(identified: Identified): string | undefined {
 /** GPUs one replica holds: the serving pod's, plus its workers' for a LeaderWorkerSet group. */
 function gpusPerReplica(workload: Workload): number {
   const sum = (cs: Container[]) => cs.reduce((n, c) => n + c.gpus, 0);
-  const serving = sum(containersOf(workload.serving));
-  const workers = workload.workers ? sum(containersOf(workload.workers)) * (workload.groupSize - 1) : 0;
-  return serving + workers;
+  const serving = containersOf(workload.serving);
+  const workers = workload.workers ? containersOf(workload.workers) : [];
+  // A count a template fills in leaves the pod's total unknown: it stays an assumption.
+  if ([...serving, ...workers].some((c) => c.gpusUnread !== undefined)) return 0;
+  return sum(serving) + (workload.workers ? sum(workers) * (workload.groupSize - 1) : 0);
 }
 
 /** Read the drain inputs a workload (and the pool that selects it) states. */

@@ -6,7 +6,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { setEdit, type WorkloadContext } from '../context.ts';
 import { valueAt } from '../../read/path.ts';
-import { containersOf } from '../../workload/pod.ts';
+import { containersOf, holdsAccelerators } from '../../workload/pod.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -54,6 +54,6 @@ export const rule = defineRule({
 /** The worker's server container (the one with GPUs, else the first) when it has no preStop hook. */
 function hooklessWorker({ workload }: WorkloadContext) {
   const containers = workload.workers ? containersOf(workload.workers) : [];
-  const worker = containers.find((c) => c.gpus > 0) ?? containers[0];
+  const worker = containers.find(holdsAccelerators) ?? containers[0];
   return worker && valueAt(worker.value, ['lifecycle', 'preStop']) === undefined ? worker : undefined;
 }

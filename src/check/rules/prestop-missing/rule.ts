@@ -1,7 +1,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { isServerImage } from '../../../facts/releases.ts';
 import { servedPort, servingPorts } from '../../workload/serving-ports.ts';
-import { containersOf, readPreStop, sidecarsOf, type Container } from '../../workload/pod.ts';
+import { containersOf, holdsAccelerators, readPreStop, sidecarsOf, type Container } from '../../workload/pod.ts';
 import { findInvocation } from '../../workload/server-invocation.ts';
 import type { WorkloadContext } from '../context.ts';
 import { plannedHook } from '../shared/prestop.ts';
@@ -24,6 +24,7 @@ function servesToo(ctx: WorkloadContext, c: Container): { why: string; beside?: 
   });
   if (server) return { why: `it runs ${server.name}` };
   if (c.gpus > 0) return { why: `it holds ${c.gpus} ${c.accelerator}${c.gpus > 1 ? 's' : ''}` };
+  if (holdsAccelerators(c)) return { why: `it holds ${c.accelerator}s` };
   const ports = servingPorts(located, ctx.workload);
   const port = servedPort(c, ports);
   if (!port) return undefined;

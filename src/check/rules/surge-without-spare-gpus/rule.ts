@@ -1,5 +1,6 @@
 import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';
+import { holdsAccelerators } from '../../workload/pod.ts';
 
 export const rule = defineRule({
   code: 'surge-without-spare-gpus',
@@ -19,11 +20,11 @@ export const rule = defineRule({
     if (surge === undefined || unavailable === undefined) return [];
     if (surge === 0 && unavailable === 0) unavailable = 1; // Kubernetes' own rule when both resolve to 0.
     // A pod that requests no accelerator needs none to surge: the spare-GPU rule does not apply.
-    const accelerator = ctx.containers.find((c) => c.gpus > 0)?.accelerator;
+    const accelerator = ctx.containers.find(holdsAccelerators)?.accelerator;
     if (surge === 0 || plan.strategy.maxSurge !== 0 || !accelerator) return [];
     const defaulted =
       surgeRaw === undefined
-        ? ` (unset: Kubernetes\u2019 default ${shape.surgeDefault} of ${workload.replicas} replica${workload.replicas === 1 ? '' : 's'})`
+        ? ` (unset: Kubernetes\u2019 default ${shape.surgeDefault} of ${workload.replicasRead ? `${workload.replicas} replica${workload.replicas === 1 ? '' : 's'}` : 'the replicas, rounded up: at least 1'})`
         : '';
     const needs = `starts an extra pod that needs ${inputs.gpusPerReplica} ${accelerator}${inputs.gpusPerReplica === 1 ? '' : 's'} while ${inputs.spareGpus} ${inputs.spareGpus === 1 ? 'is' : 'are'} spare`;
     return [
