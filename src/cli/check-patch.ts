@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { complexKeyLines, kustomizePatch } from '../check/fix/kustomize-patch.ts';
+import { kustomizePatch, unbuildable } from '../check/fix/kustomize-patch.ts';
 import { readManifest, type Manifest } from '../check/read/read-manifest.ts';
 import { joinFiles } from '../emit/files.ts';
 import { UsageError } from './args.ts';
@@ -25,12 +25,8 @@ export function writePatch(file: string, outDir: string | undefined, manifest: M
     writeOutput('stderr', `hitless check: no fix to write for ${file}: the patch would change nothing\n`);
     return;
   }
-  const complex = complexKeyLines(manifest);
-  if (complex.length > 0)
-    writeOutput(
-      'stderr',
-      `hitless check: kustomize cannot read ${file} as written: line ${complex[0]} has a mapping as a key (an unrendered template such as {{NAME}}?). Render it first and list the rendered file under the kustomization's resources.\n`,
-    );
+  const problem = unbuildable(manifest, file);
+  if (problem) writeOutput('stderr', `hitless check: ${problem}\n`);
   if (outDir === undefined) {
     writeOutput('stdout', joinFiles(files));
     return;

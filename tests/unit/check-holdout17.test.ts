@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,4 +160,48 @@ test('an accelerator count a template fills in still holds accelerators: the pod
     assert.ok(cpu.ok);
     assert.equal(cpu.report.workloads, 0, none);
   }
+});
+
+test('a patch over a file with a document refused unread says so on stderr and atop the kustomization', () => {
+  const dir = mkdtempSync(join(tmp, 'refused-'));
+  // A Deployment the checker fixes, then a Service whose flow sequence is never closed (not valid YAML).
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: m}
+  template:
+    metadata:
+      labels: {app: m}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.23.0
+          command: ["vllm", "serve", "m"]
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  const service = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: m\nspec:\n  ports: [{port: 8000}\n';
+  writeFileSync(join(dir, 'app.yaml'), `${deployment}---\n${service}`);
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'check', 'app.yaml', '--no-config', '--format', 'patch', '--out-dir', '.'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(r.status, 1, r.stderr);
+  // 17 lines of the Deployment, the '---' on 18, the Service on 19 to 24: the parser finds the `]` missing at the end,
+  // line 25, column 1.
+  const said =
+    /document 2 of app\.yaml \(line 25\) was refused unread, so it was neither checked nor fixed, and kustomize builds the whole file: Not valid YAML at line 25, column 1: .* Correct it first, then check the file again\./;
+  assert.match(r.stderr, new RegExp(`^hitless check: ${said.source}\\n$`));
+  const kustomization = readFileSync(join(dir, 'kustomization.yaml'), 'utf8');
+  assert.match(
+    kustomization,
+    new RegExp(`^# Made by hitless check --format patch from app\\.yaml\\.\\n# ${said.source}\\n`),
+  );
 });

@@ -83,7 +83,7 @@ function groupVersion(apiVersion: string): { group?: string; version: string } {
  * Lines where a mapping or a list is a key (`{{HF_TOKEN}}: x`, an unrendered template): valid YAML, which kustomize
  * (and kubectl) cannot read, so a kustomization over the file fails however right its patches are.
  */
-export function complexKeyLines(manifest: Manifest): number[] {
+function complexKeyLines(manifest: Manifest): number[] {
   const lines: number[] = [];
   for (const doc of manifest.documents)
     visit(doc, {
@@ -93,6 +93,25 @@ export function complexKeyLines(manifest: Manifest): number[] {
       },
     });
   return lines;
+}
+
+/**
+ * What in `file` a kustomization over it meets first that it cannot build as the reader means it: a mapping as a key
+ * (kustomize cannot read the file), or a document the checker refused unread (not valid YAML, a repeated key), which
+ * was neither checked nor fixed though kustomize builds the whole file. One sentence, or undefined.
+ */
+export function unbuildable(manifest: Manifest, file: string): string | undefined {
+  const problems = [
+    ...complexKeyLines(manifest).map((line) => ({
+      line,
+      text: `kustomize cannot read ${file} as written: line ${line} has a mapping as a key (an unrendered template such as {{NAME}}?). Render it first and list the rendered file under the kustomization's resources.`,
+    })),
+    ...(manifest.refused ?? []).map((r) => ({
+      line: r.line,
+      text: `document ${r.document + 1} of ${file} (line ${r.line}) was refused unread, so it was neither checked nor fixed, and kustomize builds the whole file: ${r.message.replace(/\s+/g, ' ')} Correct it first, then check the file again.`,
+    })),
+  ];
+  return problems.sort((a, b) => a.line - b.line)[0]?.text;
 }
 
 /**
@@ -140,6 +159,7 @@ export function kustomizePatch(
     });
   }
   if (patches.length === 0 && added.length === 0) return undefined;
+  const problem = unbuildable(original, resources[0]);
   const addedFile = 'hitless-added.yaml';
   if (added.length > 0)
     files.push({
@@ -159,14 +179,7 @@ export function kustomizePatch(
       purpose: 'Builds your manifests with the fixes: kubectl kustomize . (or kustomize build .).',
       text:
         `# Made by hitless check --format patch from ${resources.join(', ')}.\n`
-        + complexKeyLines(original)
-          .slice(0, 1)
-          .map(
-            (line) =>
-              `# kustomize cannot read ${resources[0]} as written: line ${line} has a mapping as a key (an unrendered template?).\n`
-              + '# Render it first, and list the rendered file under resources instead.\n',
-          )
-          .join('')
+        + (problem ? `# ${problem}\n` : '')
         + stringify(kustomization, { lineWidth: 0 }),
     },
     ...files,
