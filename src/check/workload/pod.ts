@@ -2,7 +2,7 @@
  * Read the drain-relevant parts of a pod template: containers, grace period, preStop hook, probes,
  * ports and GPUs. Absent fields read as Kubernetes' defaults; present but malformed ones are reported.
  */
-import { commandLineOf, keepsAlive, type CommandLine } from './command-line.ts';
+import { commandLineOf, keepsAlive, SHELLS, type CommandLine } from './command-line.ts';
 import { parseScript } from './shell/parse-script.ts';
 import { scriptFileOf } from './script-file.ts';
 import type { PodTemplate } from './locate.ts';
@@ -68,10 +68,7 @@ export function isAcceleratorResource(name: string): boolean {
   return ACCELERATORS.some((a) => a.name.test(name));
 }
 
-function acceleratorCount(container: Record<string, unknown>): {
-  count: number;
-  accelerator: Container['accelerator'];
-} {
+function acceleratorsOf(container: Record<string, unknown>): Pick<Container, 'gpus' | 'accelerator'> {
   const resources = isRecord(container.resources) ? container.resources : {};
   for (const kind of ['limits', 'requests']) {
     const map = resources[kind];
@@ -79,10 +76,10 @@ function acceleratorCount(container: Record<string, unknown>): {
     for (const [name, raw] of Object.entries(map)) {
       const accelerator = ACCELERATORS.find((a) => a.name.test(name));
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (accelerator && Number.isInteger(n) && n > 0) return { count: n, accelerator: accelerator.word };
+      if (accelerator && Number.isInteger(n) && n > 0) return { gpus: n, accelerator: accelerator.word };
     }
   }
-  return { count: 0, accelerator: 'GPU' };
+  return { gpus: 0, accelerator: 'GPU' };
 }
 
 /**
@@ -136,8 +133,7 @@ function listed(template: PodTemplate, key: 'containers' | 'initContainers'): Co
             ? [{ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort }]
             : [],
         ),
-        gpus: acceleratorCount(value).count,
-        accelerator: acceleratorCount(value).accelerator,
+        ...acceleratorsOf(value),
       },
     ];
   });
@@ -154,7 +150,6 @@ export type PreStop =
   | { kind: 'other'; how: string; path: Segment[] };
 
 const SLEEP_BINARY = /^(\/usr)?(\/bin\/)?sleep$/;
-const SHELL = /(^|\/)(sh|bash|dash|ash|zsh)$/;
 
 /** Read the preStop hook: a sleep action, an exec that sleeps, or something the checker cannot time. */
 export function readPreStop(container: Container): PreStop {
@@ -179,7 +174,7 @@ export function readPreStop(container: Container): PreStop {
           end: next.replace(/s$/, '').length,
         };
       }
-      if (i >= 2 && SHELL.test(command[0]) && /^-[a-z]*c[a-z]*$/.test(command[i - 1])) {
+      if (i >= 2 && SHELLS.test(command[0]) && /^-[a-z]*c[a-z]*$/.test(command[i - 1])) {
         // A script: a plain sleep only when sleeping is all it does; a script that also polls or waits is not timed.
         const parsed = parseScript(command[i]);
         if (!parsed.ok) break;
