@@ -240,16 +240,15 @@ export function findSettings(
   if (model && !/^[./~]/.test(model)) add('model', model, at([...container.path, 'args']));
   add('name', object.name, at(['metadata', 'name']));
   add('namespace', object.namespace, at(['metadata', 'namespace']));
+  const args = identified?.invocation.found ? serverArgs(identified.invocation) : [];
   // The server's own --port says where it listens; a declared port may be another (a KV side channel, metrics).
-  const invocation = identified?.invocation;
-  const portFlag = identified && invocation?.found ? flagFor(identified.profile, '{port}') : undefined;
-  const listen = portFlag && invocation?.found ? findFlag(serverArgs(invocation), portFlag)?.value : undefined;
+  const portFlag = identified?.invocation.found ? flagFor(identified.profile, '{port}') : undefined;
+  const listen = portFlag ? findFlag(args, portFlag)?.value : undefined;
   const port = servingPort(container);
   if (listen !== undefined && /^[1-9]\d{0,4}$/.test(listen))
     add('port', listen, `${at([...container.path, 'args'])} ${portFlag}`);
   else if (port) add('port', port.containerPort, at([...container.path, 'ports']));
   // A server spread over several pods (`--nnodes 2 --node-rank $RANK`) is one replica of that many pods.
-  const args = identified?.invocation.found ? serverArgs(identified.invocation) : [];
   const nnodesValue = findFlag(args, '--nnodes')?.value;
   const nnodes =
     workload.kind !== 'LeaderWorkerSet' && nnodesValue && /^[1-9]\d{0,2}$/.test(nnodesValue) ? Number(nnodesValue) : 1;
