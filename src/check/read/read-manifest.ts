@@ -71,20 +71,13 @@ function yamlProblem(
 ): InputProblem {
   const first = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   const place = error.linePos?.[0];
-  if (error.code === 'RESOURCE_EXHAUSTION') {
-    return {
-      message: `The YAML nests too deeply for the parser (more than ${MAX_NESTING_DEPTH} levels are refused).`,
-      line: place?.line,
-      column: place?.col,
-    };
-  }
   const hint = /\{\{|\{%/.test(text) ? TEMPLATE_HINT : '';
   const at = place ? ` at line ${place.line}, column ${place.col}` : '';
-  return {
-    message: `Not valid YAML${at}: ${first}.${hint}`.replace(/\.\./, '.'),
-    line: place?.line,
-    column: place?.col,
-  };
+  const message =
+    error.code === 'RESOURCE_EXHAUSTION'
+      ? `The YAML nests too deeply for the parser (more than ${MAX_NESTING_DEPTH} levels are refused).`
+      : `Not valid YAML${at}: ${first}.${hint}`.replace(/\.\./, '.');
+  return { message, line: place?.line, column: place?.col };
 }
 
 /**

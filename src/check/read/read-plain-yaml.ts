@@ -104,32 +104,28 @@ function readFlow(
   while (line[at] === ' ') at++;
   const c = line[at];
   if (c === '{' || c === '[') {
-    const isMap = c === '{';
-    const close = isMap ? '}' : ']';
-    const map: Record<string, unknown> = isMap ? {} : (undefined as never);
-    const list: unknown[] = isMap ? (undefined as never) : [];
-    const lines = linesOf(sink, isMap ? map : list);
+    const collection: Record<string, unknown> | unknown[] = c === '{' ? {} : [];
+    const close = c === '{' ? '}' : ']';
+    const lines = linesOf(sink, collection);
     at++;
     while (line[at] === ' ') at++;
-    if (line[at] === close) return [isMap ? map : list, at + 1];
+    if (line[at] === close) return [collection, at + 1];
     for (;;) {
       while (line[at] === ' ') at++;
-      if (isMap) {
+      let key: string | undefined;
+      if (!Array.isArray(collection)) {
         FLOW_KEY.lastIndex = at;
-        const key = FLOW_KEY.exec(line)?.[0];
+        key = FLOW_KEY.exec(line)?.[0];
         if (key === undefined || line[at + key.length] !== ':' || line[at + key.length + 1] !== ' ') throw UNREAD;
-        const [value, end] = readFlow(line, at + key.length + 2, depth + 1, sink, lineNo);
-        setKey(map, checkKey(key), value);
-        lines?.push(lineNo);
-        at = end;
-      } else {
-        const [value, end] = readFlow(line, at, depth + 1, sink, lineNo);
-        list.push(value);
-        lines?.push(lineNo);
-        at = end;
+        at += key.length + 2;
       }
+      const [value, end] = readFlow(line, at, depth + 1, sink, lineNo);
+      if (Array.isArray(collection)) collection.push(value);
+      else setKey(collection, checkKey(key!), value);
+      lines?.push(lineNo);
+      at = end;
       while (line[at] === ' ') at++;
-      if (line[at] === close) return [isMap ? map : list, at + 1];
+      if (line[at] === close) return [collection, at + 1];
       if (line[at] !== ',') throw UNREAD;
       at++;
     }

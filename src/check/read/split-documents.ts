@@ -38,12 +38,11 @@ export function pieceAt(count: number, at: number, startOf: (i: number) => numbe
 }
 
 /**
- * The parts of `text`, which starts on line `firstLine` of the input. Comments and directives before the first
- * `---` stay with the document that follows them, as YAML reads them. The whole text given at once to
- * `documentSplitter`.
+ * The parts of `text`. Comments and directives before the first `---` stay with the document that follows them, as
+ * YAML reads them. The whole text given at once to `documentSplitter`.
  */
-export function splitDocuments(text: string, firstLine = 1): Part[] {
-  const splitter = documentSplitter(firstLine);
+export function splitDocuments(text: string): Part[] {
+  const splitter = documentSplitter();
   return [...splitter.push(text), ...splitter.end()];
 }
 

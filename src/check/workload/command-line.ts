@@ -137,9 +137,8 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
   const items = (list: Token['list'], texts: string[] = []): Token[] =>
     texts.map((text, index) => {
       const e = expand(text, values);
-      if (!e.changed && e.known)
-        return { text, list, index, start: 0, end: text.length, literal: true, editable: true };
-      const references = referencesIn(text);
+      const editable = !e.changed && e.known;
+      const references = editable ? [] : referencesIn(text);
       return {
         text: e.known ? e.text : text,
         list,
@@ -147,7 +146,7 @@ export function commandLineOf(container: Record<string, unknown>): CommandLine {
         start: 0,
         end: text.length,
         literal: e.known,
-        editable: false,
+        editable,
         ...(references.length > 0 ? { references } : {}),
       };
     });

@@ -92,10 +92,9 @@ export function expand(item: string, values: EnvValues): Expanded {
     } else {
       pieces.push([text.length, text.length + value.length, dollar, close + 1]);
       text += value;
-      runs.push([text.length, close + 1]);
     }
     i = close + 1;
-    if (value === undefined) runs.push([text.length, i]);
+    runs.push([text.length, i]);
   }
   const changed = text !== item;
   const toSource = (offset: number): number | undefined => {

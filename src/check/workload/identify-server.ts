@@ -21,14 +21,14 @@ export interface Identified {
 
 /**
  * Score how strongly a container runs a profile's server. Only the server's own invocation or the image
- * repository identify it; the engine-type label and the drain flag add weight to that evidence but never
- * identify a server alone (simulators and mocks carry the label).
+ * repository identify it (`core` counts those); the engine-type label and the drain flag add weight to that
+ * evidence but never identify a server alone (simulators and mocks carry the label).
  */
 function score(
   profile: ModelServerProfile,
   container: Container,
   labels: Record<string, string>,
-): { points: number; evidence: string[]; invocation: Invocation } {
+): { points: number; core: number; evidence: string[]; invocation: Invocation } {
   let points = 0;
   const evidence: string[] = [];
   const add = (n: number, why: string) => {
@@ -42,16 +42,12 @@ function score(
   // image) makes the image say nothing of what runs.
   if (imageIsServer && imageStillRuns(container.line, profile, invocation))
     add(4, `image ${imageRepository(container.image)}`);
-  if (points === 0) return { points, evidence, invocation };
+  const core = points;
+  if (points === 0) return { points, core, evidence, invocation };
   if (labels[ENGINE_TYPE_LABEL] === profile.engineType) add(1, `label ${ENGINE_TYPE_LABEL}: ${profile.engineType}`);
   if (profile.drain.flag && invocation.found && findFlag(serverArgs(invocation), profile.drain.flag))
     add(1, `flag ${profile.drain.flag}`);
-  return { points, evidence, invocation };
-}
-
-/** The points of evidence that only add weight (the engine-type label, the drain flag): 1 each. */
-function extras(evidence: string[]): number {
-  return evidence.filter((e) => e.startsWith('label ') || e.startsWith('flag ')).length;
+  return { points, core, evidence, invocation };
 }
 
 /** The model server a pod template runs, or `undefined` when no container looks like a known one. */
@@ -63,11 +59,10 @@ export function identifyServer(
   let best: (Identified & { points: number; core: number }) | undefined;
   for (const container of containers) {
     for (const profile of profiles.modelServers) {
-      const { points, evidence, invocation } = score(profile, container, template.labels);
+      const { points, core, evidence, invocation } = score(profile, container, template.labels);
       // The container holding the most accelerators is the pod's server; among equals, the one whose command and
       // image say so more, then the first. The label and the drain flag only choose between profiles for one
       // container: a fix that adds the flag to a second server container must not make that one the first.
-      const core = points - extras(evidence);
       const better =
         !best
         || container.gpus > best.container.gpus

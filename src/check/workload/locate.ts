@@ -178,6 +178,11 @@ function templateAt(object: ManifestObject, role: PodTemplate['role'], path: Seg
   };
 }
 
+/** A template that is the pod spec itself (a PodSpec at `path`, not a PodTemplateSpec): no labels of its own. */
+function podSpecTemplate(role: PodTemplate['role'], path: Segment[], spec: unknown): PodTemplate | undefined {
+  return isRecord(spec) ? { role, path, specPath: path, labels: {}, spec } : undefined;
+}
+
 /** A pod spec with another laid over it: containers of the same name as one (the later's fields win), the rest by key. */
 function overPodSpec(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...base, ...over };
@@ -233,19 +238,9 @@ function llmInferenceServiceFrom(
     }
     return spec;
   };
-  const spec = layered(['spec', 'template']);
-  if (!spec) return undefined;
-  const serving: PodTemplate = {
-    role: 'pod',
-    path: ['spec', 'template'],
-    specPath: ['spec', 'template'],
-    labels: {},
-    spec,
-  };
-  const worker = layered(['spec', 'worker']);
-  const workers: PodTemplate | undefined = worker
-    ? { role: 'worker', path: ['spec', 'worker'], specPath: ['spec', 'worker'], labels: {}, spec: worker }
-    : undefined;
+  const serving = podSpecTemplate('pod', ['spec', 'template'], layered(['spec', 'template']));
+  if (!serving) return undefined;
+  const workers = podSpecTemplate('worker', ['spec', 'worker'], layered(['spec', 'worker']));
   let rawReplicas: unknown;
   for (const layer of [...found, object]) rawReplicas = valueAt(layer.value, ['spec', 'replicas']) ?? rawReplicas;
   const replicas = wholeNumber(rawReplicas, 1);
@@ -263,9 +258,9 @@ function servedTemplate(
   path: Segment[],
   shape: 'PodTemplateSpec' | 'PodSpec',
 ): PodTemplate | undefined {
-  if (shape === 'PodTemplateSpec') return templateAt(object, role, path);
-  const spec = valueAt(object.value, path);
-  return isRecord(spec) ? { role, path, specPath: path, labels: {}, spec } : undefined;
+  return shape === 'PodTemplateSpec'
+    ? templateAt(object, role, path)
+    : podSpecTemplate(role, path, valueAt(object.value, path));
 }
 
 /**
@@ -333,7 +328,7 @@ function wholeNumber(value: unknown, fallback: number): number {
 }
 
 function workloadFrom(object: ManifestObject): Workload | undefined {
-  const kind = object.kind as Workload['kind'];
+  const { kind } = object;
   const rawReplicas = valueAt(object.value, ['spec', 'replicas']);
   const replicas = wholeNumber(rawReplicas, 1);
   const replicasRead =
@@ -366,7 +361,7 @@ function workloadFrom(object: ManifestObject): Workload | undefined {
     };
   }
   // A Pod is its own template (`kubectl get pod -o yaml` gives one, as the controller rendered it).
-  const serving = kind === 'Pod' ? templateAt(object, 'pod', []) : templateAt(object, 'pod', ['spec', 'template']);
+  const serving = templateAt(object, 'pod', kind === 'Pod' ? [] : ['spec', 'template']);
   if (!serving) return undefined;
   // A Job's pods are not replicas behind one Service: it is read as one pod.
   return kind === 'Job' || kind === 'Pod'

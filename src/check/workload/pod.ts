@@ -2,7 +2,7 @@
  * Read the drain-relevant parts of a pod template: containers, grace period, preStop hook, probes,
  * ports and GPUs. Absent fields read as Kubernetes' defaults; present but malformed ones are reported.
  */
-import { commandLineOf, keepsAlive, type CommandLine } from './command-line.ts';
+import { commandLineOf, keepsAlive, SHELLS, type CommandLine } from './command-line.ts';
 import { parseScript } from './shell/parse-script.ts';
 import { scriptFileOf } from './script-file.ts';
 import type { PodTemplate } from './locate.ts';
@@ -162,7 +162,6 @@ export type PreStop =
   | { kind: 'other'; how: string; path: Segment[] };
 
 const SLEEP_BINARY = /^(\/usr)?(\/bin\/)?sleep$/;
-const SHELL = /(^|\/)(sh|bash|dash|ash|zsh)$/;
 
 /** Read the preStop hook: a sleep action, an exec that sleeps, or something the checker cannot time. */
 export function readPreStop(container: Container): PreStop {
@@ -187,7 +186,7 @@ export function readPreStop(container: Container): PreStop {
           end: next.replace(/s$/, '').length,
         };
       }
-      if (i >= 2 && SHELL.test(command[0]) && /^-[a-z]*c[a-z]*$/.test(command[i - 1])) {
+      if (i >= 2 && SHELLS.test(command[0]) && /^-[a-z]*c[a-z]*$/.test(command[i - 1])) {
         // A script: a plain sleep only when sleeping is all it does; a script that also polls or waits is not timed.
         const parsed = parseScript(command[i]);
         if (!parsed.ok) break;

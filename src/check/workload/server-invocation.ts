@@ -183,9 +183,7 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
   const own = inCommandLine(line, points);
   if (own.found || !line.file?.parsed.ok) return own;
   // The command runs a script file from a ConfigMap of the input: the server may start there.
-  const { file } = line;
-  const calls = file.parsed.ok ? file.parsed.calls : [];
-  const matches = calls.filter((call) => serverArgsStart(fileTokens(call), points) !== -1);
+  const matches = line.file.parsed.calls.filter((call) => serverArgsStart(fileTokens(call), points) !== -1);
   if (matches.length !== 1) return own;
   const words = fileTokens(matches[0]);
   return { found: true, words, argsFrom: serverArgsStart(words, points), how: 'file', call: matches[0] };

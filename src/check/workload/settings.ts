@@ -50,12 +50,12 @@ export function headerSettings(
   const match = GENERATOR_HEADER.exec(text);
   if (!match) return {};
   const line = text.slice(0, match.index).split('\n').length;
-  const from = `the generator\u2019s header comment (line ${line})`;
+  const from = (at: number) => `the generator\u2019s header comment (line ${at})`;
   const gateway = profiles.gateways.some((g) => g.id === match[1])
-    ? { flag: 'gateway', value: match[1], from }
+    ? { flag: 'gateway', value: match[1], from: from(line) }
     : undefined;
   const modelServer = profiles.modelServers.some((m) => m.id === match[2])
-    ? { flag: 'model-server', value: match[2], from }
+    ? { flag: 'model-server', value: match[2], from: from(line) }
     : undefined;
   const next = text
     .slice(match.index + match[0].length)
@@ -65,13 +65,12 @@ export function headerSettings(
   if (!listed) return { gateway, modelServer };
   const inputs: FoundSetting[] = [];
   const words = (listed[1] ?? '').split(/[ \t]+/).filter(Boolean);
-  const inputsFrom = `the generator\u2019s header comment (line ${line + 1})`;
   for (let i = 0; i < words.length; i++) {
     const flag = words[i].startsWith('--') ? words[i].slice(2) : undefined;
     if (!flag) continue;
     const value = words[i + 1] !== undefined && !words[i + 1].startsWith('--') ? words[++i] : 'true';
     if (CHECK_SETTING_FLAGS.includes(flag) && flag !== 'gateway' && flag !== 'model-server')
-      inputs.push({ flag, value, from: inputsFrom });
+      inputs.push({ flag, value, from: from(line + 1) });
   }
   return { gateway, modelServer, inputs };
 }
@@ -243,16 +242,15 @@ export function findSettings(
   if (model && !/^[./~]/.test(model)) add('model', model, at([...container.path, 'args']));
   add('name', object.name, at(['metadata', 'name']));
   add('namespace', object.namespace, at(['metadata', 'namespace']));
+  const args = identified?.invocation.found ? serverArgs(identified.invocation) : [];
   // The server's own --port says where it listens; a declared port may be another (a KV side channel, metrics).
-  const invocation = identified?.invocation;
-  const portFlag = identified && invocation?.found ? flagFor(identified.profile, '{port}') : undefined;
-  const listen = portFlag && invocation?.found ? findFlag(serverArgs(invocation), portFlag)?.value : undefined;
+  const portFlag = identified?.invocation.found ? flagFor(identified.profile, '{port}') : undefined;
+  const listen = portFlag ? findFlag(args, portFlag)?.value : undefined;
   const port = servingPort(container);
   if (listen !== undefined && /^[1-9]\d{0,4}$/.test(listen))
     add('port', listen, `${at([...container.path, 'args'])} ${portFlag}`);
   else if (port) add('port', port.containerPort, at([...container.path, 'ports']));
   // A server spread over several pods (`--nnodes 2 --node-rank $RANK`) is one replica of that many pods.
-  const args = identified?.invocation.found ? serverArgs(identified.invocation) : [];
   const nnodesValue = findFlag(args, '--nnodes')?.value;
   const nnodes =
     workload.kind !== 'LeaderWorkerSet' && nnodesValue && /^[1-9]\d{0,2}$/.test(nnodesValue) ? Number(nnodesValue) : 1;
@@ -277,18 +275,13 @@ export function findSettings(
   if (limits[0] && typeof outputDefault === 'number' && Number(limits[0][1]) < outputDefault) {
     add('max-output-tokens', limits[0][1], `${at([...container.path, 'args'])} ${limits[0][0]}`);
   }
-  const readiness = readProbe(container, 'readinessProbe');
-  if (readiness) {
-    add('readiness-period-seconds', readiness.periodSeconds, at(readiness.path));
-    add('readiness-failure-threshold', readiness.failureThreshold, at(readiness.path));
+  for (const kind of ['readiness', 'liveness', 'startup'] as const) {
+    const probe = readProbe(container, `${kind}Probe`);
+    if (!probe) continue;
+    add(`${kind}-period-seconds`, probe.periodSeconds, at(probe.path));
+    // No input takes the startup probe's failure threshold.
+    if (kind !== 'startup') add(`${kind}-failure-threshold`, probe.failureThreshold, at(probe.path));
   }
-  const liveness = readProbe(container, 'livenessProbe');
-  if (liveness) {
-    add('liveness-period-seconds', liveness.periodSeconds, at(liveness.path));
-    add('liveness-failure-threshold', liveness.failureThreshold, at(liveness.path));
-  }
-  const startup = readProbe(container, 'startupProbe');
-  if (startup) add('startup-period-seconds', startup.periodSeconds, at(startup.path));
   const ref = pool && valueAt(pool.object.value, ['spec', 'endpointPickerRef']);
   if (pool && isRecord(ref)) {
     const at = `${pool.object.kind}/${pool.object.name} spec.endpointPickerRef`;

@@ -42,16 +42,9 @@ export interface Targets {
 }
 
 function preStopSeconds(preStop: PreStop): number | undefined {
-  switch (preStop.kind) {
-    case 'none':
-      return 0;
-    case 'sleep':
-      return preStop.seconds.state === 'set' ? preStop.seconds.value : undefined;
-    case 'exec-sleep':
-      return preStop.seconds;
-    default:
-      return undefined;
-  }
+  if (preStop.kind === 'none') return 0;
+  if (preStop.kind === 'exec-sleep') return preStop.seconds;
+  return preStop.kind === 'sleep' && preStop.seconds.state === 'set' ? preStop.seconds.value : undefined;
 }
 
 /** Work out the current and target drain values of a workload's model-server container. */

@@ -64,6 +64,11 @@ export type Command =
 
 class ShellSyntaxError extends Error {}
 
+/** A statement as its command is read: not negated, not in the background (the caller sets those). */
+function statementOf(start: number, end: number, redirects: string[], command: Command): Statement {
+  return { start, end, negated: false, background: false, redirects, command };
+}
+
 const BLANK = /[ \t]/;
 /** Characters that end an unquoted word. */
 const META = /[ \t\n|&;()<>]/;
@@ -189,16 +194,37 @@ class Parser {
 
   /** Statements until a reserved word `stop` accepts, `)`, a `case` terminator or the end. */
   private list(stop: (word: string) => boolean): Statement[] {
-    this.enter();
+    return this.nested(() => this.statements(stop));
+  }
+
+  /** Read something that nests, one level deeper. */
+  private nested<T>(read: () => T): T {
+    if (++this.depth > MAX_DEPTH) this.fail(`the script nests lists more than ${MAX_DEPTH} deep`);
     try {
-      return this.statements(stop);
+      return read();
     } finally {
       this.depth--;
     }
   }
 
-  private enter(): void {
-    if (++this.depth > MAX_DEPTH) this.fail(`the script nests lists more than ${MAX_DEPTH} deep`);
+  /** Statements up to the reserved word that closes them, and that word. */
+  private listUntil(word: string): Statement[] {
+    const body = this.list((w) => w === word);
+    this.expectReserved(word);
+    return body;
+  }
+
+  /** Statements up to `)`, after an opening `open` characters long (`(`, `$(`, `<(`). */
+  private parenthesized(open: number): Statement[] {
+    this.i += open;
+    const body = this.list(() => false);
+    this.linebreaks();
+    if (this.text[this.i] !== ')')
+      this.fail(
+        `reached ${this.i >= this.text.length ? 'EOF' : `\`${this.text[this.i]}\``} without matching \`(\` with \`)\``,
+      );
+    this.i++;
+    return body;
   }
 
   private statements(stop: (word: string) => boolean): Statement[] {
@@ -264,14 +290,7 @@ class Parser {
   }
 
   private binary(op: '&&' | '||' | '|' | '|&', left: Statement, right: Statement): Statement {
-    return {
-      start: left.start,
-      end: right.end,
-      negated: false,
-      background: false,
-      redirects: [],
-      command: { kind: 'binary', op, left, right },
-    };
+    return statementOf(left.start, right.end, [], { kind: 'binary', op, left, right });
   }
 
   /** A command with its redirections, as a statement. */
@@ -279,38 +298,25 @@ class Parser {
     this.blanks();
     const start = this.i;
     const redirects: string[] = [];
-    const statement = (command: Command): Statement => {
-      const end = this.trailingRedirects(redirects);
-      return { start, end, negated: false, background: false, redirects, command };
-    };
+    const statement = (command: Command) => statementOf(start, this.trailingRedirects(redirects), redirects, command);
     const word = this.reserved();
     if (word === '{') {
       this.i++;
-      const body = this.list((w) => w === '}');
-      this.expectReserved('}');
-      return statement({ kind: 'group', bodies: [body] });
+      return statement({ kind: 'group', bodies: [this.listUntil('}')] });
     }
     if (this.at('((')) {
       this.arithmetic(2);
       return statement({ kind: 'hidden' });
     }
-    if (this.at('(')) {
-      this.i++;
-      const body = this.list(() => false);
-      this.close(')');
-      return statement({ kind: 'group', bodies: [body], subshell: true });
-    }
+    if (this.at('(')) return statement({ kind: 'group', bodies: [this.parenthesized(1)], subshell: true });
     switch (word) {
       case 'if':
         return statement(this.ifClause());
       case 'while':
       case 'until': {
         this.i += word.length;
-        const condition = this.list((w) => w === 'do');
-        this.expectReserved('do');
-        const body = this.list((w) => w === 'done');
-        this.expectReserved('done');
-        return statement({ kind: 'group', bodies: [condition, body] });
+        const condition = this.listUntil('do');
+        return statement({ kind: 'group', bodies: [condition, this.listUntil('done')] });
       }
       case 'for':
       case 'select':
@@ -357,15 +363,6 @@ class Parser {
     }
   }
 
-  private close(char: ')'): void {
-    this.linebreaks();
-    if (this.text[this.i] !== char)
-      this.fail(
-        `reached ${this.i >= this.text.length ? 'EOF' : `\`${this.text[this.i]}\``} without matching \`(\` with \`)\``,
-      );
-    this.i++;
-  }
-
   private emptyParens(): void {
     this.i++;
     this.blanks();
@@ -384,8 +381,7 @@ class Parser {
     const bodies: Statement[][] = [];
     this.i += 2;
     for (;;) {
-      bodies.push(this.list((w) => w === 'then'));
-      this.expectReserved('then');
+      bodies.push(this.listUntil('then'));
       bodies.push(this.list((w) => w === 'elif' || w === 'else' || w === 'fi'));
       this.linebreaks();
       const word = this.reserved();
@@ -423,14 +419,10 @@ class Parser {
     this.linebreaks();
     if (this.reserved() === '{') {
       this.i++;
-      const body = this.list((w) => w === '}');
-      this.expectReserved('}');
-      return { kind: 'group', bodies: [body] };
+      return { kind: 'group', bodies: [this.listUntil('}')] };
     }
     this.expectReserved('do');
-    const body = this.list((w) => w === 'done');
-    this.expectReserved('done');
-    return { kind: 'group', bodies: [body] };
+    return { kind: 'group', bodies: [this.listUntil('done')] };
   }
 
   private caseClause(): Command {
@@ -549,7 +541,7 @@ class Parser {
       if (words.length === 0 && this.isFunctionName(word)) {
         this.emptyParens();
         this.functionBody();
-        return { start, end: this.i, negated: false, background: false, redirects, command: { kind: 'hidden' } };
+        return statementOf(start, this.i, redirects, { kind: 'hidden' });
       }
       if (declaration && this.text[this.i] === '(' && /=$/.test(word.source)) this.arrayValue();
       words.push(word);
@@ -565,7 +557,7 @@ class Parser {
           ? 'reached EOF where a command was expected'
           : `\`${this.text[this.i]}\` is not a valid start of a command`,
       );
-    return { start, end, negated: false, background: false, redirects, command };
+    return statementOf(start, end, redirects, command);
   }
 
   /** `name ()` at the start of a command: a function definition. */
@@ -630,9 +622,7 @@ class Parser {
       const c = this.text[this.i];
       if ((c === '<' || c === '>') && this.text[this.i + 1] === '(') {
         builder.expands();
-        this.i += 2;
-        this.list(() => false);
-        this.close(')');
+        this.parenthesized(2);
         continue;
       }
       if (/[@!+*?]/.test(c) && this.text[this.i + 1] === '(') {
@@ -754,14 +744,12 @@ class Parser {
     }
     if (next === '(') {
       builder.expands();
-      this.i += 2;
-      this.list(() => false);
-      this.close(')');
+      this.parenthesized(2);
       return;
     }
     if (next === '{') {
       builder.expands();
-      this.braced();
+      this.nested(() => this.bracedBody());
       return;
     }
     if (next === '[') {
@@ -811,15 +799,6 @@ class Parser {
   }
 
   /** `${…}` up to its closing brace, with nested quotes and expansions. */
-  private braced(): void {
-    this.enter();
-    try {
-      this.bracedBody();
-    } finally {
-      this.depth--;
-    }
-  }
-
   private bracedBody(): void {
     const open = this.i;
     if (!PARAMETER.test(this.text.slice(this.i, this.i + 200))) this.fail('not a valid parameter expansion');
@@ -883,14 +862,9 @@ function parseUncached(text: string): ParsedScript {
   if (!parsed.ok) return parsed;
   const calls: ScriptCall[] = [];
   let traps = false;
-  interface Frame {
+  type Frame = Pick<ScriptCall, 'piped' | 'nested' | 'lastAlone' | 'background' | 'subshell'> & {
     statement: Statement;
-    piped: boolean;
-    nested: boolean;
-    lastAlone: boolean;
-    background: boolean;
-    subshell: boolean;
-  }
+  };
   // Depth first, in script order, with an explicit stack: a long `a && b && …` chain nests as deep as it is long.
   const { statements } = parsed;
   const stack: Frame[] = statements
