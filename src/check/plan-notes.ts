@@ -60,6 +60,10 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
     if (RESTATED.has(warning.code)) continue;
     // About the drain flag of the server the plan assumes: only for a workload whose server the checker knows.
     if (DRAIN_FLAG_RELEASE.has(warning.code) && !ctx.serverKnown) continue;
+    // The plan's model is the profile's stand-in where the manifest names none the checker reads (a path): a note
+    // comparing it with the default's model would name a model the workload may not serve. The findings that rest on
+    // the longest request already name --tpot-ms.
+    if (warning.code === 'tpot-default-other-model' && !knows(ctx, 'model')) continue;
     let { severity, message } = warning;
     /** The settings an error demoted for an assumed input needs (`--strict` still fails on it). */
     let demoted: string[] | undefined;

@@ -205,3 +205,40 @@ spec:
     new RegExp(`^# Made by hitless check --format patch from app\\.yaml\\.\\n# ${said.source}\\n`),
   );
 });
+
+/** A Deployment of one GPU whose container runs `run` on `image`. */
+const served = (image: string, run: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: m}
+  template:
+    metadata:
+      labels: {app: m}
+    spec:
+      containers:
+        - name: server
+          image: ${image}
+          ${run}
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+
+test('the default time per output token is compared with the model the manifest serves, never with a stand-in', () => {
+  const note = (image: string, run: string) => {
+    const result = checkManifest(served(image, run), {}, profiles);
+    assert.ok(result.ok);
+    return result.report.findings.find((f) => f.code === 'tpot-default-other-model');
+  };
+  // A model it names: the note says the default's figure (Qwen/Qwen3-32B, content/model-servers) is not for it.
+  const named = note('vllm/vllm-openai:v0.23.0', 'command: ["vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct"]');
+  assert.match(named?.message ?? '', /a figure for Qwen\/Qwen3-32B, not for meta-llama\/Llama-3\.1-8B-Instruct\./);
+  // llama.cpp loading a file names no model: no note naming the profile's stand-in (a GGUF of Qwen3-32B) instead.
+  const path = note(
+    'ghcr.io/ggml-org/llama.cpp:server',
+    'args: ["-m", "/models/phi-3.5-mini-Q4_K_M.gguf", "--port", "8080"]',
+  );
+  assert.equal(path, undefined, path?.message);
+});
