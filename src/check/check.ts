@@ -479,7 +479,9 @@ export function explainManifest(
   }
   const { check, located, gatewayUsed, contexts } = prepare(read.manifest, settings, profiles, undefined, text, config);
   const givenBy = (flag: string) => (flag in settings || !config ? `--${flag}` : config.file);
-  return { ok: true, explanation: explain(located, contexts, gatewayUsed, check.given, profiles, givenBy) };
+  const explanation = explain(located, contexts, gatewayUsed, check.given, profiles, givenBy);
+  const refused = (read.manifest.refused ?? []).map((r) => `document ${r.document + 1} (line ${r.line}): ${r.message}`);
+  return { ok: true, explanation: refused.length > 0 ? { ...explanation, refused } : explanation };
 }
 
 /**

@@ -71,7 +71,11 @@ export interface ExplainedWorkload {
   checked: boolean;
   why?: string;
   /** The server the rules used, and whether they recognised it or took it from a setting or the header. */
-  server?: { id: string; recognised: boolean };
+  server?: {
+    id: string;
+    recognised: boolean /** A server recognised by its image that has no drain profile. */;
+    withoutProfile?: string;
+  };
   /** A KServe LLMInferenceService's baseRefs: the configs merged into its pod (in the input) and those not found. */
   bases?: { merged: string[]; missing: string[] };
   /** The serving controller that makes the pods from this object's template, what it does, and the fields it sets. */
@@ -88,6 +92,8 @@ export interface Explanation {
   controllerManaged: { object: string; controller: string }[];
   pools: string[];
   ignored: string[];
+  /** Documents refused unread (not valid YAML, a repeated key), each with its line and why: neither checked nor fixed. */
+  refused?: string[];
 }
 
 function text(value: unknown): string {
@@ -291,7 +297,13 @@ export function explain(
           }
         : {}),
       ...(ctx
-        ? { server: { id: ctx.server.id, recognised: ctx.serverKnown } }
+        ? {
+            server: {
+              id: ctx.server.id,
+              recognised: ctx.serverKnown,
+              ...(ctx.otherServer ? { withoutProfile: ctx.otherServer.name } : {}),
+            },
+          }
         : {
             why: 'no container runs a model server the checker recognises, requests a GPU, or is selected by an InferencePool',
           }),
@@ -326,7 +338,7 @@ export function explanationText(e: Explanation): string {
   );
   for (const w of e.workloads) {
     lines.push(
-      `${w.object} (document ${w.document}): ${w.replicasUnread !== undefined ? `replicas ${w.replicasUnread} not read (a count a template fills in?)` : w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
+      `${w.object} (document ${w.document}): ${w.replicasUnread !== undefined ? `replicas ${w.replicasUnread} not read (a count a template fills in?)` : w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : w.server!.withoutProfile ? `checked as ${w.server!.withoutProfile}, which has no drain profile, with the rules that hold for any server` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
     );
     if (w.bases)
       lines.push(
@@ -371,5 +383,6 @@ export function explanationText(e: Explanation): string {
     );
   if (e.pools.length > 0) lines.push(`InferencePools: ${e.pools.join(', ')}`);
   if (e.ignored.length > 0) lines.push(`Not read: ${e.ignored.join(', ')}`);
+  for (const r of e.refused ?? []) lines.push(`Refused unread, so neither checked nor fixed: ${r}`);
   return `${lines.join('\n')}\n`;
 }

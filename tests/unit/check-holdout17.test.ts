@@ -242,3 +242,42 @@ test('the default time per output token is compared with the model the manifest 
   );
   assert.equal(path, undefined, path?.message);
 });
+
+test('--explain names a server without a drain profile on its workload line, and lists a document refused unread', () => {
+  const ollama = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ollama
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: ollama}
+  template:
+    metadata:
+      labels: {app: ollama}
+    spec:
+      containers:
+        - name: ollama
+          image: ollama/ollama:0.20.2
+          ports: [{containerPort: 11434}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: ollama
+spec:
+  ports: [{port: 11434}
+`;
+  const explained = explainManifest(ollama, {}, profiles);
+  assert.ok(explained.ok);
+  const text = explanationText(explained.explanation);
+  assert.match(
+    text,
+    /^Deployment\/ollama \(document 1\): 1 replica; checked as Ollama, which has no drain profile, with the rules that hold for any server$/m,
+  );
+  // The Service document (lines 18 to 23) never closes its `[`: the parser says so at the end, line 24.
+  assert.match(
+    text,
+    /\nRefused unread, so neither checked nor fixed: document 2 \(line 24\): Not valid YAML at line 24, column 1: .+\n$/,
+  );
+});
