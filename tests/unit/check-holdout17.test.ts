@@ -281,3 +281,40 @@ spec:
     /\nRefused unread, so neither checked nor fixed: document 2 \(line 24\): Not valid YAML at line 24, column 1: .+\n$/,
   );
 });
+
+test('the progress deadline message says when the grace period it counts is the one the grace fix writes', () => {
+  // vLLM 0.23.0 with --shutdown-timeout 738, a 35 s hook and no grace period (30 s): the grace fix writes 788 s
+  // (35 + 738 + 15, the teardown); the startup probe allows 180 × 10 s = 1800 s, so a step takes up to 2588 s.
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: m}
+  template:
+    metadata:
+      labels: {app: m}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.23.0
+          command: ["vllm", "serve", "Qwen/Qwen3-32B", "--shutdown-timeout", "738"]
+          lifecycle: {preStop: {sleep: {seconds: 35}}}
+          startupProbe: {httpGet: {path: /health, port: 8000}, periodSeconds: 10, failureThreshold: 180}
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  const result = checkManifest(text, {}, profiles);
+  assert.ok(result.ok);
+  const deadline = result.report.findings.find((f) => f.code === 'progress-deadline-too-short');
+  assert.match(
+    deadline?.message ?? '',
+    /^A rollout step can take up to 2588s \(the grace fix’s 788s grace \+ the startup probe’s 1800s window for the model load\), longer than progressDeadlineSeconds \(600s, the default\)/,
+  );
+  // The comment the fix writes describes the fixed manifest, whose grace period is 788 s.
+  assert.equal(
+    deadline?.fix?.text,
+    'progressDeadlineSeconds: 2588 # 788s grace + the startup probe’s 1800s window for the model load',
+  );
+});

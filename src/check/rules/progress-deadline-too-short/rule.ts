@@ -34,7 +34,7 @@ export const rule = defineRule({
           (onlyAfterFix
             ? `If you raise terminationGracePeriodSeconds to ${s(t.graceTarget)} as the grace fix does, raise progressDeadlineSeconds with it: `
             : '')
-          + `A rollout step can take ${bound ? 'up to ' : ''}${s(target)} (${stepOf(ctx)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
+          + `A rollout step can take ${bound ? 'up to ' : ''}${s(target)} (${stepOf(ctx, !onlyAfterFix)}), longer than progressDeadlineSeconds (${s(now)}${field.state === 'set' ? '' : ', the default'}): `
           + 'the Deployment reports ProgressDeadlineExceeded and kubectl rollout status fails while the rollout is still going fine.'
           + (assumed
             ? ` This rests on an assumed ${s(load)} model load (a default the manifest does not state): give --startup-seconds (your real value).`
@@ -60,11 +60,22 @@ function deadlineOf(ctx: WorkloadContext): { load: number; bound: boolean; targe
   return { load, bound, target: Math.max(floor, ctx.targets.graceTarget + load) };
 }
 
-/** How long a rollout step takes: grace + model load, or the 600s floor. */
-function stepOf(ctx: WorkloadContext): string {
+/**
+ * How long a rollout step takes: grace + model load, or the 600s floor. `said`: in a message about the manifest as
+ * written, a grace period longer than its own says where it comes from.
+ */
+function stepOf(ctx: WorkloadContext, said = false): string {
   const { load, bound, target } = deadlineOf(ctx);
-  const step = ctx.targets.graceTarget + load;
+  const { graceNow, graceTarget } = ctx.targets;
+  const { state } = ctx.targets.grace;
+  const step = graceTarget + load;
+  const grace =
+    !said || graceNow >= graceTarget
+      ? `${s(graceTarget)} grace`
+      : state === 'bad'
+        ? `the ${s(graceTarget)} grace the drain needs`
+        : `the grace fix\u2019s ${s(graceTarget)} grace`;
   return step >= target
-    ? `${s(ctx.targets.graceTarget)} grace + ${bound ? `the startup probe\u2019s ${s(load)} window for the model load` : `${s(load)} model load`}`
+    ? `${grace} + ${bound ? `the startup probe\u2019s ${s(load)} window for the model load` : `${s(load)} model load`}`
     : `${s(step)} step, raised to the 600s floor`;
 }
