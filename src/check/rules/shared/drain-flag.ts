@@ -55,13 +55,11 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   // merges the CR's container over the preset's of the same name, and a list such as args is replaced whole): args
   // written here would drop the preset's own arguments, so the checker cannot write the flag where it belongs.
   if (ctx.workload.kind === 'LLMInferenceService' && !container.line.hasCommand && !container.line.hasArgs) {
-    return {
-      text:
-        `Manual: the ${container.name} container takes its command and args from the controller's preset, and an args list written here `
+    return manualFix(
+      `the ${container.name} container takes its command and args from the controller's preset, and an args list written here `
         + `would replace the preset's. Add ${setting} to the server's command line where the preset lets you extend it, then check `
         + `the rendered pod (${CHECK_RENDERED_POD}).`,
-      edits: [],
-    };
+    );
   }
   if (!invocation?.found) {
     return manualFix(

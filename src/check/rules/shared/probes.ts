@@ -78,10 +78,9 @@ export function addProbeFix(
   const value = probeValue(ctx, planned);
   const nnodes = ranksShareTemplate(ctx);
   if (nnodes !== undefined) {
-    return {
-      text: `Manual: the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and the ranks above 0 never answer on the server's port: this ${key} would keep them unready (and a StatefulSet's default OrderedReady would never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
-      edits: [],
-    };
+    return manualFix(
+      `the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and the ranks above 0 never answer on the server's port: this ${key} would keep them unready (and a StatefulSet's default OrderedReady would never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
+    );
   }
   if (probePort(ctx) === undefined) {
     const env = envPort(ctx);
