@@ -86,7 +86,6 @@ export type PlanFor = (poolName: string | undefined, namespace: string | undefin
 export interface InputContext extends CheckContext {
   /** The model-server workloads, each with its plan. */
   contexts: WorkloadContext[];
-  /** Workloads that run no model server the checker knows, with the path of their containers. */
   /** Workloads not checked, each with why when it is other than running no server the checker knows. */
   skipped: (Workload & { why?: string })[];
   /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
