@@ -107,17 +107,16 @@ function checkBatch(
     const f: Finding = { ...source };
     if (source.fix) f.fix = { text: source.fix.text, edits: [] };
     if (f.document === undefined) return f;
-    const document = mapDocument(f.document - 1) + 1;
-    const mapped: Finding = { ...f, document };
+    f.document = mapDocument(f.document - 1) + 1;
     if (f.line !== undefined) {
       const m = memberAt(lineStarts, f.line);
-      mapped.line = indexes[members[m]].line + f.line - lineStarts[m];
+      const line = indexes[members[m]].line + f.line - lineStarts[m];
       // A refused document's message names the line of its error, in the same part.
-      if (!f.object)
-        mapped.message = f.message.replace(/\bline (\d+)/g, (_, n) => `line ${mapped.line! + Number(n) - f.line!}`);
+      if (!f.object) f.message = f.message.replace(/\bline (\d+)/g, (_, n) => `line ${line + Number(n) - f.line!}`);
+      f.line = line;
     }
-    if (!f.object) mapped.message = mapped.message.replace(/^Document \d+ /, `Document ${document} `);
-    return mapped;
+    if (!f.object) f.message = f.message.replace(/^Document \d+ /, `Document ${f.document} `);
+    return f;
   });
   return { report: result.report, findings, workloadDocuments: result.report.workloadDocuments.map(mapDocument) };
 }
