@@ -31,7 +31,7 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   const at = drainFlagAt(server, release);
   const setting = `${flag}=${seconds}`;
   // The flag already written is changed, not added a second time.
-  const act = ctx.targets.flag?.use ? 'set' : 'add';
+  const act = ctx.targets.flag?.use ? `set ${setting} in` : `add ${setting} to`;
   // Seconds worked out from huge values (a preStop near int64's end) lose their units in a double, and can come out
   // negative; a negative drain aborts the in-flight requests or stops the server at start: never written.
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
@@ -42,13 +42,13 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   if (at.kind === 'too-old') {
     return manualFix(
       `${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
-        + `Move the image to ${at.since} or later, then ${act} ${setting} ${act === 'set' ? 'in' : 'to'} ${placeOf(ctx)}.`,
+        + `Move the image to ${at.since} or later, then ${act} ${placeOf(ctx)}.`,
     );
   }
   if (at.kind === 'unknown-release') {
     return manualFix(
       `the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
-        + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, ${act} ${setting} ${act === 'set' ? 'in' : 'to'} ${placeOf(ctx)}; on an older one, move the image first.`,
+        + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, ${act} ${placeOf(ctx)}; on an older one, move the image first.`,
     );
   }
   // A KServe LLMInferenceService container that writes neither command nor args runs the preset's (the controller
@@ -63,7 +63,7 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   }
   if (!invocation?.found) {
     return manualFix(
-      `${act} ${setting} ${act === 'set' ? 'in' : 'to'} the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
+      `${act} the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
     );
   }
   const written = flagEdit(container.line, invocation, container.path, flag, String(seconds));
