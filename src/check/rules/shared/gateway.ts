@@ -108,26 +108,17 @@ export function shortPolicyTimeouts(
 
 /** Each HTTPRoute rule that sends requests to an InferencePool: its index, that backendRef and the pool's plan. */
 export function routeRules(ctx: InputContext) {
-  const found: {
-    route: ManifestObject;
-    index: number;
-    rule: Record<string, unknown>;
-    pool: Record<string, unknown>;
-    plan: Plan | undefined;
-  }[] = [];
-  for (const route of ctx.located.routes) {
+  return ctx.located.routes.flatMap((route) => {
     const rules = valueAt(route.value, ['spec', 'rules']);
-    if (!Array.isArray(rules)) continue;
-    rules.forEach((rule, index) => {
-      if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return;
+    return (Array.isArray(rules) ? rules : []).flatMap((rule, index) => {
+      if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return [];
       const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
-      if (!isRecord(pool)) return;
+      if (!isRecord(pool)) return [];
       const plan = ctx.planFor(
         typeof pool.name === 'string' ? pool.name : undefined,
         typeof pool.namespace === 'string' ? pool.namespace : route.namespace,
       );
-      found.push({ route, index, rule, pool, plan });
+      return [{ route, index, rule, pool, plan }];
     });
-  }
-  return found;
+  });
 }
