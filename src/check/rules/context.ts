@@ -138,11 +138,6 @@ export function setFix(object: ManifestObject, path: Segment[], value: unknown, 
   return { text: `${path.at(-1)}: ${value} # ${why}`, edits: [setEdit(object, path, value, ` ${why}`)] };
 }
 
-/** An edit expressed relative to an object, moved to its document's root. */
-export function rebase(object: ManifestObject, edit: Edit): Edit {
-  return { ...edit, path: [...object.base, ...edit.path] };
-}
-
 /** A YAML snippet `key: value` for a fix, with optional comments at paths inside the value. */
 export function snippet(key: string, value: unknown, comments: [Segment[], string][] = []): string {
   const doc = new Document({ [key]: value });

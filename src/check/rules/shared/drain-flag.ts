@@ -7,7 +7,7 @@ import { drainFlagAt, imageRelease, isServerImage } from '../../../facts/release
 import { CHECK_RENDERED_POD } from '../../workload/locate.ts';
 import { containersOf } from '../../workload/pod.ts';
 import { computeTargets } from '../../workload/targets.ts';
-import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
+import { formulaOf, type WorkloadContext } from '../context.ts';
 import { manualFix, type Fix, type Severity } from '../findings.ts';
 import type { Verdict } from '../rule.ts';
 import { quote, type Segment } from '../../read/path.ts';
@@ -71,8 +71,7 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
     return manualFix(
       `set ${setting} ${placeOf(ctx).startsWith('the end') ? 'at' : 'in'} ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`,
     );
-  const edit = rebase(object, written.edit);
-  edit.document = object.document;
+  const edit = { ...written.edit, document: object.document, path: [...object.base, ...written.edit.path] };
   if (invocation.how !== 'script') edit.comment = ` ${why}`;
   return { text: `${setting} in ${placeOf(ctx)}`, edits: [edit] };
 }
