@@ -57,6 +57,11 @@ function unionFind(size: number): { find: (i: number) => number; union: (a: numb
   };
 }
 
+/** Whether something indexed can be in a namespace: either leaves it unset (the one it is applied to), or they agree. */
+function inNamespace(indexed: { namespace?: string }, namespace: string | undefined): boolean {
+  return indexed.namespace === undefined || namespace === undefined || indexed.namespace === namespace;
+}
+
 /** A batch of parts checked together (in input order), with what maps its lines and documents back. */
 type BatchResult =
   | { report: CheckReport; findings: Finding[]; workloadDocuments: number[] }
@@ -102,17 +107,16 @@ function checkBatch(
     const f: Finding = { ...source };
     if (source.fix) f.fix = { text: source.fix.text, edits: [] };
     if (f.document === undefined) return f;
-    const document = mapDocument(f.document - 1) + 1;
-    const mapped: Finding = { ...f, document };
+    f.document = mapDocument(f.document - 1) + 1;
     if (f.line !== undefined) {
       const m = memberAt(lineStarts, f.line);
-      mapped.line = indexes[members[m]].line + f.line - lineStarts[m];
+      const line = indexes[members[m]].line + f.line - lineStarts[m];
       // A refused document's message names the line of its error, in the same part.
-      if (!f.object)
-        mapped.message = f.message.replace(/\bline (\d+)/g, (_, n) => `line ${mapped.line! + Number(n) - f.line!}`);
+      if (!f.object) f.message = f.message.replace(/\bline (\d+)/g, (_, n) => `line ${line + Number(n) - f.line!}`);
+      f.line = line;
     }
-    if (!f.object) mapped.message = mapped.message.replace(/^Document \d+ /, `Document ${document} `);
-    return mapped;
+    if (!f.object) f.message = f.message.replace(/^Document \d+ /, `Document ${f.document} `);
+    return f;
   });
   return { report: result.report, findings, workloadDocuments: result.report.workloadDocuments.map(mapDocument) };
 }
@@ -183,13 +187,7 @@ export function checkIndexedParts(
           ) ?? [];
       let matched = false;
       for (const c of new Set(candidates)) {
-        if (
-          indexes[c].workloads.some(
-            (w) =>
-              (w.namespace === undefined || pool.namespace === undefined || w.namespace === pool.namespace)
-              && selects(pool.selector, w.labels),
-          )
-        ) {
+        if (indexes[c].workloads.some((w) => inNamespace(w, pool.namespace) && selects(pool.selector, w.labels))) {
           groups.union(i, c);
           matched = true;
         }
@@ -202,9 +200,7 @@ export function checkIndexedParts(
   indexes.forEach((x, i) => {
     if (x.unnamedRef) needsWhole.add(i);
     for (const ref of x.refs) {
-      const pools = (poolsByName.get(ref.name) ?? []).filter(
-        (p) => ref.namespace === undefined || p.namespace === undefined || p.namespace === ref.namespace,
-      );
+      const pools = (poolsByName.get(ref.name) ?? []).filter((p) => inNamespace(p, ref.namespace));
       if (pools.length === 0) needsWhole.add(i);
       for (const p of pools) groups.union(i, p.part);
     }
@@ -289,11 +285,7 @@ export function checkIndexedParts(
       for (const pool of indexes[i].pools) {
         const near = contexts
           .flatMap((d) => indexes[partOf(d)].workloads.filter((w) => w.document === d))
-          .filter(
-            (w) =>
-              isContext.has(w.document)
-              && (w.namespace === undefined || pool.namespace === undefined || w.namespace === pool.namespace),
-          );
+          .filter((w) => isContext.has(w.document) && inNamespace(w, pool.namespace));
         const target = near.find((w) => w.name === pool.name) ?? near[0];
         if (target) withGroup(partOf(target.document));
       }

@@ -51,7 +51,6 @@ export interface CheckReport {
   found: FoundSetting[];
   /** The inputs the first workload was checked with (the reader's settings over what was found). */
   inputs: DrainInputs;
-  /** The same inputs as a generator query and as `hitless generate` flags. */
   /** The generator's settings for the first workload; absent when its model server is not known. */
   generator?: { query: string; flags: string };
   /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
@@ -257,7 +256,6 @@ function runRule<C>(
   // A workload a config entry names has its own given settings (see workloadContexts).
   const given = (ctx as { given?: ReadonlySet<string> }).given ?? check.given;
   const source = (flag: string) => settingSource(check, given, found, flag);
-  const known = (flag: string) => source(flag) !== undefined;
   const {
     appliesTo,
     check: judge,
@@ -288,7 +286,7 @@ function runRule<C>(
       verdict.severity = 'info';
     }
     const restsOn = verdict.restsOn ?? rule.restsOn ?? [];
-    const unknown = verdict.severity === 'info' ? [] : assumedBases(restsOn, known);
+    const unknown = verdict.severity === 'info' ? [] : assumedBases(restsOn, (flag) => source(flag) !== undefined);
     // An error on an assumed input is a warning that names what to give; a warning says what it assumed.
     const assumed = verdict.severity === 'error' ? unknown : [];
     if (assumed.length > 0) {

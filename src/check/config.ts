@@ -8,7 +8,8 @@ import { z } from 'zod';
 import type { ManifestObject } from './read/read-manifest.ts';
 import { isRecord, valueAt } from './read/path.ts';
 import { objectName, type CheckContext } from './rules/context.ts';
-import type { Finding, Severity } from './rules/findings.ts';
+import type { Severity } from './rules/findings.ts';
+import { suppress } from './suppress.ts';
 
 const name = z.string().min(1);
 const value = z.union([z.string(), z.number(), z.boolean()]);
@@ -75,9 +76,8 @@ function matches(m: Match, object: ManifestObject): boolean {
   return true;
 }
 
-const text = (v: string | number | boolean) => String(v);
 const texts = (inputs: Record<string, string | number | boolean>) =>
-  Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, text(v)]));
+  Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, String(v)]));
 
 /** The settings for every workload: the config's gateway and inputs, under the reader's. */
 export function configSettings(config: RepoConfig | undefined, user: Record<string, string>): Record<string, string> {
@@ -106,7 +106,6 @@ const SEVERITY: Record<(typeof CONFIG_LEVELS)[number], Severity | undefined> = {
 /** Apply the config's suppressions (notes with the reason) and rule severities to the findings. */
 export function applyConfig(check: CheckContext, config: RepoConfig | undefined): void {
   if (!config) return;
-  const where = `${config.file}`;
   for (const entry of config.suppress) {
     const objects = entry.workload
       ? check.manifest.objects.filter((o) => matches(entry.workload!, o)).map(objectName)
@@ -114,7 +113,7 @@ export function applyConfig(check: CheckContext, config: RepoConfig | undefined)
     for (const finding of check.findings) {
       if (finding.code !== entry.rule || finding.suppressed !== undefined) continue;
       if (objects && !objects.includes(finding.object)) continue;
-      suppress(finding, `Suppressed by ${where} (${entry.reason})`, entry.reason);
+      suppress(finding, config.file, entry.reason);
     }
   }
   const levels = config.rules;
@@ -125,14 +124,6 @@ export function applyConfig(check: CheckContext, config: RepoConfig | undefined)
     const severity = level && SEVERITY[level];
     if (!severity || finding.suppressed !== undefined || finding.severity === severity) continue;
     finding.severity = severity;
-    finding.message += ` (${severity === 'info' ? 'a note' : severity === 'error' ? 'an error' : 'a warning'} by ${where})`;
+    finding.message += ` (${severity === 'info' ? 'a note' : severity === 'error' ? 'an error' : 'a warning'} by ${config.file})`;
   }
-}
-
-function suppress(finding: Finding, prefix: string, reason: string): void {
-  finding.suppressed = reason;
-  finding.message = `${prefix}: ${finding.message}`;
-  finding.severity = 'info';
-  if (finding.fix) finding.fix = { ...finding.fix, edits: [] };
-  finding.remedy = 'manual';
 }

@@ -179,7 +179,6 @@ function explainTemplate(
 ): ExplainedTemplate {
   const containers = containersOf(template);
   const init = Array.isArray(template.spec.initContainers) ? template.spec.initContainers : [];
-  const initContainers = [...sidecarsOf(template)];
   // Init containers that run to completion before the pod starts: listed by name only.
   const ran = init.flatMap((value, index) =>
     value && typeof value === 'object' && (value as Record<string, unknown>).restartPolicy !== 'Always'
@@ -191,7 +190,7 @@ function explainTemplate(
     path: template.path.join('.'),
     containers: [
       ...containers.map((c) => explainContainer(c, 'containers', template, profiles, serving, ports)),
-      ...initContainers.map((c) => explainContainer(c, 'initContainers', template, profiles, serving, ports)),
+      ...sidecarsOf(template).map((c) => explainContainer(c, 'initContainers', template, profiles, serving, ports)),
       ...ran.map(({ index, value }) => ({
         name: text(value.name ?? ''),
         image: text(value.image ?? ''),
@@ -216,10 +215,10 @@ function explainInputs(
   const values = inputs as unknown as Record<string, unknown>;
   const out: ExplainedInput[] = [];
   for (const field of FIELDS) {
-    if (!CHECK_SETTING_FLAGS.includes(field.flag) && !found.some((f) => f.flag === field.flag)) continue;
+    const read = found.find((f) => f.flag === field.flag);
+    if (!CHECK_SETTING_FLAGS.includes(field.flag) && !read) continue;
     const value = values[field.key];
     if (value === undefined) continue;
-    const read = found.find((f) => f.flag === field.flag);
     // A value the manifest states but the drain model cannot take (value-out-of-range says so): the default stands.
     const dropped = read && unused.includes(read);
     const source: InputSource = given.has(field.flag) ? 'given' : read && !dropped ? 'read' : 'assumed';

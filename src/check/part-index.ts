@@ -8,11 +8,11 @@ import type { WholeInput } from './check.ts';
 import type { InputProblem } from './read/guard-input.ts';
 import { formatKiB, MAX_INPUT_BYTES } from './read/limits.ts';
 import { locate } from './workload/locate.ts';
-import { isRecord, valueAt } from './read/path.ts';
 import { objectFrom, readManifest, type ManifestObject } from './read/read-manifest.ts';
 import { readPlainYaml } from './read/read-plain-yaml.ts';
 import { detectGateway, headerSettings, type FoundSetting } from './workload/settings.ts';
 import { lineBreaks, type Part } from './read/split-documents.ts';
+import { policyPool, routePools } from './rules/shared/gateway.ts';
 
 /** What the first pass keeps of one part. */
 export interface PartIndex {
@@ -114,27 +114,9 @@ function indexPart(
     checked: located.workloads.length + located.pools.length + located.policies.length + located.routes.length,
     strays: read.strays > 0,
   };
-  for (const policy of located.policies) {
-    const ref = valueAt(policy.value, ['spec', 'targetRef']);
-    if (isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string')
-      index.refs.push({ name: ref.name, namespace: policy.namespace });
-    else index.unnamedRef = true;
-  }
-  for (const route of located.routes) {
-    const rules = valueAt(route.value, ['spec', 'rules']);
-    for (const rule of Array.isArray(rules) ? rules : []) {
-      const backend =
-        isRecord(rule) && Array.isArray(rule.backendRefs)
-          ? rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool')
-          : undefined;
-      if (!isRecord(backend)) continue;
-      if (typeof backend.name === 'string')
-        index.refs.push({
-          name: backend.name,
-          namespace: typeof backend.namespace === 'string' ? backend.namespace : route.namespace,
-        });
-      else index.unnamedRef = true;
-    }
+  for (const { name, namespace } of [...located.policies.map(policyPool), ...located.routes.flatMap(routePools)]) {
+    if (name === undefined) index.unnamedRef = true;
+    else index.refs.push({ name, namespace });
   }
   const policy = detectGateway('', { ...located, gateways: [], ignored: [] }, profiles);
   const gateway = detectGateway('', { ...located, policies: [] }, profiles);

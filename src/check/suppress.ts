@@ -5,6 +5,7 @@
  * itself reported.
  */
 import { objectName, type CheckContext } from './rules/context.ts';
+import type { Finding } from './rules/findings.ts';
 import { annotationOf, IGNORE_ANNOTATION, parseIgnore } from './rules/shared/ignore-annotation.ts';
 
 /** Turn the findings an object's annotation names into notes with the reason. */
@@ -18,11 +19,16 @@ export function applySuppressions(check: CheckContext): void {
     const name = objectName(object);
     for (const finding of check.findings) {
       if (finding.object !== name || !parsed.codes.includes(finding.code) || finding.suppressed !== undefined) continue;
-      finding.suppressed = parsed.reason;
-      finding.message = `Suppressed by ${IGNORE_ANNOTATION} (${parsed.reason}): ${finding.message}`;
-      finding.severity = 'info';
-      if (finding.fix) finding.fix = { ...finding.fix, edits: [] };
-      finding.remedy = 'manual';
+      suppress(finding, IGNORE_ANNOTATION, parsed.reason);
     }
   }
+}
+
+/** Turn a finding into a note that says what suppressed it (`by`) and why, with no edits. */
+export function suppress(finding: Finding, by: string, reason: string): void {
+  finding.suppressed = reason;
+  finding.message = `Suppressed by ${by} (${reason}): ${finding.message}`;
+  finding.severity = 'info';
+  if (finding.fix) finding.fix = { ...finding.fix, edits: [] };
+  finding.remedy = 'manual';
 }

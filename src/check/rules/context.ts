@@ -86,7 +86,6 @@ export type PlanFor = (poolName: string | undefined, namespace: string | undefin
 export interface InputContext extends CheckContext {
   /** The model-server workloads, each with its plan. */
   contexts: WorkloadContext[];
-  /** Workloads that run no model server the checker knows, with the path of their containers. */
   /** Workloads not checked, each with why when it is other than running no server the checker knows. */
   skipped: (Workload & { why?: string })[];
   /** The gateway the check used, and whether the reader chose it, the manifest named it, or it is the default. */
@@ -137,11 +136,6 @@ export function setEdit(object: ManifestObject, path: Segment[], value: unknown,
 /** A fix that sets one value with its reason as a comment: `key: value # why`. */
 export function setFix(object: ManifestObject, path: Segment[], value: unknown, why: string): Fix {
   return { text: `${path.at(-1)}: ${value} # ${why}`, edits: [setEdit(object, path, value, ` ${why}`)] };
-}
-
-/** An edit expressed relative to an object, moved to its document's root. */
-export function rebase(object: ManifestObject, edit: Edit): Edit {
-  return { ...edit, path: [...object.base, ...edit.path] };
 }
 
 /** A YAML snippet `key: value` for a fix, with optional comments at paths inside the value. */

@@ -17,16 +17,10 @@ export function ruleFor(code: string): Rule<CheckCode> | undefined {
 }
 
 /** One row of the rule list (`hitless rules`, the /checker/ page): the metadata, its severity in words. */
-export interface RuleRow {
-  code: CheckCode;
-  severity: string;
-  summary: string;
-  remediation: string;
-  fix: 'applied' | 'manual';
-}
+export type RuleRow = ReturnType<typeof ruleRows>[number];
 
 /** The rule list, in order. */
-export function ruleRows(): RuleRow[] {
+export function ruleRows() {
   return RULES.map((r) => ({
     code: r.code,
     severity: describeSeverity(r),

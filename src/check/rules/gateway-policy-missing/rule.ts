@@ -15,8 +15,8 @@ import type { DrainInputs } from '../../../model/resolve.ts';
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { policySettings, type PolicySetting } from '../../workload/gateway-policies.ts';
 import { poolSelects, sameNamespace, type Pool } from '../../workload/locate.ts';
-import { isRecord, valueAt } from '../../read/path.ts';
 import { documentCount, type ManifestObject } from '../../read/read-manifest.ts';
+import { policyPool } from '../shared/gateway.ts';
 import { defineRule, type PlannedVerdict } from '../rule.ts';
 
 export const rule = defineRule({
@@ -79,10 +79,7 @@ export const rule = defineRule({
 
 /** Whether a policy's targetRef names this InferencePool (in its namespace). */
 function targetsPool(policy: ManifestObject, pool: Pool): boolean {
-  const ref = valueAt(policy.value, ['spec', 'targetRef']);
-  return (
-    isRecord(ref) && ref.kind === 'InferencePool' && ref.name === pool.object.name && sameNamespace(policy, pool.object)
-  );
+  return policyPool(policy).name === pool.object.name && sameNamespace(policy, pool.object);
 }
 
 /** What the gateway does to a pool's requests at one setting's default, in a clause. */

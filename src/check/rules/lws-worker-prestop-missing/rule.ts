@@ -4,9 +4,10 @@
  * preStop sleep for the leader's preStop and drain: it stops only once the leader has finished.
  */
 import { formatSeconds as s } from '../../../model/seconds.ts';
-import { setEdit, type WorkloadContext } from '../context.ts';
+import type { WorkloadContext } from '../context.ts';
 import { valueAt } from '../../read/path.ts';
 import { containersOf, holdsAccelerators } from '../../workload/pod.ts';
+import { sleepHook } from '../shared/prestop.ts';
 import { defineRule } from '../rule.ts';
 
 export const rule = defineRule({
@@ -33,20 +34,13 @@ export const rule = defineRule({
     ];
   },
   fix: (ctx) => {
-    const { object, plan, targets: t } = ctx;
+    const { plan, targets: t } = ctx;
     const worker = hooklessWorker(ctx)!;
     const seconds = t.preStopTarget + plan.drainSeconds;
     const why = `the leader\u2019s ${s(t.preStopTarget)} preStop + ${s(plan.drainSeconds)} drain`;
-    const action =
-      plan.preStopAction === 'exec' ? { exec: { command: ['/bin/sleep', String(seconds)] } } : { sleep: { seconds } };
-    const leaf = plan.preStopAction === 'exec' ? ['exec', 'command', 1] : ['sleep', 'seconds'];
-    const path = [...worker.path, 'lifecycle', 'preStop'];
     return {
       text: `lifecycle.preStop ${plan.preStopAction === 'exec' ? `exec /bin/sleep ${seconds}` : `sleep ${seconds}`} on the worker (${why})`,
-      edits: [
-        setEdit(object, path, action),
-        setEdit(object, [...path, ...leaf], plan.preStopAction === 'exec' ? String(seconds) : seconds, ` ${why}`),
-      ],
+      edits: sleepHook(ctx, [...worker.path, 'lifecycle', 'preStop'], seconds, why).edits,
     };
   },
 });

@@ -1,10 +1,8 @@
-import { findFlag } from '../../workload/command-line.ts';
-import { serverArgs } from '../../workload/server-invocation.ts';
 import { objectName, setEdit } from '../context.ts';
-import { flagFor } from '../../workload/identify-server.ts';
 import { readProbe, runningContainersOf, servingPort, type Container } from '../../workload/pod.ts';
 import { isRecord } from '../../read/path.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
+import { portFlagValue } from '../shared/probes.ts';
 import { defineRule, type PlannedVerdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
 
@@ -38,9 +36,7 @@ export const rule = defineRule({
         const declared = runningContainersOf(target.workload.serving).flatMap((c) =>
           c.ports.map((p) => p.containerPort),
         );
-        const portFlag = target.serverKnown ? flagFor(target.server, '{port}') : undefined;
-        const listenValue =
-          portFlag && target.invocation?.found ? findFlag(serverArgs(target.invocation), portFlag)?.value : undefined;
+        const listenValue = portFlagValue(target);
         const listen = listenValue && /^\d+$/.test(listenValue) ? Number(listenValue) : undefined;
         const serving = servingPort(target.container)?.containerPort ?? listen;
         const who = `${objectName(target.object)}\u2019s pods`;

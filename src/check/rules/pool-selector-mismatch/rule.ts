@@ -1,4 +1,5 @@
 import { objectName } from '../context.ts';
+import { sameNamespace } from '../../workload/locate.ts';
 import { formatLabels, poolTargets, selectorFix } from '../shared/pool-targets.ts';
 import { defineRule } from '../rule.ts';
 
@@ -15,16 +16,12 @@ export const rule = defineRule({
       const targets = poolTargets(ctx, pool);
       if (!targets || !('intended' in targets)) return [];
       const target = targets.intended;
-      const elsewhere =
-        pool.object.namespace !== undefined
-        && target.object.namespace !== undefined
-        && pool.object.namespace !== target.object.namespace;
       return [
         {
           severity: 'error' as const,
           object: pool.object,
           path: pool.selectorPath,
-          message: elsewhere
+          message: !sameNamespace(pool.object, target.object)
             ? `The InferencePool is in namespace ${pool.object.namespace} but ${objectName(target.object)} runs in ${target.object.namespace}; a pool selects pods in its own namespace only, so it has no endpoints and every request through it fails.`
             : `The InferencePool selects ${formatLabels(pool.selector)}, which no pod template in the input carries (${objectName(target.object)} labels its pods `
               + `${formatLabels(target.workload.serving.labels)}): the pool has no endpoints, so every request through it fails.`,

@@ -1,5 +1,6 @@
 import { readProbe } from '../../workload/pod.ts';
 import { defineRule, type Verdict } from '../rule.ts';
+import { manualFix } from '../findings.ts';
 
 export const rule = defineRule({
   code: 'readiness-path-differs',
@@ -44,9 +45,8 @@ export const rule = defineRule({
   },
   fix: ({ server }, verdict) =>
     verdict.severity === 'warning'
-      ? {
-          text: `Manual: replace tcpSocket with httpGet: { path: ${server.probes.readiness.path}, port: the same port } (one handler: remove tcpSocket)`,
-          edits: [],
-        }
+      ? manualFix(
+          `replace tcpSocket with httpGet: { path: ${server.probes.readiness.path}, port: the same port } (one handler: remove tcpSocket)`,
+        )
       : { text: `path: ${server.probes.readiness.path}`, edits: [] },
 });

@@ -7,7 +7,7 @@ import { drainFlagAt, imageRelease, isServerImage } from '../../../facts/release
 import { CHECK_RENDERED_POD } from '../../workload/locate.ts';
 import { containersOf } from '../../workload/pod.ts';
 import { computeTargets } from '../../workload/targets.ts';
-import { formulaOf, rebase, type WorkloadContext } from '../context.ts';
+import { formulaOf, type WorkloadContext } from '../context.ts';
 import { manualFix, type Fix, type Severity } from '../findings.ts';
 import type { Verdict } from '../rule.ts';
 import { quote, type Segment } from '../../read/path.ts';
@@ -31,7 +31,7 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   const at = drainFlagAt(server, release);
   const setting = `${flag}=${seconds}`;
   // The flag already written is changed, not added a second time.
-  const act = ctx.targets.flag?.use ? 'set' : 'add';
+  const act = ctx.targets.flag?.use ? `set ${setting} in` : `add ${setting} to`;
   // Seconds worked out from huge values (a preStop near int64's end) lose their units in a double, and can come out
   // negative; a negative drain aborts the in-flight requests or stops the server at start: never written.
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
@@ -42,30 +42,28 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
   if (at.kind === 'too-old') {
     return manualFix(
       `${server.name} ${release} predates ${flag} (first in ${at.since}), and an unknown option stops the server at start. `
-        + `Move the image to ${at.since} or later, then ${act} ${setting} ${act === 'set' ? 'in' : 'to'} ${placeOf(ctx)}.`,
+        + `Move the image to ${at.since} or later, then ${act} ${placeOf(ctx)}.`,
     );
   }
   if (at.kind === 'unknown-release') {
     return manualFix(
       `the image tag ${quote(container.image)} names no ${server.name} release, so the checker cannot tell that it has ${flag} `
-        + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, ${act} ${setting} ${act === 'set' ? 'in' : 'to'} ${placeOf(ctx)}; on an older one, move the image first.`,
+        + `(first in ${at.since ?? 'a release the data does not name'}). On such a release, ${act} ${placeOf(ctx)}; on an older one, move the image first.`,
     );
   }
   // A KServe LLMInferenceService container that writes neither command nor args runs the preset's (the controller
   // merges the CR's container over the preset's of the same name, and a list such as args is replaced whole): args
   // written here would drop the preset's own arguments, so the checker cannot write the flag where it belongs.
   if (ctx.workload.kind === 'LLMInferenceService' && !container.line.hasCommand && !container.line.hasArgs) {
-    return {
-      text:
-        `Manual: the ${container.name} container takes its command and args from the controller's preset, and an args list written here `
+    return manualFix(
+      `the ${container.name} container takes its command and args from the controller's preset, and an args list written here `
         + `would replace the preset's. Add ${setting} to the server's command line where the preset lets you extend it, then check `
         + `the rendered pod (${CHECK_RENDERED_POD}).`,
-      edits: [],
-    };
+    );
   }
   if (!invocation?.found) {
     return manualFix(
-      `${act} ${setting} ${act === 'set' ? 'in' : 'to'} the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
+      `${act} the command that starts ${server.name} in the ${container.name} container; the checker did not edit it because ${invocation?.reason ?? 'it found no invocation'}.`,
     );
   }
   const written = flagEdit(container.line, invocation, container.path, flag, String(seconds));
@@ -73,8 +71,7 @@ export function flagFix(ctx: WorkloadContext, flag: string, seconds: number, why
     return manualFix(
       `set ${setting} ${placeOf(ctx).startsWith('the end') ? 'at' : 'in'} ${placeOf(ctx)}; the checker did not edit it because ${written.reason}.`,
     );
-  const edit = rebase(object, written.edit);
-  edit.document = object.document;
+  const edit = { ...written.edit, document: object.document, path: [...object.base, ...written.edit.path] };
   if (invocation.how !== 'script') edit.comment = ` ${why}`;
   return { text: `${setting} in ${placeOf(ctx)}`, edits: [edit] };
 }

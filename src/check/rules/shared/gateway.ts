@@ -48,13 +48,18 @@ function plannedSeconds(plan: Plan, setting: PolicySetting): { seconds: number; 
   };
 }
 
+/** A gateway policy's targetRef, and the InferencePool it names: its name (undefined: none by name) and namespace. */
+export function policyPool(policy: ManifestObject) {
+  const ref = valueAt(policy.value, ['spec', 'targetRef']);
+  const name = isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
+  return { ref, name, namespace: policy.namespace };
+}
+
 /** Each gateway policy of the input, its targetRef, and the plan of the pool it targets (undefined: not one here). */
-export function policyPlans(ctx: InputContext): { policy: ManifestObject; ref: unknown; plan: Plan | undefined }[] {
+export function policyPlans(ctx: InputContext) {
   return ctx.located.policies.map((policy) => {
-    const ref = valueAt(policy.value, ['spec', 'targetRef']);
-    const poolName =
-      isRecord(ref) && ref.kind === 'InferencePool' && typeof ref.name === 'string' ? ref.name : undefined;
-    return { policy, ref, plan: ctx.planFor(poolName, policy.namespace) };
+    const { ref, name, namespace } = policyPool(policy);
+    return { policy, ref, plan: ctx.planFor(name, namespace) };
   });
 }
 
@@ -106,28 +111,25 @@ export function shortPolicyTimeouts(
   });
 }
 
+/**
+ * Each rule of an HTTPRoute that sends requests to an InferencePool: its index, that backendRef, and the pool's name
+ * (undefined: none by name) and namespace.
+ */
+export function routePools(route: ManifestObject) {
+  const rules = valueAt(route.value, ['spec', 'rules']);
+  return (Array.isArray(rules) ? rules : []).flatMap((rule, index) => {
+    if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return [];
+    const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
+    if (!isRecord(pool)) return [];
+    const name = typeof pool.name === 'string' ? pool.name : undefined;
+    const namespace = typeof pool.namespace === 'string' ? pool.namespace : route.namespace;
+    return [{ route, index, rule, pool, name, namespace }];
+  });
+}
+
 /** Each HTTPRoute rule that sends requests to an InferencePool: its index, that backendRef and the pool's plan. */
 export function routeRules(ctx: InputContext) {
-  const found: {
-    route: ManifestObject;
-    index: number;
-    rule: Record<string, unknown>;
-    pool: Record<string, unknown>;
-    plan: Plan | undefined;
-  }[] = [];
-  for (const route of ctx.located.routes) {
-    const rules = valueAt(route.value, ['spec', 'rules']);
-    if (!Array.isArray(rules)) continue;
-    rules.forEach((rule, index) => {
-      if (!isRecord(rule) || !Array.isArray(rule.backendRefs)) return;
-      const pool = rule.backendRefs.find((b) => isRecord(b) && b.kind === 'InferencePool');
-      if (!isRecord(pool)) return;
-      const plan = ctx.planFor(
-        typeof pool.name === 'string' ? pool.name : undefined,
-        typeof pool.namespace === 'string' ? pool.namespace : route.namespace,
-      );
-      found.push({ route, index, rule, pool, plan });
-    });
-  }
-  return found;
+  return ctx.located.routes.flatMap((route) =>
+    routePools(route).map((found) => ({ ...found, plan: ctx.planFor(found.name, found.namespace) })),
+  );
 }

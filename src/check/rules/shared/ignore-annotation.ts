@@ -2,7 +2,7 @@
  * The annotation `hitless.dev/ignore: <code>[,<code>] — <reason>` that suppresses findings about an object (see
  * src/check/suppress.ts), read: its codes and reason, or why it cannot be read.
  */
-import { quote } from '../../read/path.ts';
+import { quote, valueAt } from '../../read/path.ts';
 import type { ManifestObject } from '../../read/read-manifest.ts';
 
 /** The annotation's key. */
@@ -21,11 +21,6 @@ export function parseIgnore(value: string): { codes: string[]; reason: string } 
 
 /** The ignore annotation of an object, or undefined. */
 export function annotationOf(object: ManifestObject): string | undefined {
-  const metadata = object.value.metadata as Record<string, unknown> | undefined;
-  const annotations =
-    metadata && typeof metadata.annotations === 'object' && metadata.annotations
-      ? (metadata.annotations as Record<string, unknown>)
-      : undefined;
-  const value = annotations?.[IGNORE_ANNOTATION];
+  const value = valueAt(object.value, ['metadata', 'annotations', IGNORE_ANNOTATION]);
   return value === undefined ? undefined : String(value);
 }

@@ -1,7 +1,7 @@
 /** The objects the checker ignores, by kind: the rules on unread kinds note each kind once. */
-import type { CheckContext } from '../context.ts';
-import { objectName } from '../context.ts';
+import { objectName, type CheckContext } from '../context.ts';
 import type { ManifestObject } from '../../read/read-manifest.ts';
+import { isRecord } from '../../read/path.ts';
 import type { Profiles } from '../../../facts/profiles.ts';
 import { groupOf } from '../../workload/gateway-policies.ts';
 import { readsKind, servingKindOf } from '../../workload/locate.ts';
@@ -31,19 +31,12 @@ export function namesOf(objects: ManifestObject[]): string {
 function podSpecPath(value: unknown, depth = 0): (string | number)[] | undefined {
   // Deep enough for a role's leader-worker template (spec.roles[].spec.leaderWorkerTemplate.workerTemplate.spec).
   if (depth > 10 || typeof value !== 'object' || value === null) return undefined;
-  if (!Array.isArray(value)) {
-    const containers = (value as Record<string, unknown>).containers;
-    if (
-      Array.isArray(containers)
-      && containers.some(
-        (c) => typeof c === 'object' && c !== null && typeof (c as { image?: unknown }).image === 'string',
-      )
-    )
-      return ['containers'];
-  }
+  const containers = isRecord(value) ? value.containers : undefined;
+  if (Array.isArray(containers) && containers.some((c) => isRecord(c) && typeof c.image === 'string'))
+    return ['containers'];
   const entries: [string | number, unknown][] = Array.isArray(value)
     ? value.map((v, i) => [i, v])
-    : Object.entries(value as Record<string, unknown>);
+    : Object.entries(value);
   for (const [key, child] of entries) {
     // Status and metadata hold no template; a ConfigMap's or Secret's data is text.
     if (depth === 0 && (key === 'status' || key === 'metadata' || key === 'data' || key === 'stringData')) continue;
@@ -74,14 +67,11 @@ export function unknownPodSpec(
  * spec.image.repository, spec.resources.limits["nvidia.com/gpu"]): where its image is, when it has both.
  */
 function imageWithAccelerators(value: Record<string, unknown>): (string | number)[] | undefined {
-  const spec = value.spec;
-  if (typeof spec !== 'object' || spec === null) return undefined;
-  const image = (spec as Record<string, unknown>).image;
+  const { spec } = value;
+  if (!isRecord(spec)) return undefined;
+  const { image } = spec;
   const named =
-    (typeof image === 'string' && image !== '')
-    || (typeof image === 'object'
-      && image !== null
-      && typeof (image as { repository?: unknown }).repository === 'string');
+    (typeof image === 'string' && image !== '') || (isRecord(image) && typeof image.repository === 'string');
   return named && hasAccelerator(spec) ? ['spec', 'image'] : undefined;
 }
 

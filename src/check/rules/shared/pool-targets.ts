@@ -22,13 +22,8 @@ function selectorFor(workload: Workload): Record<string, string> {
 export function selectorFix(pool: Pool, target: WorkloadContext): Fix {
   const labels = selectorFor(target.workload);
   const edits = [setEdit(pool.object, pool.selectorPath, labels)];
-  if (
-    pool.object.namespace !== undefined
-    && target.object.namespace !== undefined
-    && pool.object.namespace !== target.object.namespace
-  ) {
+  if (!sameNamespace(pool.object, target.object))
     edits.push(setEdit(pool.object, ['metadata', 'namespace'], target.object.namespace));
-  }
   return {
     text: `${pool.current ? 'matchLabels' : 'selector'}: { ${Object.entries(labels)
       .map(([k, v]) => `${k}: ${v}`)

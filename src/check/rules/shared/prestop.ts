@@ -3,30 +3,25 @@ import { formatSeconds as s } from '../../../model/seconds.ts';
 import type { Edit } from '../../fix/edit.ts';
 import { formulaOf, setEdit, snippet, type WorkloadContext } from '../context.ts';
 import type { Fix } from '../findings.ts';
+import type { Segment } from '../../read/path.ts';
+
+/**
+ * The edits that write a preStop hook at `path` that sleeps `seconds` with the plan's action (exec: `/bin/sleep N`,
+ * else the sleep action), `why` beside the seconds; with the hook and the path of its seconds inside it.
+ */
+export function sleepHook({ object, plan }: WorkloadContext, path: Segment[], seconds: number, why: string) {
+  const [hook, leaf, value]: [unknown, Segment[], unknown] =
+    plan.preStopAction === 'exec'
+      ? [{ exec: { command: ['/bin/sleep', String(seconds)] } }, ['exec', 'command', 1], String(seconds)]
+      : [{ sleep: { seconds } }, ['sleep', 'seconds'], seconds];
+  return { hook, leaf, edits: [setEdit(object, path, hook), setEdit(object, [...path, ...leaf], value, ` ${why}`)] };
+}
 
 /** The preStop hook the plan wants, as edits under `lifecycle.preStop` and as a snippet. */
 export function plannedHook(ctx: WorkloadContext, seconds: number): Fix {
-  const { object, container, plan } = ctx;
-  const hook = [...container.path, 'lifecycle', 'preStop'];
-  const why = seconds === plan.preStopSeconds ? formulaOf(plan, 'preStopSeconds') : 'kept from the manifest';
-  if (plan.preStopAction === 'exec') {
-    return {
-      edits: [
-        setEdit(object, hook, { exec: { command: ['/bin/sleep', String(seconds)] } }),
-        setEdit(object, [...hook, 'exec', 'command', 1], String(seconds), ` ${why}`),
-      ],
-      text: snippet('lifecycle', { preStop: { exec: { command: ['/bin/sleep', String(seconds)] } } }, [
-        [['preStop', 'exec', 'command', 1], why],
-      ]),
-    };
-  }
-  return {
-    edits: [
-      setEdit(object, hook, { sleep: { seconds } }),
-      setEdit(object, [...hook, 'sleep', 'seconds'], seconds, ` ${why}`),
-    ],
-    text: snippet('lifecycle', { preStop: { sleep: { seconds } } }, [[['preStop', 'sleep', 'seconds'], why]]),
-  };
+  const why = seconds === ctx.plan.preStopSeconds ? formulaOf(ctx.plan, 'preStopSeconds') : 'kept from the manifest';
+  const { hook, leaf, edits } = sleepHook(ctx, [...ctx.container.path, 'lifecycle', 'preStop'], seconds, why);
+  return { edits, text: snippet('lifecycle', { preStop: hook }, [[['preStop', ...leaf], why]]) };
 }
 
 /** The fix that raises terminationGracePeriodSeconds to its target. */

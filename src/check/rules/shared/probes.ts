@@ -9,13 +9,18 @@ import { servingPorts } from '../../workload/serving-ports.ts';
 import { isRecord } from '../../read/path.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 
+/** What the server's own --port flag (its profile's port flag) says, as written; undefined when it is not set. */
+export function portFlagValue(ctx: WorkloadContext): string | undefined {
+  const flag = ctx.serverKnown ? flagFor(ctx.server, '{port}') : undefined;
+  return flag && ctx.invocation?.found ? findFlag(serverArgs(ctx.invocation), flag)?.value : undefined;
+}
+
 /**
  * The port the server answers on, as a probe should name it: the server's own --port flag (the declared port
  * of that number, by name when it has one), else the declared serving port; undefined when neither says.
  */
 function probePort(ctx: WorkloadContext): string | number | undefined {
-  const flag = ctx.serverKnown ? flagFor(ctx.server, '{port}') : undefined;
-  const value = flag && ctx.invocation?.found ? findFlag(serverArgs(ctx.invocation), flag)?.value : undefined;
+  const value = portFlagValue(ctx);
   const listen = value !== undefined && /^\d{1,5}$/.test(value) ? Number(value) : undefined;
   if (listen !== undefined) {
     const declared = ctx.container.ports.find((p) => p.containerPort === listen);
@@ -78,10 +83,9 @@ export function addProbeFix(
   const value = probeValue(ctx, planned);
   const nnodes = ranksShareTemplate(ctx);
   if (nnodes !== undefined) {
-    return {
-      text: `Manual: the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and the ranks above 0 never answer on the server's port: this ${key} would keep them unready (and a StatefulSet's default OrderedReady would never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
-      edits: [],
-    };
+    return manualFix(
+      `the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and the ranks above 0 never answer on the server's port: this ${key} would keep them unready (and a StatefulSet's default OrderedReady would never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
+    );
   }
   if (probePort(ctx) === undefined) {
     const env = envPort(ctx);

@@ -43,8 +43,9 @@ function strategyShape(
 }
 
 /** The fix that sets the plan's rolling-update bounds (and the RollingUpdate type when `setType`). */
-export function strategyFix(ctx: WorkloadContext, bounds: Segment[], base: Segment[], setType: boolean): Fix {
+export function strategyFix(ctx: WorkloadContext, setType: boolean): Fix {
   const { object, plan } = ctx;
+  const { base, bounds } = strategyShape(ctx.workload.kind)!;
   const edits: Edit[] = [];
   if (setType) edits.push(setEdit(object, [...base, 'type'], 'RollingUpdate'));
   edits.push(setEdit(object, [...bounds, 'maxSurge'], plan.strategy.maxSurge, ` ${formulaOf(plan, 'strategy')}`));

@@ -29,8 +29,5 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: (ctx) => {
-    const { shape } = readStrategy(ctx)!;
-    return strategyFix(ctx, shape.bounds, shape.base, true);
-  },
+  fix: (ctx) => strategyFix(ctx, true),
 });

@@ -38,8 +38,5 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: (ctx) => {
-    const { shape } = readStrategy(ctx)!;
-    return strategyFix(ctx, shape.bounds, shape.base, false);
-  },
+  fix: (ctx) => strategyFix(ctx, false),
 });
