@@ -37,8 +37,8 @@ function releaseNumbers(text: string | undefined): number[] | undefined {
 }
 
 /**
- * Whether the manifest may pass the drain flag: the release is the given one, else the image tag's (by the profile's
- * tag pattern), else the preset image's pinned one; a release older than the flag's first gets none, an unknown
+ * Whether the manifest may pass the drain flag: the release is the given one, else the one the image names (its tag,
+ * on one of the server's own images, by that image's tag pattern; or its name), else the preset image's pinned one; a release older than the flag's first gets none, an unknown
  * release gets it (with a warning).
  */
 function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][number]): boolean {
@@ -47,11 +47,29 @@ function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][numbe
   const ref = inputs.image.split('@')[0];
   const tail = ref.slice(ref.lastIndexOf('/') + 1);
   const tag = tail.includes(':') ? tail.slice(tail.indexOf(':') + 1) : undefined;
-  const fromTag = tag === undefined ? undefined : server.release.tagPattern.exec(tag)?.[1];
-  // An image whose name carries the release (a Deep Learning Container): its repository, less a registry host.
-  const parts = ref.replace(/:[^/]*$/, '').split('/');
-  if (parts.length > 1 && /[.:]|^localhost$/.test(parts[0])) parts.shift();
-  const named = server.images.flatMap((i) => i.repositoryPattern?.exec(parts.join('/'))?.slice(1).join('.') ?? []);
+  // An image's repository, less a registry host and Docker Hub's `library/`.
+  const repositoryOf = (image: string) => {
+    const parts = image.split('@')[0].replace(/:[^/]*$/, '').split('/');
+    if (parts.length > 1 && /[.:]|^localhost$/.test(parts[0])) parts.shift();
+    if (parts[0] === 'library') parts.shift();
+    return parts.join('/');
+  };
+  const repository = repositoryOf(ref);
+  // The drain model page: a tag names the release only on one of the server's own images (its preset image's
+  // repository, or a mirror of it with the same last path part; or a listed image, whole or under a mirror's prefix,
+  // by that image's own tag pattern). A client tag of the server's repository (Triton's -py3-sdk) is not the server.
+  const client = tag !== undefined && server.release.clientTags?.test(tag) === true;
+  const preset = repositoryOf(server.image);
+  const ownPattern = client
+    ? undefined
+    : repository === preset || repository.split('/').pop() === preset.split('/').pop()
+      ? server.release.tagPattern
+      : server.images.find(
+          (i) => i.repository && (repository === i.repository || repository.endsWith(`/${i.repository}`)),
+        )?.tagPattern;
+  const fromTag = tag === undefined ? undefined : ownPattern?.exec(tag)?.[1];
+  // An image whose name carries the release (a Deep Learning Container).
+  const named = server.images.flatMap((i) => i.repositoryPattern?.exec(repository)?.slice(1).join('.') ?? []);
   const release =
     releaseNumbers(inputs.modelServerVersion)
     ?? releaseNumbers(named[0])

@@ -39,6 +39,23 @@ describe('random valid inputs', () => {
     );
   });
 
+  // Found by the property above (seed -1055662691): an image that is not the server's own, with a tag that reads as
+  // an old release. Its tag names no vLLM release, so the release is unknown and the flag and budget stay; vLLM's own
+  // image at 0.10.0, before --shutdown-timeout (0.18.0), gets neither.
+  test('an old-looking tag on an image not the server’s own names no release (a counterexample, kept)', () => {
+    for (const [image, drain] of [
+      ['0:0.0', 738],
+      ['registry.example/team/llm:v0.10.0', 738],
+      ['vllm/vllm-openai:v0.10.0', 0],
+      ['mirror.example/ml/vllm-openai:v0.10.0', 0],
+    ] as const) {
+      const g = resolveAndPlan({ image });
+      assert.deepEqual(g.errors, [], image);
+      assert.equal(g.plan.drainSeconds, drain, image);
+      assert.deepEqual(planViolations(g.plan, g.inputs, profiles), [], image);
+    }
+  });
+
   test('carry every given value into the resolved inputs (to the millisecond)', () => {
     fc.assert(
       fc.property(inputs, (raw) => {
