@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkManifest, explainManifest } from '../../src/check/check.ts';
 import { explanationText } from '../../src/check/explain.ts';
-import { profiles } from '../support/check.ts';
+import { fixed, profiles } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'hitless-h17-'));
@@ -317,4 +317,80 @@ spec:
     deadline?.fix?.text,
     'progressDeadlineSeconds: 2588 # 788s grace + the startup probe’s 1800s window for the model load',
   );
+});
+
+/** SGLang told to listen on 30000, its readiness probe on `probePort`; `extra` goes after the containers list. */
+const sglang = (probePort: string, extra = '', more = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: s
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: s}
+  template:
+    metadata:
+      labels: {app: s}
+    spec:
+      containers:
+        - name: server
+          image: lmsysorg/sglang:v0.5.2
+          command: ["python3", "-m", "sglang.launch_server"]
+          args: ["--model-path", "Qwen/Qwen3-8B", "--host", "0.0.0.0", "--port", "30000"]
+          ports:
+            - {containerPort: 8000, name: metrics}
+            - {containerPort: 30000, name: api}
+          readinessProbe:
+            httpGet: {path: /health, port: ${probePort}}
+            periodSeconds: 10
+          resources: {limits: {nvidia.com/gpu: "1"}}
+${extra}${more}`;
+
+test('a probe of the server’s health path on a port its command does not make it listen on never passes', () => {
+  const finding = (text: string) => {
+    const result = checkManifest(text, {}, profiles);
+    assert.ok(result.ok);
+    return result.report.findings.find((f) => f.code === 'probe-port-not-served');
+  };
+  // The shape of hold-out 17's file 03: /health asked on 8000 (a port named metrics), SGLang on --port 30000.
+  for (const port of ['8000', 'metrics']) {
+    const f = finding(sglang(port));
+    assert.equal(f?.severity, 'error', port);
+    assert.equal(
+      f?.message,
+      "The readinessProbe asks /health on port 8000, but the server container's command makes SGLang listen on 30000 (--port 30000): the probe never passes, so the pod never becomes ready: no endpoint lists it and a rollout stalls on it.",
+    );
+    // The fix names the port the server listens on, by its name.
+    assert.equal(f?.fix?.text, 'readinessProbe: port: api (the port --port 30000 makes the server listen on)');
+    assert.match(fixed(sglang(port)), /\n {12}httpGet: \{path: \/health, port: api\}\n/);
+  }
+  // On the port it listens on, by number or name: nothing.
+  assert.equal(finding(sglang('30000')), undefined);
+  assert.equal(finding(sglang('api')), undefined);
+  // A sidecar that declares no port may listen on 8000 undeclared: a warning that says so.
+  const beside = '        - {name: proxy, image: "envoyproxy/envoy:v1.31.0"}\n';
+  const hedged = finding(sglang('8000', beside));
+  assert.equal(hedged?.severity, 'warning');
+  assert.match(
+    hedged?.message ?? '',
+    /, and no other container of the pod declares port 8000: .*, unless another container listens on 8000 without declaring it\.$/,
+  );
+  // A sidecar that declares 8000 answers the probe itself.
+  assert.equal(
+    finding(
+      sglang('8000', '        - {name: proxy, image: "envoyproxy/envoy:v1.31.0", ports: [{containerPort: 8000}]}\n'),
+    ),
+    undefined,
+  );
+  // A Service that sends to 8000 too: which side is wrong is the reader's call, so the fix is by hand.
+  const service =
+    '---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  selector: {app: s}\n  ports: [{port: 80, targetPort: metrics}]\n';
+  const sent = finding(sglang('8000', '', service));
+  assert.equal(sent?.remedy, 'manual');
+  assert.match(
+    sent?.fix?.text ?? '',
+    /Service\/s also sends to port 8000: make the server, the probe and Service\/s agree\. Either set --port 8000 in the server's command, or point the readinessProbe and Service\/s at 30000\./,
+  );
+  // A path the server's profile does not probe (a metrics scrape) is not judged.
+  assert.equal(finding(sglang('8000').replace('path: /health', 'path: /metrics')), undefined);
 });

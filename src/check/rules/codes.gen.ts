@@ -27,6 +27,7 @@ export type CheckCode =
   | 'prestop-sleep-unsupported'
   | 'prestop-too-short'
   | 'prestop-unreadable'
+  | 'probe-port-not-served'
   | 'progress-deadline-too-short'
   | 'readiness-missing'
   | 'readiness-path-differs'

@@ -24,6 +24,7 @@ import { rule as prestopMissing } from './prestop-missing/rule.ts';
 import { rule as prestopSleepUnsupported } from './prestop-sleep-unsupported/rule.ts';
 import { rule as prestopTooShort } from './prestop-too-short/rule.ts';
 import { rule as prestopUnreadable } from './prestop-unreadable/rule.ts';
+import { rule as probePortNotServed } from './probe-port-not-served/rule.ts';
 import { rule as progressDeadlineTooShort } from './progress-deadline-too-short/rule.ts';
 import { rule as readinessMissing } from './readiness-missing/rule.ts';
 import { rule as readinessPathDiffers } from './readiness-path-differs/rule.ts';
@@ -69,6 +70,7 @@ export const RULE_FOLDERS = [
   prestopSleepUnsupported,
   prestopTooShort,
   prestopUnreadable,
+  probePortNotServed,
   progressDeadlineTooShort,
   readinessMissing,
   readinessPathDiffers,
