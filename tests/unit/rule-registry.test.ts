@@ -30,7 +30,9 @@ function staleness(folders: string[], committed: string): string[] {
 
 test('the committed registry is what the generator writes for the rule folders', () => {
   const folders = ruleFolders(RULES_DIR);
-  assert.equal(folders.length, 42);
+  // At least the rules of today, so that a generator that reads no folder (a wrong path) cannot pass; a new rule's
+  // folder needs no change here (CONTRIBUTING.md: adding a rule touches nothing else).
+  assert.ok(folders.length >= 43, `${folders.length} rule folders`);
   assert.deepEqual(staleness(folders, readFileSync(join(RULES_DIR, 'registry.gen.ts'), 'utf8')), []);
   const expected = registrySources(folders);
   for (const file of ['registry.gen.ts', 'codes.gen.ts'] as const)
