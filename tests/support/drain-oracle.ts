@@ -49,7 +49,10 @@ function flagAllowed(inputs: DrainInputs, server: Profiles['modelServers'][numbe
   const tag = tail.includes(':') ? tail.slice(tail.indexOf(':') + 1) : undefined;
   // An image's repository, less a registry host and Docker Hub's `library/`.
   const repositoryOf = (image: string) => {
-    const parts = image.split('@')[0].replace(/:[^/]*$/, '').split('/');
+    const parts = image
+      .split('@')[0]
+      .replace(/:[^/]*$/, '')
+      .split('/');
     if (parts.length > 1 && /[.:]|^localhost$/.test(parts[0])) parts.shift();
     if (parts[0] === 'library') parts.shift();
     return parts.join('/');
