@@ -25,7 +25,7 @@ import { planNotes } from './plan-notes.ts';
 import { explain, type Explanation } from './explain.ts';
 import { applyConfig, configSettings, workloadSettings, type RepoConfig } from './config.ts';
 import { assumedBases, assumedNote, assumedText, restsOf } from './workload/assumed.ts';
-import { changesNothing } from './fix/unchanged.ts';
+import { changesNothing, unwritable } from './fix/unchanged.ts';
 import { applySuppressions } from './suppress.ts';
 import {
   checkedFor,
@@ -272,9 +272,14 @@ function runRule<C>(
         `${rule.code} reported ${verdict.severity}, which its severity (${JSON.stringify(rule.severity)}) does not declare`,
       );
     const object = verdict.object === undefined ? own : (verdict.object ?? undefined);
-    const remedy = fixInRange(fix?.(ctx, verdict), object, check.profiles.valueRanges);
+    const proposed = fixInRange(fix?.(ctx, verdict), object, check.profiles.valueRanges);
     // A fix that writes the values already there: not a finding (the plan's warnings name a setting at fault).
-    if (remedy && changesNothing(check.manifest, remedy.edits)) continue;
+    if (proposed && changesNothing(check.manifest, proposed.edits)) continue;
+    // One that could be written only in part (a path through a string) is one to make by hand.
+    const remedy =
+      proposed && unwritable(check.manifest, proposed.edits)
+        ? manualFix(proposed.text.replace(/^Manual: /, ''))
+        : proposed;
     const workload = object === own ? (ctx as { workload?: Workload }).workload : undefined;
     const bases = workload?.bases;
     // Where a layer the input does not hold (KServe's configs, a serving controller) may set the value, the finding is

@@ -1,4 +1,4 @@
-// What hold-out 17 (ten public manifests scored against an oracle written before the run) found wrong; each case is
+// What hold-outs 17 and 18 (ten public manifests each, scored against an oracle written before the run) found wrong; each case is
 // written by hand in the shape that produced it, with what a careful reviewer expects.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -393,4 +393,53 @@ test('a probe of the server’s health path on a port its command does not make 
   );
   // A path the server's profile does not probe (a metrics scrape) is not judged.
   assert.equal(finding(sglang('8000').replace('path: /health', 'path: /metrics')), undefined);
+});
+
+/** A one-replica vLLM Deployment on Recreate whose rollingUpdate is written as `bounds` (hold-out 18, file 03). */
+const recreate = (bounds: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  replicas: 1
+  strategy:
+    type: Recreate
+    rollingUpdate:${bounds}
+  selector:
+    matchLabels: {app: m}
+  template:
+    metadata:
+      labels: {app: m}
+    spec:
+      terminationGracePeriodSeconds: 788
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.23.0
+          command: ["vllm", "serve", "m", "--shutdown-timeout", "738"]
+          lifecycle: {preStop: {sleep: {seconds: 35}}}
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+
+test('a fix writes its values over a key left null, and is never written in part', () => {
+  // rollingUpdate left null, ~ or empty is unset to Kubernetes (maxSurge 25% of 1 = 1): the fix must write both bounds
+  // there, or the rollout it starts waits for a spare GPU. It used to change only `type`.
+  for (const bounds of [' null', ' ~', '']) {
+    const text = fixed(recreate(bounds));
+    assert.match(text, /\n {4}type: RollingUpdate\n {4}rollingUpdate: \{maxSurge: 0, maxUnavailable: 1\}\n/, bounds);
+    const again = checkManifest(text, {}, profiles);
+    assert.ok(again.ok);
+    const codes = again.report.findings.map((f) => f.code);
+    assert.ok(!codes.includes('strategy-recreate') && !codes.includes('surge-without-spare-gpus'), codes.join(', '));
+  }
+  // A preStop hook written over `lifecycle:` left empty.
+  const hookless = recreate(' null').replace('lifecycle: {preStop: {sleep: {seconds: 35}}}', 'lifecycle:');
+  assert.match(fixed(hookless), /\n {10}lifecycle: \{preStop: \{sleep: \{seconds: 35\}\}\}\n/);
+  // Bounds written as a string cannot hold maxSurge: the fix is by hand, and nothing of it is written.
+  const stringBounds = recreate(' "none"');
+  const result = checkManifest(stringBounds, {}, profiles);
+  assert.ok(result.ok);
+  const f = result.report.findings.find((x) => x.code === 'strategy-recreate');
+  assert.equal(f?.remedy, 'manual');
+  assert.match(f?.fix?.text ?? '', /^Manual: type: RollingUpdate, rollingUpdate: \{ maxSurge: 0, maxUnavailable: 1 \}/);
+  assert.match(fixed(stringBounds), /\n {4}type: Recreate\n {4}rollingUpdate: "none"\n/);
 });

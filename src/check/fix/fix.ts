@@ -266,7 +266,8 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
       );
       return linesAfter(target.range[1], item);
     }
-    if (full) return undefined;
+    // A list not there yet, or a key left null, becomes a list of the one item.
+    if (full && !(isScalar(target) && target.value === null)) return undefined;
     return applyEdit(text, { ...edit, op: 'set', value: [edit.value], comment: undefined }, indentSeq);
   }
   if (edit.op !== 'set') return undefined;
@@ -289,6 +290,12 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
         target.comment ? rendered : withComment(text, target.range[1], rendered, edit.comment, flow),
       );
     }
+    // A mapping or list written over a key left null (`rollingUpdate: null`, `~`, or nothing after the colon), which
+    // Kubernetes reads as unset: the value goes in its place, inline.
+    if (isScalar(target) && target.value === null && !primitive) {
+      const gap = target.range[0] === target.range[1] && !/[ \t]$/.test(text.slice(0, target.range[0])) ? ' ' : '';
+      return splice(target.range[0], target.range[1], `${gap}${flowText(edit.value)}`);
+    }
     if (isCollection(target) && !primitive) {
       if (flow) return splice(target.range[0], target.range[1], flowText(edit.value));
       const column = columnOf(text, target.range[0]);
@@ -297,9 +304,15 @@ function applyEdit(text: string, edit: Edit, indentSeq: boolean): string | undef
     }
     return undefined;
   }
-  // Missing from step `at` on: add it to the nearest mapping that exists.
+  // Missing from step `at` on: add it to the nearest mapping that exists, or in place of a key left null.
   const parent = steps[at].node;
   const key = edit.path[at];
+  if (isScalar(parent) && parent.value === null && at > 0 && edit.op === 'set')
+    return applyEdit(
+      text,
+      { ...edit, path: edit.path.slice(0, at), value: nested(edit.path.slice(at), edit.value), comment: undefined },
+      indentSeq,
+    );
   if (!isMap(parent) || typeof key !== 'string' || !parent.range) return undefined;
   const value = nested(edit.path.slice(at + 1), edit.value);
   if (flow || parent.flow) return intoFlow(parent, '}', `${inlineScalar(key)}: ${flowText(value)}`);

@@ -33,3 +33,33 @@ function editChangesNothing(manifest: Manifest, edit: Edit): boolean {
 export function changesNothing(manifest: Manifest, edits: readonly Edit[]): boolean {
   return edits.length > 0 && edits.every((edit) => editChangesNothing(manifest, edit));
 }
+
+/**
+ * Whether an edit cannot be written where its path goes: through a value that is neither a mapping, a list nor null
+ * (a string where a mapping belongs), past the end of a list, or a splice into what is not a string. A fix with such
+ * an edit would be written in part, so it is given as one to make by hand instead.
+ */
+function editUnwritable(manifest: Manifest, edit: Edit): boolean {
+  if (edit.op === 'add-document') return false;
+  const object = manifest.objects.find(
+    (o) => o.document === edit.document && o.base.every((segment, i) => edit.path[i] === segment),
+  );
+  if (!object) return false;
+  const path = edit.path.slice(object.base.length);
+  let now: unknown = object.value;
+  for (const [i, segment] of path.entries()) {
+    if (now === undefined || now === null) return edit.op === 'splice';
+    if (typeof segment === 'number') {
+      if (!Array.isArray(now) || segment > now.length || (segment === now.length && i < path.length - 1)) return true;
+    } else if (!isRecord(now)) return true;
+    now = (now as Record<string | number, unknown>)[segment];
+  }
+  if (edit.op === 'splice') return typeof now !== 'string';
+  if (edit.op === 'append') return now !== undefined && now !== null && !Array.isArray(now);
+  return false;
+}
+
+/** Whether any edit of a fix cannot be written (see editUnwritable). */
+export function unwritable(manifest: Manifest, edits: readonly Edit[]): boolean {
+  return edits.some((edit) => editUnwritable(manifest, edit));
+}
