@@ -3,8 +3,9 @@ import { autoscalerCutsDrain, autoscalerKept, FLAG_PASSED, type WarningCode } fr
 import { AUTOSCALER_GRACE_LIMIT_SECONDS, SAFE_TO_EVICT_ANNOTATION } from '../model/plan-rollout.ts';
 import { valueAt } from './read/path.ts';
 import { knows, report, type WorkloadContext } from './rules/context.ts';
-import { assumedBases, assumedText } from './workload/assumed.ts';
-import { poolSelects } from './workload/locate.ts';
+import { assumedBases, assumedNote, assumedText } from './workload/assumed.ts';
+import { poolSelects, statedReplicas } from './workload/locate.ts';
+import { formatSeconds } from '../model/seconds.ts';
 import { holdsAccelerators } from './workload/pod.ts';
 import { drainFlagAt } from '../facts/releases.ts';
 import { workloadRelease } from './rules/shared/drain-flag.ts';
@@ -43,9 +44,22 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
   const annotated =
     valueAt(ctx.object.value, [...ctx.workload.serving.path, 'metadata', 'annotations', SAFE_TO_EVICT_ANNOTATION])
     === 'false';
+  // A StatefulSet never surges: it deletes a pod before it creates its replacement, so one replica leaves a gap at
+  // every rollout, whatever its accelerators or spare GPUs (the plan's warning is for a Deployment without a spare GPU).
+  const statefulOne = ctx.workload.kind === 'StatefulSet' && statedReplicas(ctx.workload) === 1;
   const warnings = ctx.plan.warnings.filter(
-    (w) => w.code !== 'grace-exceeds-autoscaler' || graceTarget > AUTOSCALER_GRACE_LIMIT_SECONDS,
+    (w) =>
+      (w.code !== 'grace-exceeds-autoscaler' || graceTarget > AUTOSCALER_GRACE_LIMIT_SECONDS)
+      && !(statefulOne && w.code === 'single-replica-outage'),
   );
+  if (statefulOne)
+    warnings.push({
+      code: 'single-replica-outage',
+      severity: 'warning',
+      message:
+        `A StatefulSet replaces its one pod by deleting it before it creates the new one: no pod takes new requests from the old pod's deletion (the Endpoint Picker drops it at once) `
+        + `until the new pod has started and loaded the model: up to ${formatSeconds(graceTarget + ctx.inputs.startupSeconds)}. Add a replica.`,
+    });
   if (graceTarget > AUTOSCALER_GRACE_LIMIT_SECONDS && !warnings.some((w) => w.code === 'grace-exceeds-autoscaler'))
     warnings.push(autoscalerCutsDrain(graceTarget));
   for (const planned of warnings) {
@@ -115,7 +129,7 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       // Nor is a controller's own rollout (Argo's blue-green, KServe's, a serving operator's): whether one replica
       // leaves a gap depends on it.
       if (
-        !ctx.containers.some(holdsAccelerators)
+        (!ctx.containers.some(holdsAccelerators) && !statefulOne)
         || ctx.workload.served !== undefined
         || ctx.workload.kind === 'LLMInferenceService'
       )
@@ -123,8 +137,10 @@ export function planNotes(ctx: WorkloadContext, seen: Set<string>): void {
       // The plan's words are for a pool's pods; without a pool, Kubernetes removes the pod's endpoints.
       if (!ctx.check.located.pools.some((pool) => poolSelects(pool, ctx.workload)))
         message = message.replace('(the Endpoint Picker drops it at once)', '(its endpoints are removed at once)');
-      const assumed = assumedBases(['spare GPUs', 'model load time'], (flag) => knows(ctx, flag));
-      if (assumed.length > 0) message += assumedText(assumed);
+      const assumed = assumedBases(statefulOne ? ['model load time'] : ['spare GPUs', 'model load time'], (flag) =>
+        knows(ctx, flag),
+      );
+      if (assumed.length > 0) message += assumedNote(assumed);
     }
     const where = WARNING_PATHS[warning.code];
     if (where) {

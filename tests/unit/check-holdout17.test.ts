@@ -443,3 +443,38 @@ test('a fix writes its values over a key left null, and is never written in part
   assert.match(f?.fix?.text ?? '', /^Manual: type: RollingUpdate, rollingUpdate: \{ maxSurge: 0, maxUnavailable: 1 \}/);
   assert.match(fixed(stringBounds), /\n {4}type: Recreate\n {4}rollingUpdate: "none"\n/);
 });
+
+/** A StatefulSet of `replicas` Ollama pods on CPU (hold-out 18, file 07). */
+const ollamaSet = (replicas: number) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: ollama
+spec:
+  replicas: ${replicas}
+  serviceName: ollama
+  selector:
+    matchLabels: {app: ollama}
+  template:
+    metadata:
+      labels: {app: ollama}
+    spec:
+      containers:
+        - name: ollama
+          image: ollama/ollama:0.20.2
+          ports: [{containerPort: 11434}]
+`;
+
+test('a one-replica StatefulSet leaves a gap at every rollout, with or without accelerators: it never surges', () => {
+  const result = checkManifest(ollamaSet(1), {}, profiles);
+  assert.ok(result.ok);
+  const f = result.report.findings.find((x) => x.code === 'single-replica-outage');
+  assert.equal(f?.severity, 'warning');
+  // Grace: 35 s preStop + 15 s teardown (Ollama does not drain: no drain budget) = 50 s; the default 600 s load.
+  assert.equal(
+    f?.message,
+    "A StatefulSet replaces its one pod by deleting it before it creates the new one: no pod takes new requests from the old pod's deletion (its endpoints are removed at once) until the new pod has started and loaded the model: up to 650s. Add a replica. This rests on an assumed model load time (a default the manifest does not state): give --startup-seconds (your real value) to judge it.",
+  );
+  const two = checkManifest(ollamaSet(2), {}, profiles);
+  assert.ok(two.ok);
+  assert.ok(!two.report.findings.some((x) => x.code === 'single-replica-outage'));
+});

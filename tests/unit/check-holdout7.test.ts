@@ -55,7 +55,7 @@ test('a single replica replaced in place: the outage warning names the spare GPU
   assert.equal(assumed.severity, 'warning');
   assert.match(
     assumed.message,
-    / This rests on an assumed spare GPUs and model load time \(defaults the manifest does not state\), so it is a warning until you give --spare-gpus and --startup-seconds \(your real values\)\.$/,
+    / This rests on an assumed spare GPUs and model load time \(defaults the manifest does not state\): give --spare-gpus and --startup-seconds \(your real values\) to judge it\.$/,
   );
   assert.doesNotMatch(only(check(one), 'single-replica-outage').message, /rests on an assumed/);
 });
