@@ -120,7 +120,9 @@ function explainContainer(
       evidence.push(
         invocation.how === 'file' && container.line.file
           ? `command ${invocationText(invocation)} in ${fileName(container.line.file)}`
-          : `command ${invocationText(invocation)}`,
+          : invocation.entrypointAssumed
+            ? `args ${invocationText(invocation)} (the image's entrypoint, not known, taken to run them)`
+            : `command ${invocationText(invocation)}`,
       );
     }
     if (image) {

@@ -478,3 +478,49 @@ test('a one-replica StatefulSet leaves a gap at every rollout, with or without a
   assert.ok(two.ok);
   assert.ok(!two.report.findings.some((x) => x.code === 'single-replica-outage'));
 });
+
+/** Triton on a team's own image, started by `args` alone (hold-out 18, file 04). */
+const tritonArgs = (args: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: triton
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: triton}
+  template:
+    metadata:
+      labels: {app: triton}
+    spec:
+      containers:
+        - name: triton
+          image: registry.example/team/triton-llm:dev
+          args: ${args}
+          ports: [{containerPort: 8000}]
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+
+test('args alone that start a server on an image whose entrypoint is unknown are taken as its invocation, and say so', () => {
+  const text = tritonArgs('["tritonserver", "--model-repository=/models"]');
+  const result = checkManifest(text, {}, profiles);
+  assert.ok(result.ok);
+  const codes = result.report.findings.map((f) => f.code);
+  // Triton's default --exit-timeout-secs (30 s) is below the drain; before, only "model server unknown" was said.
+  assert.ok(codes.includes('drain-flag-too-short'), codes.join(', '));
+  assert.ok(!codes.includes('model-server-unknown'), codes.join(', '));
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  assert.match(
+    explanationText(explained.explanation),
+    /\n {6}evidence: args tritonserver \(the image's entrypoint, not known, taken to run them\); requests 1 GPU\n/,
+  );
+  // Args that are only flags, or another program, say nothing of the server on such an image.
+  for (const args of ['["--model-repository=/models"]', '["python3", "serve.py"]']) {
+    const other = checkManifest(tritonArgs(args), {}, profiles);
+    assert.ok(other.ok);
+    assert.ok(
+      other.report.findings.some((f) => f.code === 'model-server-unknown'),
+      args,
+    );
+  }
+});

@@ -37,7 +37,9 @@ function score(
   };
   const imageIsServer = isServerImage(profile, container.image);
   const invocation = findInvocation(container.line, profile, imageIsServer);
-  if (invocation.found && invocation.how !== 'entrypoint') add(4, `command ${invocationText(invocation)}`);
+  if (invocation.found && invocation.entrypointAssumed)
+    add(2, `args ${invocationText(invocation)} (the image's entrypoint, not known, taken to run them)`);
+  else if (invocation.found && invocation.how !== 'entrypoint') add(4, `command ${invocationText(invocation)}`);
   // A command that runs another Python program in place of the image's entrypoint (SGLang's router on SGLang's
   // image) makes the image say nothing of what runs.
   if (imageIsServer && imageStillRuns(container.line, profile, invocation))

@@ -154,6 +154,11 @@ export type Invocation =
        */
       how: 'argv' | 'entrypoint' | 'script' | 'file';
       call?: ScriptCall;
+      /**
+       * The container sets only `args`, which start the server, on an image whose entrypoint is not known: taken to
+       * run them as its program (an image without an entrypoint, or one whose script ends in `exec "$@"`).
+       */
+      entrypointAssumed?: true;
     }
   | { found: false; reason: string };
 
@@ -175,9 +180,12 @@ export function findInvocation(line: CommandLine, profile: ModelServerProfile, i
   const points = entryPointsOf(profile);
   if (!line.hasCommand) {
     if (imageIsServer) return { found: true, words: line.argv, argsFrom: 0, how: 'entrypoint' };
+    const argsFrom = serverArgsStart(line.argv, points);
+    if (argsFrom !== -1) return { found: true, words: line.argv, argsFrom, how: 'argv', entrypointAssumed: true };
     return {
       found: false,
-      reason: 'the container sets no command, and its image is not one whose entrypoint is known to start the server',
+      reason:
+        'the container sets no command, its args do not start the server, and its image is not one whose entrypoint is known to start it',
     };
   }
   const own = inCommandLine(line, points);
