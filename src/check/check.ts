@@ -6,7 +6,14 @@ import { plan as planFor, type Plan } from '../model/plan.ts';
 import type { ModelServerProfile, Profiles } from '../facts/profiles.ts';
 import type { OtherServer } from '../facts/schemas/other-server.ts';
 import { modelServerById, type DrainInputs } from '../model/resolve.ts';
-import { report, settingSource, type CheckContext, type InputContext, type WorkloadContext } from './rules/context.ts';
+import {
+  objectName,
+  report,
+  settingSource,
+  type CheckContext,
+  type InputContext,
+  type WorkloadContext,
+} from './rules/context.ts';
 import { countFindings, manualFix, sortFindings, type Finding, type Fix, type Severity } from './rules/findings.ts';
 import { RULES } from './rules/index.ts';
 import { fixInRange } from './rules/shared/fix-in-range.ts';
@@ -480,11 +487,23 @@ export function explainManifest(
     const checked = checkRead(read.manifest, settings, profiles);
     if (!checked.ok) return checked;
   }
-  const { check, located, gatewayUsed, contexts } = prepare(read.manifest, settings, profiles, undefined, text, config);
+  const { check, located, gatewayUsed, contexts, skipped } = prepare(
+    read.manifest,
+    settings,
+    profiles,
+    undefined,
+    text,
+    config,
+  );
   const givenBy = (flag: string) => (flag in settings || !config ? `--${flag}` : config.file);
-  const explanation = explain(located, contexts, gatewayUsed, check.given, profiles, givenBy);
+  const explained = explain(located, contexts, gatewayUsed, check.given, profiles, givenBy);
+  // A workload skipped for a reason of its own (a patch without images, an idle client, a batch Job) says that one.
+  const workloads = explained.workloads.map((w) => {
+    const why = skipped.find((s) => s.object.document + 1 === w.document && objectName(s.object) === w.object)?.why;
+    return !w.checked && why ? { ...w, why } : w;
+  });
   const refused = (read.manifest.refused ?? []).map((r) => `document ${r.document + 1} (line ${r.line}): ${r.message}`);
-  return { ok: true, explanation: refused.length > 0 ? { ...explanation, refused } : explanation };
+  return { ok: true, explanation: { ...explained, workloads, ...(refused.length > 0 ? { refused } : {}) } };
 }
 
 /**

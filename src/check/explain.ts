@@ -339,7 +339,7 @@ export function explanationText(e: Explanation): string {
   );
   for (const w of e.workloads) {
     lines.push(
-      `${w.object} (document ${w.document}): ${w.replicasUnread !== undefined ? `replicas ${w.replicasUnread} not read (a count a template fills in?)` : w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : w.server!.withoutProfile ? `checked as ${w.server!.withoutProfile}, which has no drain profile, with the rules that hold for any server` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
+      `${w.object} (document ${w.document}): ${w.replicasUnread !== undefined ? `replicas ${w.replicasUnread} not read (a count a template fills in?)` : w.replicasStated && w.replicas === 0 ? 'replicas 0 (scaled down, or an autoscaler or a Rollout sets the count: the replicas input below is assumed)' : w.replicasStated ? `${w.replicas} replica${w.replicas === 1 ? '' : 's'}${w.groupSize > 1 ? ` of ${w.groupSize} pods` : ''}` : `replicas unset (${w.replicas} unless an autoscaler sets more)${w.groupSize > 1 ? `, ${w.groupSize} pods each` : ''}`}; ${!w.checked ? `not checked: ${w.why}` : w.server!.recognised ? `checked as ${w.server!.id}` : w.server!.withoutProfile ? `checked as ${w.server!.withoutProfile}, which has no drain profile, with the rules that hold for any server` : 'checked with the rules that hold for any server (no model server recognised or named)'}`,
     );
     if (w.bases)
       lines.push(

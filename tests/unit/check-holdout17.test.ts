@@ -524,3 +524,36 @@ test('args alone that start a server on an image whose entrypoint is unknown are
     );
   }
 });
+
+test('--explain gives a skipped workload its own reason, and says a count of 0 replicas is not the one checked', () => {
+  // A kustomize patch of a StatefulSet that adds a GPU but no image (hold-out 18, file 08).
+  const patch = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: ollama
+spec:
+  template:
+    spec:
+      containers:
+        - name: ollama
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  const explained = explainManifest(patch, {}, profiles);
+  assert.ok(explained.ok);
+  assert.match(
+    explanationText(explained.explanation),
+    /\): replicas unset \(1 unless an autoscaler sets more\); not checked: StatefulSet\/ollama is not a whole object \(its ollama container has no image\)/,
+  );
+  const zero = explainManifest(
+    served('vllm/vllm-openai:v0.23.0', 'command: ["vllm", "serve", "m"]').replace('replicas: 2', 'replicas: 0'),
+    {},
+    profiles,
+  );
+  assert.ok(zero.ok);
+  const text = explanationText(zero.explanation);
+  assert.match(
+    text,
+    /\(document 1\): replicas 0 \(scaled down, or an autoscaler or a Rollout sets the count: the replicas input below is assumed\); checked as vllm\n/,
+  );
+  assert.match(text, /\n {4}replicas 3: assumed \(the default\)\n/);
+});
