@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkManifest, explainManifest } from '../../src/check/check.ts';
 import { explanationText } from '../../src/check/explain.ts';
+import { fixManifest } from '../../src/check/fix/fix.ts';
 import { fixed, profiles } from '../support/check.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hitless.mjs', import.meta.url));
@@ -556,4 +557,54 @@ spec:
     /\(document 1\): replicas 0 \(scaled down, or an autoscaler or a Rollout sets the count: the replicas input below is assumed\); checked as vllm\n/,
   );
   assert.match(text, /\n {4}replicas 3: assumed \(the default\)\n/);
+});
+
+test('the progress deadline fix counts the startup window as the startup fix leaves it, so the fixed manifest passes', () => {
+  // vLLM 0.23.0, 35 s hook, --shutdown-timeout 70 and 120 s grace (35 + 70 + 15); the startup probe waits 60 s, then
+  // 10 s × 24 = 300 s: below the assumed 600 s load, so the startup fix makes it 60 + 10 × 60 = 660 s (hold-out 19,
+  // file 02). A step then takes up to 120 + 660 = 780 s, not the 720 s the deadline fix wrote before.
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: m
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: m}
+  template:
+    metadata:
+      labels: {app: m}
+    spec:
+      terminationGracePeriodSeconds: 120
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.23.0
+          command: ["vllm", "serve", "m", "--shutdown-timeout", "70"]
+          lifecycle: {preStop: {sleep: {seconds: 35}}}
+          startupProbe:
+            httpGet: {path: /v1/models, port: 8000}
+            initialDelaySeconds: 60
+            periodSeconds: 10
+            failureThreshold: 24
+          resources: {limits: {nvidia.com/gpu: 1}}
+`;
+  // 300 tokens × 100 ms × 1.2 (prefill) = 36 s longest request, × 1.5 headroom = 54 s drain: the 70 s flag and the
+  // 120 s grace (35 + 54 + 15 = 104 needed) stand.
+  const settings = { 'max-output-tokens': '300', 'tpot-ms': '100', 'spare-gpus': '1' };
+  const result = checkManifest(text, settings, profiles);
+  assert.ok(result.ok);
+  const deadline = result.report.findings.find((f) => f.code === 'progress-deadline-too-short');
+  assert.match(
+    deadline?.message ?? '',
+    /^A rollout step can take up to 780s \(120s grace \+ the startup fix’s 660s window for the model load\)/,
+  );
+  assert.equal(
+    deadline?.fix?.text,
+    'progressDeadlineSeconds: 780 # 120s grace + the startup probe’s 660s window for the model load',
+  );
+  // Fixed with the same settings (the load time left assumed, as the reader left it).
+  const again = checkManifest(fixManifest(result.manifest, result.report.findings).text, settings, profiles);
+  assert.ok(again.ok);
+  const left = again.report.findings.filter((f) => f.fix && f.fix.edits.length > 0).map((f) => f.code);
+  assert.deepEqual(left, []);
 });
