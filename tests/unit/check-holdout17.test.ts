@@ -608,3 +608,45 @@ spec:
   const left = again.report.findings.filter((f) => f.fix && f.fix.edits.length > 0).map((f) => f.code);
   assert.deepEqual(left, []);
 });
+
+/** A one-replica vLLM Deployment on CPU, Recreate (hold-out 20, file 09); `volumes` goes at the end of its pod spec. */
+const cpuRecreate = (volumes = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cpu
+spec:
+  replicas: 1
+  strategy:
+    type: Recreate
+  selector:
+    matchLabels: {app: cpu}
+  template:
+    metadata:
+      labels: {app: cpu}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai-cpu:v0.23.0
+          command: ["vllm", "serve", "m"]
+          ports: [{containerPort: 8000}]
+          resources: {limits: {cpu: "8", memory: 32Gi}}
+${volumes}`;
+
+test('a pod without accelerators leaves Recreate for a rollout that starts the new pod first, unless it holds a claim', () => {
+  const fix = (text: string) => {
+    const result = checkManifest(text, {}, profiles);
+    assert.ok(result.ok);
+    return result.report.findings.find((f) => f.code === 'strategy-recreate')?.fix?.text;
+  };
+  // In place (maxSurge 0, maxUnavailable 1) would keep the one pod's gap that Recreate has; no GPU is waited for.
+  assert.equal(
+    fix(cpuRecreate()),
+    'type: RollingUpdate, rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } (no accelerator to wait for: a new pod starts before an old one stops)',
+  );
+  // A PersistentVolumeClaim may be ReadWriteOnce: a surge pod could not attach it, so the plan's in-place values stay.
+  const claim = '      volumes:\n        - name: models\n          persistentVolumeClaim: {claimName: models}\n';
+  assert.match(
+    fix(cpuRecreate(claim)) ?? '',
+    /^type: RollingUpdate, rollingUpdate: \{ maxSurge: 0, maxUnavailable: 1 \}/,
+  );
+});

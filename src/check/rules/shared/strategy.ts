@@ -3,6 +3,7 @@ import { formulaOf, setEdit, type WorkloadContext } from '../context.ts';
 import type { Edit } from '../../fix/edit.ts';
 import type { Fix } from '../findings.ts';
 import { isRecord, valueAt, type Segment } from '../../read/path.ts';
+import { holdsAccelerators } from '../../workload/pod.ts';
 
 /** A rolling-update bound as Kubernetes resolves it: a count, or a percentage of replicas rounded up (surge) or down (unavailable). */
 function resolveBound(
@@ -42,17 +43,29 @@ function strategyShape(
   return undefined;
 }
 
-/** The fix that sets the plan's rolling-update bounds (and the RollingUpdate type when `setType`). */
+/**
+ * The fix that sets the plan's rolling-update bounds (and the RollingUpdate type when `setType`). A pod that holds no
+ * accelerator waits for no spare GPU: a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0), so a
+ * single replica keeps serving through the rollout; unless it mounts a PersistentVolumeClaim, which a surge pod may not
+ * attach while the old pod holds it (ReadWriteOnce), so it is replaced in place as the plan says.
+ */
 export function strategyFix(ctx: WorkloadContext, setType: boolean): Fix {
   const { object, plan } = ctx;
   const { base, bounds } = strategyShape(ctx.workload.kind)!;
+  const volumes = ctx.workload.serving.spec.volumes;
+  const claims = Array.isArray(volumes) && volumes.some((v) => isRecord(v) && v.persistentVolumeClaim !== undefined);
+  const cpuOnly = !ctx.containers.some(holdsAccelerators) && !claims;
+  const { maxSurge, maxUnavailable } = cpuOnly ? { maxSurge: 1, maxUnavailable: 0 } : plan.strategy;
+  const why = cpuOnly
+    ? 'no accelerator to wait for: a new pod starts before an old one stops'
+    : formulaOf(plan, 'strategy');
   const edits: Edit[] = [];
   if (setType) edits.push(setEdit(object, [...base, 'type'], 'RollingUpdate'));
-  edits.push(setEdit(object, [...bounds, 'maxSurge'], plan.strategy.maxSurge, ` ${formulaOf(plan, 'strategy')}`));
-  edits.push(setEdit(object, [...bounds, 'maxUnavailable'], plan.strategy.maxUnavailable));
+  edits.push(setEdit(object, [...bounds, 'maxSurge'], maxSurge, ` ${why}`));
+  edits.push(setEdit(object, [...bounds, 'maxUnavailable'], maxUnavailable));
   const key = bounds.at(-1) as string;
   return {
-    text: `${setType ? 'type: RollingUpdate, ' : ''}${key}: { maxSurge: ${plan.strategy.maxSurge}, maxUnavailable: ${plan.strategy.maxUnavailable} } (${formulaOf(plan, 'strategy')})`,
+    text: `${setType ? 'type: RollingUpdate, ' : ''}${key}: { maxSurge: ${maxSurge}, maxUnavailable: ${maxUnavailable} } (${why})`,
     edits,
   };
 }
