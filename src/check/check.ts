@@ -583,8 +583,9 @@ export function checkRead(
       workloads: contexts.length,
       found: first?.found ?? (hint ? [hint] : []),
       inputs,
-      // The generator writes manifests for the servers it profiles: none is offered for a server it cannot tell.
-      ...(first && !first.serverKnown ? {} : { generator: generatorSettings(inputs, profiles) }),
+      // The generator writes manifests for the servers it profiles: none is offered for a server it cannot tell, nor
+      // where no workload was checked (its settings would be the defaults alone, nothing read).
+      ...(first?.serverKnown ? { generator: generatorSettings(inputs, profiles) } : {}),
       checkedFor: gatewayUsed,
       workloadDocuments: contexts.map((c) => c.object.document),
     },

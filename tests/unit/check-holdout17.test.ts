@@ -650,3 +650,37 @@ test('a pod without accelerators leaves Recreate for a rollout that starts the n
     /^type: RollingUpdate, rollingUpdate: \{ maxSurge: 0, maxUnavailable: 1 \}/,
   );
 });
+
+test('no generator settings are offered where no workload was checked (they would be the defaults alone)', () => {
+  const ui = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ui
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: ui}
+  template:
+    metadata:
+      labels: {app: ui}
+    spec:
+      containers:
+        - name: web
+          image: ghcr.io/open-webui/open-webui:main
+          ports: [{containerPort: 8080}]
+`;
+  const result = checkManifest(ui, {}, profiles);
+  assert.ok(result.ok);
+  assert.equal(result.report.workloads, 0);
+  assert.equal(result.report.generator, undefined);
+  const file = join(tmp, 'ui.yaml');
+  writeFileSync(file, ui);
+  const run = spawnSync(process.execPath, [BIN, 'check', file, '--no-config'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /The generator's manifest for these settings/);
+  // A checked vLLM workload still gets its generator command.
+  const vllmFile = join(tmp, 'vllm.yaml');
+  writeFileSync(vllmFile, served('vllm/vllm-openai:v0.23.0', 'command: ["vllm", "serve", "Qwen/Qwen3-8B"]'));
+  const checked = spawnSync(process.execPath, [BIN, 'check', vllmFile, '--no-config'], { encoding: 'utf8' });
+  assert.match(checked.stdout, /\n {2}The generator's manifest for these settings: hitless generate --[a-z]/);
+});
