@@ -684,3 +684,35 @@ spec:
   const checked = spawnSync(process.execPath, [BIN, 'check', vllmFile, '--no-config'], { encoding: 'utf8' });
   assert.match(checked.stdout, /\n {2}The generator's manifest for these settings: hitless generate --[a-z]/);
 });
+
+test('a probe for one server over --nnodes pods of one template is by hand, and claims no rank’s behaviour', () => {
+  // SGLang over two pods of a StatefulSet (hold-out 20, file 02): recent releases answer /health on every rank from a
+  // stand-in server, other servers' ranks run no HTTP server; the advice says it depends.
+  const text = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: sg
+spec:
+  replicas: 2
+  serviceName: sg
+  selector:
+    matchLabels: {app: sg}
+  template:
+    metadata:
+      labels: {app: sg}
+    spec:
+      containers:
+        - name: sglang
+          image: lmsysorg/sglang:v0.5.2
+          command: ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--nnodes", "2", "--port", "30000"]
+          resources: {limits: {nvidia.com/gpu: 8}}
+`;
+  const result = checkManifest(text, {}, profiles);
+  assert.ok(result.ok);
+  const readiness = result.report.findings.find((f) => f.code === 'readiness-missing');
+  assert.match(
+    readiness?.fix?.text ?? '',
+    /^Manual: the sglang container runs one server over --nnodes 2 pods of this template, and a rank above 0 may not answer on the server's port \(whether it does depends on the server and its release/,
+  );
+  assert.doesNotMatch(readiness?.fix?.text ?? '', /never answer/);
+});

@@ -64,8 +64,8 @@ function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string,
 
 /**
  * The `--nnodes` value when one server runs over several pods of this one template (a StatefulSet or Deployment
- * whose pods are the ranks): every rank gets what the template gets, and ranks above 0 never answer HTTP. A
- * LeaderWorkerSet's leader template is the leader's alone.
+ * whose pods are the ranks): every rank gets what the template gets, and a rank above 0 may not answer HTTP (that
+ * depends on the server and its release). A LeaderWorkerSet's leader template is the leader's alone.
  */
 function ranksShareTemplate(ctx: WorkloadContext): string | undefined {
   if (ctx.workload.serving.role === 'leader' || !ctx.invocation?.found) return undefined;
@@ -84,7 +84,7 @@ export function addProbeFix(
   const nnodes = ranksShareTemplate(ctx);
   if (nnodes !== undefined) {
     return manualFix(
-      `the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and the ranks above 0 never answer on the server's port: this ${key} would keep them unready (and a StatefulSet's default OrderedReady would never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
+      `the ${ctx.container.name} container runs one server over --nnodes ${nnodes} pods of this template, and a rank above 0 may not answer on the server's port (whether it does depends on the server and its release: some run only their share of the model there): this ${key} could keep it unready (and a StatefulSet's default OrderedReady would then never start the next rank). Add a probe that passes on every rank, for example an exec probe that checks the port on rank 0 only.`,
     );
   }
   if (probePort(ctx) === undefined) {
