@@ -716,3 +716,33 @@ spec:
   );
   assert.doesNotMatch(readiness?.fix?.text ?? '', /never answer/);
 });
+
+test('with an API key vLLM answers 401 under /v1 (a probe sends none): probes are written on /health, and /health is not second-guessed', () => {
+  const keyed = (how: string, readiness = '') =>
+    served(
+      'vllm/vllm-openai:v0.23.0',
+      `command: ["vllm", "serve", "m"${how === 'flag' ? ', "--api-key", "$(KEY)"' : ''}]`,
+    ).replace(
+      '          resources:',
+      `          ports: [{containerPort: 8000}]\n${how === 'env' ? '          env: [{name: VLLM_API_KEY, valueFrom: {secretKeyRef: {name: k, key: k}}}]\n' : ''}${how === 'envFrom' ? '          envFrom: [{secretRef: {name: k}}]\n' : ''}${readiness}          resources:`,
+    );
+  const probePaths = (text: string) => {
+    const out = fixed(text);
+    return [...out.matchAll(/(startupProbe|readinessProbe):\n\s+httpGet:\n\s+path: (\S+)/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+  };
+  for (const how of ['env', 'flag', 'envFrom'])
+    assert.deepEqual(probePaths(keyed(how)), ['readinessProbe /health'], how);
+  // No key: the profile's /v1/models, as before.
+  assert.deepEqual(probePaths(keyed('none')), ['readinessProbe /v1/models']);
+  // A readiness probe on /health beside a key is what it should be; without a key it gets the profile's note.
+  const onHealth = '          readinessProbe: {httpGet: {path: /health, port: 8000}}\n';
+  const note = (text: string) => {
+    const result = checkManifest(text, {}, profiles);
+    assert.ok(result.ok);
+    return result.report.findings.find((f) => f.code === 'readiness-path-differs');
+  };
+  assert.equal(note(keyed('env', onHealth)), undefined);
+  assert.equal(note(keyed('none', onHealth))?.severity, 'info');
+});

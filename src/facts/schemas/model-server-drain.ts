@@ -77,6 +77,20 @@ export const probesSchema = z.strictObject({
    * until then), so a tcpSocket readiness probe passes on a pod that cannot serve. Covered by `sources`.
    */
   listensBeforeReady: z.boolean().optional(),
+  /**
+   * Given an API key (its flag or env var), the server answers 401 without it on the paths under `prefix`; `path`
+   * stays open, so a probe goes there instead.
+   */
+  authenticated: z
+    .strictObject({
+      flag: z.string().regex(/^--[a-z][a-z0-9-]*$/),
+      env: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+      prefix: z.string().startsWith('/'),
+      path: z.string().startsWith('/'),
+      explanation: text,
+      sources: sourceIds,
+    })
+    .optional(),
   sources: sourceIds,
   /** Where the periods, thresholds and timeouts come from (the paths are covered by `sources`). */
   timing: z.strictObject({ basis, explanation: text, sources: z.array(id).default(() => []) }),

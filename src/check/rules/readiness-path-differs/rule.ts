@@ -1,6 +1,7 @@
 import { readProbe } from '../../workload/pod.ts';
 import { defineRule, type Verdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
+import { openPath } from '../shared/probes.ts';
 
 export const rule = defineRule({
   code: 'readiness-path-differs',
@@ -17,9 +18,11 @@ export const rule = defineRule({
   remedy: 'manual',
   // A readiness path other than the profile's: a note with the profile's reasons, not a fix (the sources differ).
   appliesTo: (ctx) => ctx.serverKnown,
-  check: ({ container, server }): Verdict[] => {
+  check: (ctx): Verdict[] => {
+    const { container, server } = ctx;
     const readiness = readProbe(container, 'readinessProbe');
-    const profilePath = server.probes.readiness.path;
+    // Where an API key guards the profile's path, its open path is the one to compare with.
+    const profilePath = server.probes.readiness.path && openPath(ctx, server.probes.readiness.path);
     if (!readiness || !profilePath) return [];
     if (readiness.value.tcpSocket !== undefined && server.probes.listensBeforeReady)
       return [
@@ -43,10 +46,12 @@ export const rule = defineRule({
       },
     ];
   },
-  fix: ({ server }, verdict) =>
-    verdict.severity === 'warning'
+  fix: (ctx, verdict) => {
+    const path = openPath(ctx, ctx.server.probes.readiness.path ?? '');
+    return verdict.severity === 'warning'
       ? manualFix(
-          `replace tcpSocket with httpGet: { path: ${server.probes.readiness.path}, port: the same port } (one handler: remove tcpSocket)`,
+          `replace tcpSocket with httpGet: { path: ${path}, port: the same port } (one handler: remove tcpSocket)`,
         )
-      : { text: `path: ${server.probes.readiness.path}`, edits: [] },
+      : { text: `path: ${path}`, edits: [] };
+  },
 });

@@ -48,11 +48,26 @@ function sentPort(ctx: WorkloadContext): { port: number; from: string } | undefi
   return new Set(numbered.map((p) => p.port)).size === 1 ? numbered[0] : undefined;
 }
 
+/**
+ * The path a probe of `path` takes on this container: the server's open path where an API key may guard `path` (the
+ * key's flag in its command, its env var, or an envFrom that may set it), since a probe sends no key.
+ */
+export function openPath(ctx: WorkloadContext, path: string): string {
+  const auth = ctx.serverKnown ? ctx.server.probes.authenticated : undefined;
+  if (!auth || !(path === auth.prefix || path.startsWith(`${auth.prefix}/`))) return path;
+  const { env, envFrom } = ctx.container.value;
+  const keyed =
+    (ctx.invocation?.found === true && findFlag(serverArgs(ctx.invocation), auth.flag) !== undefined)
+    || (Array.isArray(env) && env.some((e) => isRecord(e) && e.name === auth.env))
+    || (Array.isArray(envFrom) && envFrom.length > 0);
+  return keyed ? auth.path : path;
+}
+
 function probeValue(ctx: WorkloadContext, planned: PlannedProbe): Record<string, unknown> {
   const portRef = probePort(ctx) ?? envPort(ctx) ?? sentPort(ctx)?.port ?? ctx.inputs.port;
   const check =
     ctx.serverKnown && planned.path
-      ? { httpGet: { path: planned.path, port: portRef } }
+      ? { httpGet: { path: openPath(ctx, planned.path), port: portRef } }
       : { tcpSocket: { port: portRef } };
   return {
     ...check,
