@@ -746,3 +746,13 @@ test('with an API key vLLM answers 401 under /v1 (a probe sends none): probes ar
   assert.equal(note(keyed('env', onHealth)), undefined);
   assert.equal(note(keyed('none', onHealth))?.severity, 'info');
 });
+
+test('--explain calls an output length read from a request limit an upper bound', () => {
+  const text = served('vllm/vllm-openai:v0.23.0', 'command: ["vllm", "serve", "m", "--max-model-len", "2048"]');
+  const explained = explainManifest(text, {}, profiles);
+  assert.ok(explained.ok);
+  assert.match(
+    explanationText(explained.explanation),
+    /\n {4}max-output-tokens 2048: read \(Deployment\/m spec\.template\.spec\.containers\[0\]\.args --max-model-len, a limit on the request's tokens: an upper bound on the output\)\n/,
+  );
+});

@@ -273,7 +273,12 @@ export function findSettings(
     .sort((a, b) => Number(a[1]) - Number(b[1]));
   const outputDefault = fieldFor('max-output-tokens')?.default;
   if (limits[0] && typeof outputDefault === 'number' && Number(limits[0][1]) < outputDefault) {
-    add('max-output-tokens', limits[0][1], `${at([...container.path, 'args'])} ${limits[0][0]}`);
+    // An upper bound, not the output length: such a limit may count the prompt too (--max-model-len does).
+    add(
+      'max-output-tokens',
+      limits[0][1],
+      `${at([...container.path, 'args'])} ${limits[0][0]}, a limit on the request's tokens: an upper bound on the output`,
+    );
   }
   for (const kind of ['readiness', 'liveness', 'startup'] as const) {
     const probe = readProbe(container, `${kind}Probe`);
