@@ -756,3 +756,23 @@ test('--explain calls an output length read from a request limit an upper bound'
     /\n {4}max-output-tokens 2048: read \(Deployment\/m spec\.template\.spec\.containers\[0\]\.args --max-model-len, a limit on the request's tokens: an upper bound on the output\)\n/,
   );
 });
+
+test('Recreate names the pool only when one selects the pods; the vLLM probe note ends in what it says (hold-out 22)', () => {
+  const result = checkManifest(recreate(' null'), {}, profiles);
+  assert.ok(result.ok);
+  const f = result.report.findings.find((x) => x.code === 'strategy-recreate');
+  assert.match(f?.message ?? '', /before it starts new ones: there is no pod to serve from the first deletion/);
+  const pooled = checkManifest(
+    `${recreate(' null')}---\napiVersion: inference.networking.k8s.io/v1\nkind: InferencePool\nmetadata: {name: m}\nspec:\n  selector: {matchLabels: {app: m}}\n  targetPorts: [{number: 8000}]\n  endpointPickerRef: {name: m-epp, port: {number: 9002}}\n`,
+    {},
+    profiles,
+  );
+  assert.ok(pooled.ok);
+  assert.match(
+    pooled.report.findings.find((x) => x.code === 'strategy-recreate')?.message ?? '',
+    /: the pool has no pod to serve from the first deletion/,
+  );
+  // The profile's explanation, quoted whole by readiness-path-differs, refers to nothing that is not there.
+  const vllmProfile = profiles.modelServers.find((p) => p.id === 'vllm');
+  assert.doesNotMatch(vllmProfile?.probes.explanation ?? '', /\(below\)/);
+});

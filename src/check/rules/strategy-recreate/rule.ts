@@ -1,7 +1,7 @@
 import { formatSeconds as s } from '../../../model/seconds.ts';
 import { readStrategy, strategyFix } from '../shared/strategy.ts';
 import { defineRule } from '../rule.ts';
-import { statedReplicas } from '../../workload/locate.ts';
+import { poolSelects, statedReplicas } from '../../workload/locate.ts';
 
 export const rule = defineRule({
   code: 'strategy-recreate',
@@ -18,12 +18,13 @@ export const rule = defineRule({
     // Only the count the manifest states: unset or 0, an autoscaler may own it.
     const stated = statedReplicas(workload);
     const pods = stated === undefined ? 'all its pods' : stated === 1 ? 'its one pod' : `all ${stated} pods`;
+    const pooled = ctx.check.located.pools.some((pool) => poolSelects(pool, workload));
     return [
       {
         severity: 'error',
         path: [...strategy.shape.base, 'type'],
         message:
-          `The Recreate strategy deletes ${pods} before it starts new ones: the pool has no pod to serve from the first deletion `
+          `The Recreate strategy deletes ${pods} before it starts new ones: ${pooled ? 'the pool has no pod' : 'there is no pod'} to serve from the first deletion `
           + `until a new pod has loaded its model: up to ${s(t.graceNow + inputs.startupSeconds)} (Recreate waits up to the ${s(t.graceNow)} grace period `
           + `for the old pods to exit, then the model loads for up to ${s(inputs.startupSeconds)}), and every request in between fails.`,
       },
