@@ -2,7 +2,7 @@ import { objectName, setEdit } from '../context.ts';
 import { readProbe, runningContainersOf, servingPort, type Container } from '../../workload/pod.ts';
 import { isRecord } from '../../read/path.ts';
 import { poolTargets } from '../shared/pool-targets.ts';
-import { portFlagValue } from '../shared/probes.ts';
+import { listenPort } from '../shared/probes.ts';
 import { defineRule, type PlannedVerdict } from '../rule.ts';
 import { manualFix } from '../findings.ts';
 
@@ -36,8 +36,7 @@ export const rule = defineRule({
         const declared = runningContainersOf(target.workload.serving).flatMap((c) =>
           c.ports.map((p) => p.containerPort),
         );
-        const listenValue = portFlagValue(target);
-        const listen = listenValue && /^\d+$/.test(listenValue) ? Number(listenValue) : undefined;
+        const listen = listenPort(target);
         const serving = servingPort(target.container)?.containerPort ?? listen;
         const who = `${objectName(target.object)}\u2019s pods`;
         if (declared.length === 0 && (listen === undefined || listen === port.number)) {

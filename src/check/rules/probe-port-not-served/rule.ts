@@ -5,7 +5,7 @@
  */
 import { setEdit, type WorkloadContext } from '../context.ts';
 import { manualFix } from '../findings.ts';
-import { portFlagValue } from '../shared/probes.ts';
+import { listenPort } from '../shared/probes.ts';
 import { flagFor } from '../../workload/identify-server.ts';
 import { readProbe, runningContainersOf, type Container } from '../../workload/pod.ts';
 import { servingPorts } from '../../workload/serving-ports.ts';
@@ -71,14 +71,6 @@ export const rule = defineRule({
     };
   },
 });
-
-/** The port the server's own port flag sets, when its command writes a number. */
-function listenPort(ctx: WorkloadContext): number | undefined {
-  const value = portFlagValue(ctx);
-  return value !== undefined && /^\d{1,5}$/.test(value) && Number(value) > 0 && Number(value) < 65536
-    ? Number(value)
-    : undefined;
-}
 
 /** The server's port flag as its profile writes it (`--port`, Triton's `--http-port`). */
 function flagOf(ctx: WorkloadContext): string {

@@ -10,9 +10,17 @@ import { isRecord } from '../../read/path.ts';
 import { serverArgs } from '../../workload/server-invocation.ts';
 
 /** What the server's own --port flag (its profile's port flag) says, as written; undefined when it is not set. */
-export function portFlagValue(ctx: WorkloadContext): string | undefined {
+function portFlagValue(ctx: WorkloadContext): string | undefined {
   const flag = ctx.serverKnown ? flagFor(ctx.server, '{port}') : undefined;
   return flag && ctx.invocation?.found ? findFlag(serverArgs(ctx.invocation), flag)?.value : undefined;
+}
+
+/** The port the server's own port flag sets, when its command writes a number (1 to 65535). */
+export function listenPort(ctx: WorkloadContext): number | undefined {
+  const value = portFlagValue(ctx);
+  return value !== undefined && /^\d{1,5}$/.test(value) && Number(value) > 0 && Number(value) < 65536
+    ? Number(value)
+    : undefined;
 }
 
 /**
@@ -20,8 +28,7 @@ export function portFlagValue(ctx: WorkloadContext): string | undefined {
  * of that number, by name when it has one), else the declared serving port; undefined when neither says.
  */
 function probePort(ctx: WorkloadContext): string | number | undefined {
-  const value = portFlagValue(ctx);
-  const listen = value !== undefined && /^\d{1,5}$/.test(value) ? Number(value) : undefined;
+  const listen = listenPort(ctx);
   if (listen !== undefined) {
     const declared = ctx.container.ports.find((p) => p.containerPort === listen);
     return declared?.name ?? listen;
