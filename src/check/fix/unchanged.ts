@@ -17,12 +17,17 @@ function sameValue(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
 }
 
+/** The object of the manifest an edit's path lies in. */
+function editedObject(manifest: Manifest, edit: Edit) {
+  return manifest.objects.find(
+    (o) => o.document === edit.document && o.base.every((segment, i) => edit.path[i] === segment),
+  );
+}
+
 /** Whether one edit writes what is already there. */
 function editChangesNothing(manifest: Manifest, edit: Edit): boolean {
   // The value the edit's path holds now; undefined when no object of its document holds the path.
-  const object = manifest.objects.find(
-    (o) => o.document === edit.document && o.base.every((segment, i) => edit.path[i] === segment),
-  );
+  const object = editedObject(manifest, edit);
   const now = object ? valueAt(object.value, edit.path.slice(object.base.length)) : undefined;
   if (edit.op === 'set') return now !== undefined && sameValue(now, edit.value);
   if (edit.op === 'splice') return typeof now === 'string' && now.slice(edit.start, edit.end) === edit.value;
@@ -41,9 +46,7 @@ export function changesNothing(manifest: Manifest, edits: readonly Edit[]): bool
  */
 function editUnwritable(manifest: Manifest, edit: Edit): boolean {
   if (edit.op === 'add-document') return false;
-  const object = manifest.objects.find(
-    (o) => o.document === edit.document && o.base.every((segment, i) => edit.path[i] === segment),
-  );
+  const object = editedObject(manifest, edit);
   if (!object) return false;
   const path = edit.path.slice(object.base.length);
   let now: unknown = object.value;
